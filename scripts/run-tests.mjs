@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// Runs every test file under test/ with node's test runner (Node 20's --test does not expand globs).
+// PostgreSQL tests run when TEST_DATABASE_URL (or DATABASE_URL) is set; each test file makes its own database.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+function find(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? find(full) : full.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+const filters = process.argv.slice(2);
+const files = find('test').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
+const env = { ...process.env, TEST_DATABASE_URL: process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? '' };
+delete env.DATABASE_URL;
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], { stdio: 'inherit', env });
+process.exit(result.status ?? 1);

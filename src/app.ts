@@ -1,0 +1,111 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { Config } from './config.js';
+import type { Storage } from './db/connect.js';
+import { Authenticator } from './http/auth.js';
+import { buildContext, NAMESPACE } from './http/context.js';
+import { ErrorSchema } from './http/schemas.js';
+import { registerErrorHandler, restForbidden } from './http/errors.js';
+import { languageRootRewriter, resolveLanguage } from './http/languages.js';
+import { parseQueryString, splitCsvArrays } from './http/params.js';
+import { applyFieldsFilter } from './http/fields.js';
+import { RouteTable } from './http/route-table.js';
+import { can } from './modules/users/roles.js';
+import { SettingsStore } from './modules/settings/settings.service.js';
+import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
+import { eventRoutes } from './modules/events/event.routes.js';
+import { venueRoutes } from './modules/venues/venue.routes.js';
+import { organizerRoutes } from './modules/organizers/organizer.routes.js';
+import { termRoutes } from './modules/terms/term.routes.js';
+import { adminRoutes } from './modules/users/admin.routes.js';
+
+export interface AppDeps {
+  storage: Storage;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Shared by every module: the storage, settings, configuration and the route table. */
+export interface Services {
+  config: Config;
+  storage: Storage;
+  settings: SettingsStore;
+  routes: RouteTable;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+/** Builds the service; never listens and never reads process.env (server.ts does both). */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    rewriteUrl: languageRootRewriter(config),
+    routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true },
+    requestIdHeader: 'x-request-id',
+    ajv: { customOptions: { coerceTypes: 'array', allErrors: true, removeAdditional: false, useDefaults: true, strict: false } },
+  });
+
+  const routes = new RouteTable();
+  const services: Services = {
+    config,
+    storage: deps.storage,
+    settings: new SettingsStore(deps.storage.db, config),
+    routes,
+  };
+  app.decorate('services', services);
+  app.decorateRequest('ctx', null as never);
+  app.addSchema(ErrorSchema);
+  app.addHook('onRoute', (route) => routes.add(route));
+  registerErrorHandler(app);
+
+  const auth = new Authenticator(deps.storage.db, config.authFailLimit);
+  app.addHook('onRequest', async (request) => {
+    const actor = await auth.authenticate(request);
+    // A placeholder until preValidation knows the language; error responses may need the caller.
+    request.ctx = { actor } as never;
+  });
+  app.addHook('preValidation', async (request) => {
+    splitCsvArrays(request.query, request.routeOptions.schema?.querystring as never);
+    splitCsvArrays(request.body, request.routeOptions.schema?.body as never);
+    const lang = resolveLanguage(config, request);
+    request.ctx = buildContext(config, request, lang, request.ctx.actor, await services.settings.get());
+  });
+  // Validation comes before the permission check, as in the original.
+  app.addHook('preHandler', async (request) => {
+    const access = request.routeOptions.config.access ?? 'public';
+    if (access === 'public') return;
+    const actor = request.ctx.actor;
+    if (actor === null || (access !== 'authenticated' && !can(actor, access))) throw restForbidden(actor !== null);
+  });
+  app.addHook('preSerialization', applyFieldsFilter);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Event Calendar REST API',
+        version: '1.0.0',
+        description: 'Calendar events, venues, organizers, event categories and tags (cal/events/v1), one REST root per site language.',
+      },
+      components: { securitySchemes: { basic: { type: 'http', scheme: 'basic', description: 'Username and application password' } } },
+    },
+    hideUntagged: false,
+    // Paths are relative to the namespace, which is what the document's `servers` URL points at.
+    transform: ({ schema, url }) => ({ schema: schema as never, url: url.replace(`/${NAMESPACE}`, '') || '/' }),
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+
+  await app.register(discoveryRoutes);
+  await app.register(eventRoutes);
+  await app.register(venueRoutes);
+  await app.register(organizerRoutes);
+  await app.register(termRoutes);
+  await app.register(adminRoutes);
+
+  app.setNotFoundHandler((request, reply) => routes.notFound(request, reply));
+  return app;
+}

@@ -1,0 +1,126 @@
+import path from 'node:path';
+
+/** Every language a site may offer; `CAL_LANGUAGES` must be a subset. */
+export const KNOWN_LANGUAGES = ['en', 'fr', 'it', 'es', 'de', 'nl', 'pt', 'pl', 'sv', 'da', 'fi', 'nb', 'cs', 'ja', 'zh', 'ru'] as const;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly languages: readonly string[];
+  readonly defaultLanguage: string;
+  readonly timezone: string;
+  readonly adminUser: string;
+  readonly adminPassword: string | undefined;
+  readonly geoloc: boolean;
+  readonly siteUrl: string | undefined;
+  readonly authFailLimit: number;
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Reads the contract's variables from `env`, applies the defaults and reports every bad value at
+ * once (so an operator fixes them in one go). Pure: callers pass `process.env` or a test object.
+ */
+export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = defaultZoneCheck): Config {
+  const problems: string[] = [];
+  const value = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+
+  const port = integer(value('PORT') ?? '8080', 'PORT', 0, 65535, problems);
+  const authFailLimit = integer(value('CAL_AUTH_FAIL_LIMIT') ?? '10', 'CAL_AUTH_FAIL_LIMIT', 1, 1_000_000, problems);
+
+  const languages = (value('CAL_LANGUAGES') ?? 'en,fr,it,es,de').split(',').map((l) => l.trim().toLowerCase()).filter(Boolean);
+  const unknown = languages.filter((l) => !(KNOWN_LANGUAGES as readonly string[]).includes(l));
+  if (unknown.length > 0) problems.push(`CAL_LANGUAGES: unknown language code(s) ${unknown.join(', ')} (known: ${KNOWN_LANGUAGES.join(', ')})`);
+  if (languages.length === 0) problems.push('CAL_LANGUAGES: at least one language is needed');
+  if (new Set(languages).size !== languages.length) problems.push('CAL_LANGUAGES: a language is listed twice');
+
+  const defaultLanguage = (value('CAL_DEFAULT_LANGUAGE') ?? languages[0] ?? 'en').toLowerCase();
+  if (!languages.includes(defaultLanguage)) problems.push(`CAL_DEFAULT_LANGUAGE: "${defaultLanguage}" is not one of CAL_LANGUAGES`);
+
+  const timezone = value('CAL_TIMEZONE') ?? 'UTC';
+  if (!isValidZone(timezone)) problems.push(`CAL_TIMEZONE: "${timezone}" is not a valid time zone`);
+
+  const databaseUrl = value('DATABASE_URL');
+  if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) problems.push('DATABASE_URL: expected postgres://user@host:port/database');
+
+  const siteUrl = value('CAL_SITE_URL');
+  if (siteUrl !== undefined && !isHttpUrl(siteUrl)) problems.push('CAL_SITE_URL: expected an http(s) URL');
+
+  const geolocRaw = value('CAL_GEOLOC') ?? '0';
+  if (!['0', '1', 'true', 'false'].includes(geolocRaw)) problems.push('CAL_GEOLOC: expected 0 or 1');
+
+  const logLevel = (value('LOG_LEVEL') ?? 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: expected one of ${LOG_LEVELS.join(', ')}`);
+
+  const adminUser = value('CAL_ADMIN_USER') ?? 'admin';
+  if (!/^[A-Za-z0-9_.@-]{1,60}$/.test(adminUser)) problems.push('CAL_ADMIN_USER: letters, digits and _ . @ - only (at most 60)');
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return Object.freeze({
+    port,
+    host: value('HOST') ?? '127.0.0.1',
+    dataDir: path.resolve(value('DATA_DIR') ?? './data'),
+    databaseUrl,
+    languages: Object.freeze(languages),
+    defaultLanguage,
+    timezone,
+    adminUser,
+    adminPassword: env['CAL_ADMIN_PASSWORD'] === '' ? undefined : env['CAL_ADMIN_PASSWORD'],
+    geoloc: geolocRaw === '1' || geolocRaw === 'true',
+    siteUrl: siteUrl?.replace(/\/+$/, ''),
+    authFailLimit,
+    logLevel,
+  });
+}
+
+function integer(raw: string, name: string, min: number, max: number, problems: string[]): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max) {
+    problems.push(`${name}: "${raw}" is not an integer between ${min} and ${max}`);
+    return min;
+  }
+  return n;
+}
+
+function isPostgresUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+function isHttpUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function defaultZoneCheck(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}

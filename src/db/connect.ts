@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import type { Database, Db } from './database.js';
+import type { DialectName } from './dialect.js';
+import * as initial from './migrations/001_initial.js';
+
+/** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
+const MIGRATIONS: Record<string, Migration> = {
+  '001_initial': initial,
+};
+
+export interface Storage {
+  db: Db;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface StorageOptions {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+  /** Counts every SQL statement; used by tests that assert a constant number of queries. */
+  onQuery?: (sql: string) => void;
+}
+
+// COUNT(*) and BIGINT come back as strings from pg by default; our counts and ids fit in a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
+
+/**
+ * Opens the database: PostgreSQL when `databaseUrl` is set, else SQLite (WAL) in `dataDir`.
+ * Nothing is migrated here; call {@link migrate}.
+ */
+export function connect(options: StorageOptions): Storage {
+  const log = options.onQuery ? { log: (e: { query: { sql: string } }) => options.onQuery?.(e.query.sql) } : {};
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const sqlite = new SQLite(path.join(options.dataDir, 'calendar.sqlite'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), ...log });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Brings the schema up to date; throws (and so stops start-up) on any failure. */
+export async function migrate(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}`, { cause: error });
+  }
+}

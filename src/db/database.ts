@@ -1,0 +1,158 @@
+import type { Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
+
+/**
+ * The table map. Date-times are TEXT `YYYY-MM-DD HH:MM:SS` on both back ends, so they sort and
+ * compare the same way everywhere; booleans are INTEGER 0/1 for the same reason.
+ */
+
+/** One id sequence for every post-like record (events, venues, organizers, images), as WordPress has. */
+export interface PostTable {
+  id: Generated<number>;
+  type: 'event' | 'venue' | 'organizer' | 'image';
+}
+
+/** Columns every event, venue and organizer has. */
+export interface PostColumns {
+  id: number;
+  lang: string;
+  /** Translation group: the id of the group's first record. */
+  trid: number;
+  author: number;
+  status: string;
+  password: string;
+  slug: string;
+  title: string;
+  description: string;
+  excerpt: string;
+  date: string;
+  date_utc: string;
+  modified: string;
+  modified_utc: string;
+  image_id: number | null;
+}
+
+export interface EventTable extends PostColumns {
+  all_day: number;
+  start_local: string;
+  end_local: string;
+  start_utc: string;
+  end_utc: string;
+  timezone: string;
+  timezone_abbr: string;
+  /** JSON array of the cost strings as sent. */
+  cost: string;
+  currency_symbol: string;
+  currency_code: string;
+  currency_position: string;
+  /** null: never set, so the event answers its permalink. */
+  website: string | null;
+  show_map: number;
+  show_map_link: number;
+  hide_from_listings: number;
+  sticky: number;
+  featured: number;
+  venue_id: number | null;
+  post_parent: number | null;
+}
+
+export interface VenueTable extends PostColumns {
+  address: string;
+  city: string;
+  country: string;
+  province: string;
+  state: string;
+  zip: string;
+  phone: string;
+  website: string;
+  stateprovince: string;
+  show_map: number;
+  show_map_link: number;
+  geo_lat: number | null;
+  geo_lng: number | null;
+}
+
+export interface OrganizerTable extends PostColumns {
+  phone: string;
+  website: string;
+  email: string;
+}
+
+export interface EventOrganizerTable {
+  event_id: number;
+  organizer_id: number;
+  position: number;
+}
+
+export interface TermTable {
+  id: Generated<number>;
+  taxonomy: 'cal_events_cat' | 'post_tag';
+  lang: string;
+  trid: number;
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+  /** Published events linked to the term; kept current by every event write. */
+  count: number;
+}
+
+export interface EventTermTable {
+  event_id: number;
+  term_id: number;
+}
+
+export interface ImageTable {
+  id: number;
+  url: string;
+  extension: string;
+  width: number | null;
+  height: number | null;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  username: string;
+  email: string;
+  role: string;
+  registered: string;
+}
+
+export interface AppPasswordTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** `scrypt$<salt b64>$<hash b64>`; the password itself is never stored. */
+  hash: string;
+  created: string;
+}
+
+export interface SettingTable {
+  key: string;
+  /** JSON text. */
+  value: string;
+}
+
+export interface Database {
+  posts: PostTable;
+  events: EventTable;
+  venues: VenueTable;
+  organizers: OrganizerTable;
+  event_organizers: EventOrganizerTable;
+  terms: TermTable;
+  event_terms: EventTermTable;
+  images: ImageTable;
+  users: UserTable;
+  app_passwords: AppPasswordTable;
+  settings: SettingTable;
+}
+
+export type Db = Kysely<Database>;
+export type EventRow = Selectable<EventTable>;
+export type NewEvent = Insertable<EventTable>;
+export type EventUpdate = Updateable<EventTable>;
+export type VenueRow = Selectable<VenueTable>;
+export type OrganizerRow = Selectable<OrganizerTable>;
+export type TermRow = Selectable<TermTable>;
+export type ImageRow = Selectable<ImageTable>;
+export type UserRow = Selectable<UserTable>;
+export type PostKind = PostTable['type'];

@@ -1,0 +1,30 @@
+import { sql, SqliteAdapter, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+
+/**
+ * The few places where SQLite and PostgreSQL must be spoken to differently. Everything else in
+ * the repositories is portable Kysely.
+ */
+export type DialectName = 'sqlite' | 'postgres';
+
+export function dialectOf(db: Kysely<unknown>): DialectName {
+  return db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
+}
+
+/** An auto-incrementing integer primary key column type. */
+export function serialColumn(dialect: DialectName): 'integer' | 'serial' {
+  // SQLite's INTEGER PRIMARY KEY is the rowid alias and auto-increments by itself.
+  return dialect === 'sqlite' ? 'integer' : 'serial';
+}
+
+/** Case-insensitive substring match; `pattern` is already a LIKE pattern. */
+export function containsInsensitive(dialect: DialectName, column: Expression<string>, pattern: string): RawBuilder<SqlBool> {
+  // SQLite's LIKE is case-insensitive for ASCII; lower() on both sides covers the rest the same way on both.
+  return dialect === 'sqlite'
+    ? sql<SqlBool>`lower(${column}) like lower(${pattern}) escape '\\'`
+    : sql<SqlBool>`${column} ilike ${pattern} escape '\\'`;
+}
+
+/** Escapes LIKE wildcards in user input. */
+export function likeEscape(input: string): string {
+  return input.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

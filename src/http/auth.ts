@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.js';
+import { ApiError } from './errors.js';
+import { DUMMY_HASH, verifyPassword } from '../modules/users/passwords.js';
+import * as users from '../modules/users/user.repository.js';
+import { isRole, type Actor } from '../modules/users/roles.js';
+
+/** How long a verified header is trusted: a revoked password or a changed role takes effect within this. */
+const VERIFIED_TTL_MS = 2_000;
+const WINDOW_MS = 60_000;
+
+interface Failures {
+  count: number;
+  resetAt: number;
+}
+
+const unauthorized = (): ApiError =>
+  new ApiError(401, 'incorrect_password', 'The username or application password you entered is incorrect.', {}, { 'WWW-Authenticate': 'Basic realm="cal-events"' });
+
+/**
+ * HTTP Basic with application passwords. Verifying scrypt hashes on every request would cost tens
+ * of milliseconds, so a successful verification is remembered briefly, keyed by a hash of the header.
+ * Failed attempts are limited per (address, username) and per address (CONTRACT "Limits").
+ */
+export class Authenticator {
+  private readonly verified = new LRUCache<string, Actor>({ max: 10_000, ttl: VERIFIED_TTL_MS });
+  private readonly failures = new LRUCache<string, Failures>({ max: 100_000, ttl: WINDOW_MS });
+
+  constructor(
+    private readonly db: Db,
+    private readonly failLimit: number,
+  ) {}
+
+  /** The caller, null for anonymous requests; throws 401/429 for bad or throttled credentials. */
+  async authenticate(request: FastifyRequest): Promise<Actor | null> {
+    const header = request.headers.authorization;
+    if (header === undefined) return null;
+    const key = createHash('sha256').update(header).digest('base64');
+    const cached = this.verified.get(key);
+    if (cached) return cached;
+
+    const credentials = parseBasic(header);
+    if (!credentials) throw unauthorized();
+    const pairKey = `${request.ip}\n${credentials.username}`;
+    const ipKey = `${request.ip}\n`;
+    this.refuseWhenThrottled(pairKey, this.failLimit);
+    this.refuseWhenThrottled(ipKey, this.failLimit * 10);
+
+    const actor = await this.verify(credentials.username, credentials.password);
+    if (!actor) {
+      this.countFailure(pairKey);
+      this.countFailure(ipKey);
+      throw unauthorized();
+    }
+    this.failures.delete(pairKey);
+    this.verified.set(key, actor);
+    return actor;
+  }
+
+  private async verify(username: string, password: string): Promise<Actor | null> {
+    const user = await users.findByUsername(this.db, username);
+    if (!user || !isRole(user.role)) {
+      await verifyPassword(password, DUMMY_HASH);
+      return null;
+    }
+    for (const { hash } of await users.passwordHashes(this.db, user.id)) {
+      if (await verifyPassword(password, hash)) return { id: user.id, username: user.username, role: user.role };
+    }
+    return null;
+  }
+
+  private refuseWhenThrottled(key: string, limit: number): void {
+    const entry = this.failures.get(key);
+    if (entry && entry.count >= limit && entry.resetAt > Date.now()) {
+      const retryAfter = Math.max(1, Math.ceil((entry.resetAt - Date.now()) / 1000));
+      throw new ApiError(429, 'rest_too_many_requests', 'Too many failed authentication attempts. Try again later.', {}, { 'Retry-After': String(retryAfter) });
+    }
+  }
+
+  private countFailure(key: string): void {
+    const entry = this.failures.get(key);
+    if (entry && entry.resetAt > Date.now()) {
+      entry.count += 1;
+    } else {
+      this.failures.set(key, { count: 1, resetAt: Date.now() + WINDOW_MS });
+    }
+  }
+}
+
+function parseBasic(header: string): { username: string; password: string } | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return null;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}

@@ -1,0 +1,64 @@
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import type { Actor, Capability } from '../modules/users/roles.js';
+import type { Settings } from '../modules/settings/settings.service.js';
+import { rootPathOf } from './languages.js';
+
+export const NAMESPACE = 'cal/events/v1';
+
+/**
+ * What every handler needs to know about its request, resolved once in app.ts hooks: the language,
+ * the caller, and the addresses responses are built from.
+ */
+export interface RequestContext {
+  lang: string;
+  actor: Actor | null;
+  settings: Settings;
+  /** `http://host:port/` or `http://host:port/fr/`: the REST root of the request's language. */
+  restRoot: string;
+  /** `<restRoot>cal/events/v1` (no trailing slash). */
+  base: string;
+  /** Public site address without trailing slash (CAL_SITE_URL or settings, else our own origin). */
+  site: string;
+  /** Host and path of the site, for `global_id` (no scheme, no port). */
+  globalHost: string;
+  defaultLanguage: string;
+  /** Public page of a record: `<site>[/xx]/<path>/`. */
+  pageUrl(lang: string, path: string): string;
+}
+
+/** The origin the client reached us at; the Host header is reduced to host[:port] characters. */
+export function originOf(request: FastifyRequest): string {
+  const host = (request.headers.host ?? '127.0.0.1').replace(/[^A-Za-z0-9.:[\]-]/g, '') || '127.0.0.1';
+  return `${request.protocol}://${host}`;
+}
+
+export function buildContext(config: Config, request: FastifyRequest, lang: string, actor: Actor | null, settings: Settings): RequestContext {
+  const origin = originOf(request);
+  const restRoot = `${origin}${rootPathOf(config, lang)}`;
+  const site = (settings.site_url ?? origin).replace(/\/+$/, '');
+  const siteUrl = new URL(site);
+  return {
+    lang,
+    actor,
+    settings,
+    restRoot,
+    base: `${restRoot}${NAMESPACE}`,
+    site,
+    globalHost: `${siteUrl.hostname}${siteUrl.pathname.replace(/\/+$/, '')}`,
+    defaultLanguage: config.defaultLanguage,
+    pageUrl: (recordLang, path) => `${site}${recordLang === config.defaultLanguage ? '' : `/${recordLang}`}/${path}/`,
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: RequestContext;
+  }
+  interface FastifyContextConfig {
+    /** Who may call the route; enforced by one hook in app.ts after validation. */
+    access?: Access;
+  }
+}
+
+export type Access = 'public' | 'authenticated' | Capability;

@@ -1,0 +1,110 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  data: { status: number; [key: string]: unknown };
+}
+
+/** The one error type of the service; its fields become the contract's error body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly data: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  body(): ErrorBody {
+    return { code: this.code, message: this.message, data: { status: this.status, ...this.data } };
+  }
+}
+
+/** 400 `rest_invalid_param` naming each bad parameter with its reason. */
+export function invalidParams(params: Record<string, string>, details: unknown = {}): ApiError {
+  return new ApiError(400, 'rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params, details });
+}
+
+export function invalidParam(name: string, reason = 'Invalid parameter.', details?: unknown): ApiError {
+  return invalidParams({ [name]: reason }, details ?? {});
+}
+
+export function missingParams(names: string[]): ApiError {
+  return new ApiError(400, 'rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, { params: names });
+}
+
+export const notFound = (code: string, message: string): ApiError => new ApiError(404, code, message);
+export const forbidden = (code: string, message: string): ApiError => new ApiError(403, code, message);
+export const gone = (code: string, message: string): ApiError => new ApiError(410, code, message);
+export const conflict = (code: string, message: string, data: Record<string, unknown> = {}): ApiError => new ApiError(409, code, message, data);
+
+/** WordPress's permission refusal: 401 for anonymous callers, 403 for authenticated ones. */
+export function restForbidden(authenticated: boolean): ApiError {
+  return new ApiError(authenticated ? 403 : 401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+}
+
+export const noRoute = (): ApiError => new ApiError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** The top-level parameter an Ajv error is about (`/venue/website` → `venue`). */
+function paramOf(error: AjvError): string {
+  const name = error.instancePath.split('/')[1];
+  return name ? decodeURIComponent(name.replace(/~1/g, '/').replace(/~0/g, '~')) : String(error.params['missingProperty'] ?? 'body');
+}
+
+/** Turns Fastify's schema validation failure into WordPress's two error kinds. */
+function validationError(errors: AjvError[]): ApiError {
+  const missing = errors.filter((e) => e.keyword === 'required' && e.instancePath === '').map((e) => String(e.params['missingProperty']));
+  if (missing.length > 0) return missingParams([...new Set(missing)]);
+  const params: Record<string, string> = {};
+  for (const e of errors) {
+    const name = paramOf(e);
+    params[name] ??= e.instancePath.split('/').length > 2 ? `${name}${e.instancePath.slice(name.length + 1)} ${e.message ?? 'is invalid'}.` : `${name} ${e.message ?? 'is invalid'}.`;
+  }
+  return invalidParams(params);
+}
+
+/** Maps anything thrown to the contract's body; never leaks an internal message. */
+export function toApiError(error: FastifyError | ApiError | Error): ApiError {
+  if (error instanceof ApiError) return error;
+  const fe = error as FastifyError & { validation?: AjvError[] };
+  if (fe.validation) return validationError(fe.validation);
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(400, 'rest_invalid_json', 'Invalid JSON body passed.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'rest_request_too_large', 'The request body is too large.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'rest_unsupported_media_type', 'Unsupported content type.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(400, 'rest_invalid_request', 'Invalid Content-Length.');
+  }
+  if (fe instanceof SyntaxError && fe.statusCode === 400) return new ApiError(400, 'rest_invalid_json', 'Invalid JSON body passed.');
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new ApiError(fe.statusCode, 'rest_invalid_request', 'The request could not be processed.');
+  }
+  return new ApiError(500, 'rest_internal_error', 'An internal error occurred. It has been logged.');
+}
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
+  return reply.code(error.status).type('application/json; charset=UTF-8').send(error.body());
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(reply, apiError);
+  });
+}

@@ -1,0 +1,42 @@
+import { Type, type TSchema } from 'typebox';
+
+/** Shared pieces of the route schemas. */
+
+export const ErrorSchema = Type.Object(
+  {
+    code: Type.String(),
+    message: Type.String(),
+    data: Type.Object({ status: Type.Integer() }, { additionalProperties: true }),
+  },
+  { $id: 'Error', description: 'Error' },
+);
+
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 0, description: 'Numeric identifier' }) });
+export const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, pattern: '^[^/]+$', description: 'Slug' }) });
+
+/** A WordPress boolean: a JSON boolean, 1/0, or true/false/yes/no/on/off. Parsed with parseTruthy. */
+export const Truthy = (description: string) => Type.Union([Type.Boolean(), Type.Integer(), Type.String()], { description });
+
+export const I18nLanguage = Type.String({ description: 'Language of the returned or written record' });
+
+/** Query parameters every GET accepts. */
+export const CommonQuery = {
+  i18n_language: Type.Optional(I18nLanguage),
+  _fields: Type.Optional(Type.String({ description: 'Comma-separated top-level keys to return' })),
+};
+
+export const Page = Type.Integer({ minimum: 1, default: 1, description: 'Page of the result to return' });
+export const PerPage = Type.Integer({ minimum: 1, default: 50, description: 'Records per page (at most 50)' });
+
+/** Integers or CSV of integers. */
+export const IdList = (description: string) => Type.Array(Type.Integer({ minimum: 1 }), { description });
+/** Ids or slugs. */
+export const IdOrSlugList = (description: string) => Type.Array(Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1 })]), { description });
+
+/** Error responses every route may give; `responses({200: X})` adds them. */
+export function responses(ok: Record<number, TSchema>): Record<number | string, TSchema> {
+  const error = Type.Ref('Error');
+  return { ...ok, 400: error, 401: error, 403: error, 404: error, 409: error, 410: error, 413: error, 429: error, 500: error };
+}
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

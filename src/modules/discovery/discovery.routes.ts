@@ -1,0 +1,106 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type TSchema } from 'typebox';
+import { NAMESPACE } from '../../http/context.js';
+import { RouteTable, type RouteEntry } from '../../http/route-table.js';
+import { CommonQuery, responses } from '../../http/schemas.js';
+
+const ADMIN_NAMESPACE = 'cal/admin/v1';
+
+interface ArgSpec {
+  required: boolean;
+  default?: unknown;
+  description?: string;
+  type?: string;
+  enum?: unknown[];
+}
+
+/** `/cal/events/v1/events/:id` → WordPress's `/cal/events/v1/events/(?P<id>\d+)`. */
+export function toWordPressPattern(url: string): string {
+  return url.replace(/:id\b/g, '(?P<id>\\d+)').replace(/:slug\b/g, '(?P<slug>[^/]+)').replace(/:(\w+)/g, '(?P<$1>[^/]+)');
+}
+
+function argsOf(schemas: (TSchema | undefined)[]): Record<string, ArgSpec> {
+  const args: Record<string, ArgSpec> = {};
+  for (const schema of schemas) {
+    const properties = (schema as { properties?: Record<string, Record<string, unknown>> } | undefined)?.properties ?? {};
+    const required = new Set((schema as { required?: string[] } | undefined)?.required ?? []);
+    for (const [name, prop] of Object.entries(properties)) {
+      const spec: ArgSpec = { required: required.has(name) };
+      if (prop['default'] !== undefined) spec.default = prop['default'];
+      if (typeof prop['description'] === 'string') spec.description = prop['description'];
+      const type = prop['type'] ?? (Array.isArray(prop['anyOf']) ? (prop['anyOf'] as { type?: string }[]).map((s) => s.type).filter(Boolean) : undefined);
+      if (type !== undefined) spec.type = Array.isArray(type) && type.length === 1 ? type[0] : (type as string);
+      if (Array.isArray(prop['enum'])) spec.enum = prop['enum'];
+      args[name] = spec;
+    }
+  }
+  return args;
+}
+
+function describeRoute(entry: RouteEntry, namespace: string, restRoot: string): Record<string, unknown> {
+  const described: Record<string, unknown> = {
+    namespace,
+    methods: entry.methods,
+    endpoints: entry.endpoints.map((e) => ({ methods: e.methods, args: argsOf([RouteTable.part(e, 'params'), RouteTable.part(e, 'querystring'), RouteTable.part(e, 'body')]) })),
+  };
+  if (!entry.url.includes(':')) described['_links'] = { self: [{ href: `${restRoot}${entry.url.slice(1)}` }] };
+  return described;
+}
+
+function routesOf(table: RouteTable, namespace: string | null, restRoot: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const entry of table.entries) {
+    const ns = entry.url.startsWith(`/${NAMESPACE}`) ? NAMESPACE : entry.url.startsWith(`/${ADMIN_NAMESPACE}`) ? ADMIN_NAMESPACE : '';
+    if (namespace !== null && ns !== namespace) continue;
+    if (ns === '') continue;
+    out[toWordPressPattern(entry.url)] = describeRoute(entry, ns, restRoot);
+  }
+  return out;
+}
+
+const IndexSchema = Type.Object({}, { additionalProperties: true, description: 'REST index' });
+
+/** The REST index, the namespace index and the OpenAPI document, all built from the registered routes. */
+export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
+  const { routes, config } = app.services;
+
+  app.get('/', { schema: { hide: true, querystring: Type.Object(CommonQuery), response: responses({ 200: IndexSchema }) }, config: { access: 'public' } }, async (request) => ({
+    name: 'Event Calendar',
+    description: 'Calendar events, venues, organizers, categories and tags',
+    url: request.ctx.site,
+    home: request.ctx.site,
+    language: request.ctx.lang,
+    languages: config.languages,
+    namespaces: [NAMESPACE, ADMIN_NAMESPACE],
+    authentication: { basic: { description: 'HTTP Basic with a username and an application password' } },
+    routes: routesOf(routes, null, request.ctx.restRoot),
+    _links: { help: [{ href: `${request.ctx.base}/doc` }] },
+  }));
+
+  app.get(
+    `/${NAMESPACE}`,
+    {
+      schema: {
+        hide: true,
+        querystring: Type.Object({
+          namespace: Type.Optional(Type.String({ default: NAMESPACE })),
+          context: Type.Optional(Type.String({ default: 'view' })),
+          ...CommonQuery,
+        }),
+        response: responses({ 200: IndexSchema }),
+      },
+      config: { access: 'public' },
+    },
+    async (request) => ({
+      namespace: NAMESPACE,
+      routes: routesOf(routes, NAMESPACE, request.ctx.restRoot),
+      _links: { up: [{ href: request.ctx.restRoot }] },
+    }),
+  );
+
+  app.get(
+    `/${NAMESPACE}/doc`,
+    { schema: { hide: true, querystring: Type.Object(CommonQuery), response: responses({ 200: Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1 document' }) }) }, config: { access: 'public' } },
+    async (request) => ({ ...app.swagger(), servers: [{ url: `${request.ctx.base}/` }] }),
+  );
+}

@@ -1,0 +1,64 @@
+import path from 'node:path';
+import type { Db, ImageRow } from '../../db/database.js';
+import { invalidParam } from '../../http/errors.js';
+
+export interface ImageObject {
+  url: string;
+  id: number;
+  extension: string;
+  width?: number;
+  height?: number;
+}
+
+/** What a client sent as `image`, checked: remove it, an existing image id, or a URL. */
+export type ImageInput = { kind: 'none' } | { kind: 'id'; id: number } | { kind: 'url'; url: string };
+
+/**
+ * Images are a URL (stored as given) or the id of an image record (SPEC items 10, 21).
+ * Runs before the write transaction: an unknown id is a 400, nothing is created yet.
+ */
+export async function parseImageInput(db: Db, value: unknown): Promise<ImageInput> {
+  if (value === null || value === false || value === 0 || value === '' || value === '0') return { kind: 'none' };
+  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : null;
+  if (id !== null) {
+    const found = await db.selectFrom('images').select('id').where('id', '=', id).executeTakeFirst();
+    if (!found) throw invalidParam('image', 'image is not the id of a known image.');
+    return { kind: 'id', id };
+  }
+  if (typeof value === 'string' && value.length <= 2048) {
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'http:' || url.protocol === 'https:') return { kind: 'url', url: url.toString() };
+    } catch {
+      // fall through to the 400
+    }
+  }
+  throw invalidParam('image', 'image must be an image id or an http(s) URL.');
+}
+
+/** Turns a checked input into an image id, creating the record for a new URL (inside the write transaction). */
+export async function applyImageInput(trx: Db, input: ImageInput): Promise<number | null> {
+  if (input.kind === 'none') return null;
+  if (input.kind === 'id') return input.id;
+  const existing = await trx.selectFrom('images').select('id').where('url', '=', input.url).executeTakeFirst();
+  if (existing) return existing.id;
+  const { id } = await trx.insertInto('posts').values({ type: 'image' }).returning('id').executeTakeFirstOrThrow();
+  const extension = path.extname(new URL(input.url).pathname).slice(1).toLowerCase();
+  await trx.insertInto('images').values({ id, url: input.url, extension, width: null, height: null }).execute();
+  return id;
+}
+
+/** One query for every image of a page. */
+export async function loadImages(db: Db, ids: (number | null)[]): Promise<Map<number, ImageObject>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.selectFrom('images').select(['id', 'url', 'extension', 'width', 'height']).where('id', 'in', wanted).execute();
+  return new Map(rows.map((row) => [row.id, toImageObject(row)]));
+}
+
+function toImageObject(row: ImageRow): ImageObject {
+  const image: ImageObject = { url: row.url, id: row.id, extension: row.extension };
+  if (row.width) image.width = row.width;
+  if (row.height) image.height = row.height;
+  return image;
+}

@@ -1,0 +1,174 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { RequestContext } from '../../http/context.js';
+import { forbidden } from '../../http/errors.js';
+import { parseTruthy } from '../../http/params.js';
+import type { Problems } from '../../http/problems.js';
+import { parseZone } from '../../lib/dates.js';
+import { loadImages } from '../images/image.service.js';
+import { checkCommonFields, mayAssignAuthor, newPostColumns, updatedPostColumns, loadTranslations, type CommonChanges, type Existing } from '../posts/post.service.js';
+import { dropFalsy, globalId, languageFields, postHead, renderHtml, type Related } from '../posts/post.mapper.js';
+import type { LinkedKind, LinkedRow } from './linked-kind.js';
+
+export interface LinkedChanges {
+  common: CommonChanges;
+  name?: string;
+  fields: Record<string, string>;
+  flags: Record<string, number>;
+  geo: { geo_lat?: number | null; geo_lng?: number | null };
+}
+
+const MAX_TEXT = 10_000;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks a venue or organizer payload (from its own route or inline in an event). Problems are
+ * named `<prefix><field>` so an inline venue's bad website reads `venue.website`.
+ */
+export async function checkLinkedInput(
+  db: Db,
+  kind: LinkedKind,
+  input: Record<string, unknown>,
+  ctx: RequestContext,
+  existing: Existing | null,
+  problems: Problems,
+  prefix = '',
+): Promise<LinkedChanges> {
+  const zone = parseZone(ctx.settings.timezone) ?? parseZone('UTC')!;
+  const common = await checkCommonFields(db, kind.table, input, ctx, existing, zone, problems);
+  if (!mayAssignAuthor(ctx.actor, common.author)) throw forbidden('rest_cannot_assign_author', 'Sorry, you are not allowed to create records as this user.');
+  const changes: LinkedChanges = { common, fields: {}, flags: {}, geo: {} };
+
+  const name = input[kind.nameField];
+  if (name !== undefined) {
+    if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_TEXT) problems.add(`${prefix}${kind.nameField}`, `${kind.nameField} must be a non-empty string.`);
+    else changes.name = name.trim();
+  }
+
+  for (const field of kind.textFields) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (value !== null && typeof value !== 'string' && typeof value !== 'number') {
+      problems.add(`${prefix}${field}`, `${field} is not of type string.`);
+      continue;
+    }
+    const text = value === null ? '' : String(value).trim();
+    if (text.length > MAX_TEXT) problems.add(`${prefix}${field}`, `${field} is too long.`);
+    else if (kind.urlFields.includes(field) && text !== '' && !isHttpUrl(text)) problems.add(`${prefix}${field}`, `${field} is not a valid URL.`);
+    else if (kind.emailFields.includes(field) && text !== '' && !EMAIL.test(text)) problems.add(`${prefix}${field}`, `${field} is not a valid e-mail address.`);
+    else changes.fields[field] = text;
+  }
+
+  if (kind.table === 'venues') {
+    for (const flag of ['show_map', 'show_map_link']) {
+      if (input[flag] === undefined) continue;
+      const parsed = input[flag] === null ? false : parseTruthy(input[flag]);
+      if (parsed === null) problems.add(`${prefix}${flag}`, `${flag} is not a boolean.`);
+      else changes.flags[flag] = parsed ? 1 : 0;
+    }
+    deriveStateProvince(changes.fields);
+    // Coordinates belong to the premium geolocation extension; while it is off they are ignored (SPEC item 14).
+    if (ctx.settings.geoloc) checkCoordinates(input, changes, problems, prefix);
+  }
+  return changes;
+}
+
+/** `stateprovince` follows `state` for US (or unknown) countries, else `province`, unless sent. */
+function deriveStateProvince(fields: Record<string, string>): void {
+  if (fields['stateprovince'] !== undefined || (fields['state'] === undefined && fields['province'] === undefined)) return;
+  const country = (fields['country'] ?? '').toLowerCase();
+  const us = country === '' || country === 'us' || country === 'usa' || country === 'united states';
+  fields['stateprovince'] = (us && fields['state'] ? fields['state'] : fields['province'] || fields['state']) ?? '';
+}
+
+function checkCoordinates(input: Record<string, unknown>, changes: LinkedChanges, problems: Problems, prefix: string): void {
+  for (const [field, limit] of [['geo_lat', 90], ['geo_lng', 180]] as const) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (value === null || value === '') {
+      changes.geo[field] = null;
+      continue;
+    }
+    const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+    if (!Number.isFinite(n) || Math.abs(n) > limit) problems.add(`${prefix}${field}`, `${field} must be a number between -${limit} and ${limit}.`);
+    else changes.geo[field] = n;
+  }
+}
+
+/**
+ * Creates the record, or returns the existing one when every non-empty field sent matches it
+ * case-insensitively (the original's duplicate avoidance; status is not compared).
+ */
+export async function insertLinked(trx: Db, kind: LinkedKind, changes: LinkedChanges, ctx: RequestContext): Promise<{ id: number; created: boolean }> {
+  const duplicate = await findDuplicate(trx, kind, changes, ctx.lang);
+  if (duplicate !== undefined) return { id: duplicate, created: false };
+  const name = changes.name ?? '';
+  const columns = await newPostColumns(trx, kind.table, changes.common, ctx, name);
+  const values = { ...columns, ...changes.fields, ...changes.flags, ...changes.geo };
+  await trx.insertInto(kind.table).values(values as never).execute();
+  return { id: columns.id, created: true };
+}
+
+async function findDuplicate(db: Db, kind: LinkedKind, changes: LinkedChanges, lang: string): Promise<number | undefined> {
+  const compared: [string, string][] = [];
+  if (changes.name) compared.push(['title', changes.name]);
+  for (const field of ['description', 'excerpt'] as const) if (changes.common[field]) compared.push([field, changes.common[field]!]);
+  for (const field of kind.dedupeFields) if (changes.fields[field]) compared.push([field, changes.fields[field]!]);
+  if (compared.length === 0) return undefined;
+  let query = db.selectFrom(kind.table).select('id').where('lang', '=', lang).where('status', '<>', 'trash');
+  for (const [column, value] of compared) query = query.where(sql<boolean>`lower(${sql.ref(column)}) = lower(${value})`);
+  const row = await query.orderBy('id').limit(1).executeTakeFirst();
+  return row?.id;
+}
+
+export async function updateLinked(trx: Db, kind: LinkedKind, existing: LinkedRow, changes: LinkedChanges, ctx: RequestContext): Promise<void> {
+  const columns = await updatedPostColumns(trx, kind.table, changes.common, ctx, existing, changes.name);
+  await trx.updateTable(kind.table).set({ ...columns, ...changes.fields, ...changes.flags, ...changes.geo } as never).where('id', '=', existing.id).execute();
+}
+
+export function findLinked(db: Db, kind: LinkedKind, id: number): Promise<LinkedRow | undefined> {
+  return db.selectFrom(kind.table).selectAll().where('id', '=', id).executeTakeFirst() as Promise<LinkedRow | undefined>;
+}
+
+/** Rows by id, with their images and translations: a fixed number of queries for any number of records. */
+export async function loadRelated(db: Db, kind: LinkedKind, rows: LinkedRow[]): Promise<Related> {
+  const [images, translations] = await Promise.all([
+    loadImages(db, rows.map((r) => r.image_id)),
+    loadTranslations(db, kind.table, rows.map((r) => r.trid)),
+  ]);
+  return { images, translations };
+}
+
+/** The venue or organizer object, in the original's key order; `single` adds json_ld. */
+export function toLinkedObject(kind: LinkedKind, row: LinkedRow, related: Related, ctx: RequestContext, single: boolean): Record<string, unknown> {
+  const head = dropFalsy({
+    ...postHead(row, ctx, kind.pagePath),
+    author: row.author === 0 ? '' : String(row.author),
+    [kind.nameField]: row.title,
+    description: renderHtml(row.description),
+    excerpt: renderHtml(row.excerpt),
+    slug: row.slug,
+    image: row.image_id !== null ? (related.images.get(row.image_id) ?? false) : false,
+    ...kind.bodyFields(row, ctx),
+    ...(single ? { json_ld: kind.jsonLd(row, ctx) } : {}),
+  });
+  return { ...head, ...kind.tailFields(row), ...globalId(ctx, row.id), ...languageFields(row, related) };
+}
+
+/** Objects for the given ids (already mapped to the request's language), for embedding in events. */
+export async function loadLinkedObjects(db: Db, kind: LinkedKind, ids: number[], ctx: RequestContext, single: boolean): Promise<Map<number, Record<string, unknown>>> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return new Map();
+  const rows = (await db.selectFrom(kind.table).selectAll().where('id', 'in', wanted).execute()) as LinkedRow[];
+  const related = await loadRelated(db, kind, rows);
+  return new Map(rows.map((row) => [row.id, toLinkedObject(kind, row, related, ctx, single)]));
+}

@@ -1,0 +1,315 @@
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database, Db, PostColumns } from '../../db/database.js';
+import { conflict } from '../../http/errors.js';
+import type { RequestContext } from '../../http/context.js';
+import type { Problems } from '../../http/problems.js';
+import { nowUtc } from '../../lib/clock.js';
+import { localToUtc, parseDateInput, parseZone, utcToLocal, type Zone } from '../../lib/dates.js';
+import { sanitizeUntrusted } from '../../lib/html.js';
+import { slugCandidate, slugify } from '../../lib/slug.js';
+import { applyImageInput, parseImageInput, type ImageInput } from '../images/image.service.js';
+import { can, POST_STATUSES, scaleBackStatus, type Actor } from '../users/roles.js';
+import * as users from '../users/user.repository.js';
+
+/**
+ * What events, venues and organizers have in common: author, status, publication dates, slug,
+ * texts, image and translation group. Checked before the write transaction, applied inside it.
+ */
+export type PostTableName = 'events' | 'venues' | 'organizers';
+export type PostKindOf<T extends PostTableName> = T extends 'events' ? 'event' : T extends 'venues' ? 'venue' : 'organizer';
+/** The three tables share PostColumns; generic code sees them through this view. */
+type PostsDb = Kysely<Record<PostTableName, PostColumns> & Pick<Database, 'posts' | 'terms'>>;
+const posts = (db: Db): PostsDb => db as unknown as PostsDb;
+
+const KIND: Record<PostTableName, 'event' | 'venue' | 'organizer'> = { events: 'event', venues: 'venue', organizers: 'organizer' };
+
+export interface CommonInput {
+  author?: unknown;
+  date?: unknown;
+  date_utc?: unknown;
+  status?: unknown;
+  slug?: unknown;
+  description?: unknown;
+  excerpt?: unknown;
+  image?: unknown;
+  translation_of?: unknown;
+}
+
+export interface CommonChanges {
+  author?: number;
+  status?: string;
+  date?: string;
+  date_utc?: string;
+  slug?: string;
+  description?: string;
+  excerpt?: string;
+  image?: ImageInput;
+  /** The translation group to join; null leaves the current one. */
+  trid?: number | null;
+}
+
+export interface Existing {
+  id: number;
+  lang: string;
+  trid: number;
+  author: number;
+  status: string;
+  slug: string;
+}
+
+/** Text fields: below editor, script and event handlers are removed (SPEC item 9). */
+export function cleanHtml(actor: Actor | null, html: string): string {
+  return can(actor, 'edit_others_posts') ? html : sanitizeUntrusted(html);
+}
+
+/** Checks the common fields, adding each problem to `problems`. `zone` reads the local `date`. */
+export async function checkCommonFields(
+  db: Db,
+  table: PostTableName,
+  input: CommonInput,
+  ctx: RequestContext,
+  existing: Existing | null,
+  zone: Zone,
+  problems: Problems,
+): Promise<CommonChanges> {
+  const changes: CommonChanges = {};
+  const actor = ctx.actor;
+
+  if (input.author !== undefined) {
+    const author = typeof input.author === 'number' ? input.author : typeof input.author === 'string' && /^\d+$/.test(input.author) ? Number(input.author) : NaN;
+    if (!Number.isInteger(author) || !(await users.findById(db, author))) problems.add('author', 'author is not the id of an existing user.');
+    else changes.author = author;
+  }
+
+  if (input.status !== undefined) {
+    if (typeof input.status !== 'string' || !(POST_STATUSES as readonly string[]).includes(input.status)) {
+      problems.add('status', `status is not one of ${POST_STATUSES.join(', ')}.`);
+    } else {
+      changes.status = scaleBackStatus(actor, input.status);
+    }
+  } else if (!existing) {
+    changes.status = scaleBackStatus(actor, undefined);
+  }
+
+  const utcZone = parseZone('UTC')!;
+  if (input.date !== undefined) {
+    const local = parseDateInput(input.date, zone);
+    if (local === null) problems.add('date', 'date is not a valid date.');
+    else {
+      changes.date = local;
+      changes.date_utc = localToUtc(local, zone);
+    }
+  }
+  if (input.date_utc !== undefined) {
+    const utc = parseDateInput(input.date_utc, utcZone);
+    if (utc === null) problems.add('date_utc', 'date_utc is not a valid date.');
+    else {
+      changes.date_utc = utc;
+      if (input.date === undefined) changes.date = utcToLocal(utc, zone);
+    }
+  }
+
+  if (input.slug !== undefined) {
+    const slug = typeof input.slug === 'string' ? slugify(input.slug) : '';
+    if (slug === '') problems.add('slug', 'slug must be a non-empty string.');
+    else changes.slug = slug;
+  }
+  for (const field of ['description', 'excerpt'] as const) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') problems.add(field, `${field} is not of type string.`);
+    else changes[field] = cleanHtml(actor, value);
+  }
+
+  if (input.image !== undefined) {
+    try {
+      changes.image = await parseImageInput(db, input.image);
+    } catch {
+      problems.add('image', 'image must be an image id or an http(s) URL.');
+    }
+  }
+
+  if (input.translation_of !== undefined) {
+    changes.trid = await checkTranslationOf(db, table, input.translation_of, ctx.lang, existing, problems);
+  }
+  return changes;
+}
+
+/** `translation_of`: same kind, another language, and a group without this language yet. */
+async function checkTranslationOf(db: Db, table: PostTableName, value: unknown, lang: string, existing: Existing | null, problems: Problems): Promise<number | null | undefined> {
+  if (value === null) {
+    return existing ? existing.id : undefined;
+  }
+  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(id)) {
+    problems.add('translation_of', 'translation_of is not an id.');
+    return undefined;
+  }
+  const source = await posts(db).selectFrom(table).select(['id', 'lang', 'trid']).where('id', '=', id).executeTakeFirst();
+  if (!source) {
+    problems.add('translation_of', `translation_of is not the id of a ${KIND[table]}.`);
+    return undefined;
+  }
+  const recordLang = existing?.lang ?? lang;
+  if (source.lang === recordLang) {
+    problems.add('translation_of', 'translation_of is a record in the same language.');
+    return undefined;
+  }
+  if (existing && (await groupSize(db, table, existing.trid)) > 1) {
+    throw conflict('translation-exists', 'This record already belongs to a translation group.');
+  }
+  const taken = await posts(db).selectFrom(table).select('id').where('trid', '=', source.trid).where('lang', '=', recordLang).where('status', '<>', 'trash').executeTakeFirst();
+  if (taken && taken.id !== existing?.id) throw conflict('translation-exists', `The translation group already has a record in ${recordLang}.`, { existing: taken.id });
+  return source.trid;
+}
+
+async function groupSize(db: Db, table: PostTableName, trid: number): Promise<number> {
+  const row = await posts(db).selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('trid', '=', trid).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Editors may give another author; others only themselves (SPEC item 13). Returns whether allowed. */
+export function mayAssignAuthor(actor: Actor | null, author: number | undefined): boolean {
+  return author === undefined || (actor !== null && (author === actor.id || can(actor, 'edit_others_posts')));
+}
+
+/** The first free slug of `base` among the language's records not in the trash (SPEC item 22). */
+export async function uniqueSlug(db: Db, table: PostTableName, lang: string, base: string, excludeId: number | null): Promise<string> {
+  const rows = await posts(db)
+    .selectFrom(table)
+    .select('slug')
+    .where('lang', '=', lang)
+    .where('status', '<>', 'trash')
+    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`)]))
+    .$if(excludeId !== null, (qb) => qb.where('id', '<>', excludeId!))
+    .execute();
+  const taken = new Set(rows.map((r) => r.slug));
+  for (let n = 1; ; n += 1) {
+    const candidate = slugCandidate(base, n);
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/** Columns for a new record from its checked common fields; allocates the shared post id. */
+export async function newPostColumns(trx: Db, table: PostTableName, changes: CommonChanges, ctx: RequestContext, title: string): Promise<PostColumns> {
+  const { id } = await trx.insertInto('posts').values({ type: KIND[table] }).returning('id').executeTakeFirstOrThrow();
+  const now = nowUtc();
+  const zone = parseZone(ctx.settings.timezone) ?? parseZone('UTC')!;
+  const status = changes.status ?? 'publish';
+  return {
+    id,
+    lang: ctx.lang,
+    trid: changes.trid ?? id,
+    author: changes.author ?? ctx.actor?.id ?? 0,
+    status,
+    password: '',
+    slug: await uniqueSlug(trx, table, ctx.lang, changes.slug ?? (slugify(title) || String(id)), null),
+    title,
+    description: changes.description ?? '',
+    excerpt: changes.excerpt ?? '',
+    date: changes.date ?? utcToLocal(now, zone),
+    date_utc: changes.date_utc ?? now,
+    modified: utcToLocal(now, zone),
+    modified_utc: now,
+    image_id: changes.image ? await applyImageInput(trx, changes.image) : null,
+  };
+}
+
+/** The common columns an update changes; untouched fields are left out (SPEC item 1). */
+export async function updatedPostColumns(trx: Db, table: PostTableName, changes: CommonChanges, ctx: RequestContext, existing: Existing, title: string | undefined): Promise<Partial<PostColumns>> {
+  const now = nowUtc();
+  const zone = parseZone(ctx.settings.timezone) ?? parseZone('UTC')!;
+  const columns: Partial<PostColumns> = { modified: utcToLocal(now, zone), modified_utc: now };
+  if (changes.author !== undefined) columns.author = changes.author;
+  if (changes.status !== undefined) columns.status = changes.status;
+  if (changes.date !== undefined) columns.date = changes.date;
+  if (changes.date_utc !== undefined) columns.date_utc = changes.date_utc;
+  if (changes.description !== undefined) columns.description = changes.description;
+  if (changes.excerpt !== undefined) columns.excerpt = changes.excerpt;
+  if (title !== undefined) columns.title = title;
+  if (changes.image !== undefined) columns.image_id = await applyImageInput(trx, changes.image);
+  if (changes.trid !== undefined && changes.trid !== null) columns.trid = changes.trid;
+  const leavingTrash = existing.status === 'trash' && changes.status !== undefined && changes.status !== 'trash';
+  if (changes.slug !== undefined || leavingTrash) {
+    columns.slug = await uniqueSlug(trx, table, existing.lang, changes.slug ?? existing.slug, existing.id);
+  }
+  return columns;
+}
+
+/** Maps ids of linked records to their translation in `lang` when one exists (one query). */
+export async function translateIds(db: Db, table: PostTableName, ids: number[], lang: string): Promise<Map<number, number>> {
+  const map = new Map<number, number>(ids.map((id) => [id, id]));
+  if (ids.length === 0) return map;
+  const rows = await posts(db)
+    .selectFrom(`${table} as a` as 'events as a')
+    .innerJoin(`${table} as b` as 'events as b', (join) => join.onRef('b.trid', '=', 'a.trid'))
+    .select(['a.id as source', 'b.id as target'])
+    .where('a.id', 'in', [...new Set(ids)])
+    .where('b.lang', '=', lang)
+    .where('b.status', '<>', 'trash')
+    .execute();
+  for (const row of rows) map.set(row.source, row.target);
+  return map;
+}
+
+/** All ids of the given records' translation groups, for filters that match every translation. */
+export async function withTranslations(db: Db, table: PostTableName, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await posts(db)
+    .selectFrom(table)
+    .select('id')
+    .where('trid', 'in', (eb) => eb.selectFrom(table).select('trid').where('id', 'in', ids))
+    .execute();
+  return [...new Set([...ids, ...rows.map((r) => r.id)])];
+}
+
+/** `{lang: id}` of each translation group, one query for a page. */
+export async function loadTranslations(db: Db, table: PostTableName | 'terms', trids: number[]): Promise<Map<number, Record<string, number>>> {
+  const groups = new Map<number, Record<string, number>>();
+  const wanted = [...new Set(trids)];
+  if (wanted.length === 0) return groups;
+  const rows =
+    table === 'terms'
+      ? await db.selectFrom('terms').select(['id', 'trid', 'lang']).where('trid', 'in', wanted).orderBy('id').execute()
+      : await posts(db).selectFrom(table).select(['id', 'trid', 'lang']).where('trid', 'in', wanted).where('status', '<>', 'trash').orderBy('id').execute();
+  for (const row of rows) {
+    const group = groups.get(row.trid) ?? {};
+    group[row.lang] ??= row.id;
+    groups.set(row.trid, group);
+  }
+  return groups;
+}
+
+/**
+ * Which records of `statuses` the caller may list: editors see all; others see published records
+ * and their own in the other statuses (SPEC items 6 and 24). `alias` qualifies the columns.
+ */
+export function visibleTo(actor: Actor | null, statuses: string[], alias?: string): RawBuilder<SqlBool> {
+  const status = sql.ref(alias ? `${alias}.status` : 'status');
+  const author = sql.ref(alias ? `${alias}.author` : 'author');
+  const inStatuses = sql<SqlBool>`${status} in (${sql.join(statuses)})`;
+  if (can(actor, 'edit_others_posts')) return inStatuses;
+  const others = statuses.filter((s) => s !== 'publish');
+  if (actor === null || !can(actor, 'edit_posts') || others.length === 0) {
+    // A literal, so the planner can use the partial index of published records.
+    return statuses.includes('publish') ? sql<SqlBool>`${status} = 'publish'` : sql<SqlBool>`1 = 0`;
+  }
+  const own = sql<SqlBool>`(${status} in (${sql.join(others)}) and ${author} = ${actor.id})`;
+  return statuses.includes('publish') ? sql<SqlBool>`(${status} = 'publish' or ${own})` : own;
+}
+
+/** Parses a `status` list parameter by the original's rules; throws via `problems`. */
+export function checkStatusFilter(value: unknown, actor: Actor | null, problems: Problems): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = (Array.isArray(value) ? value : String(value).split(',')).map((s) => String(s).trim()).filter(Boolean);
+  if (items.length === 0) {
+    problems.add('status', 'status must not be empty.');
+    return undefined;
+  }
+  if (!can(actor, 'edit_posts')) {
+    if (items.length !== 1 || items[0] !== 'publish') problems.add('status', 'status must be publish for this user.');
+    return ['publish'];
+  }
+  if (items.some((s) => !(POST_STATUSES as readonly string[]).includes(s))) problems.add('status', `status items must be among ${POST_STATUSES.join(', ')}.`);
+  return items;
+}

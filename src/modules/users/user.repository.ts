@@ -1,0 +1,53 @@
+import type { Db, UserRow } from '../../db/database.js';
+import { nowUtc } from '../../lib/clock.js';
+import type { Role } from './roles.js';
+
+const USER_COLUMNS = ['id', 'username', 'email', 'role', 'registered'] as const;
+
+export function findById(db: Db, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export function findByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').select(USER_COLUMNS).where('username', '=', username).executeTakeFirst();
+}
+
+export function list(db: Db): Promise<UserRow[]> {
+  return db.selectFrom('users').select(USER_COLUMNS).orderBy('id').execute();
+}
+
+export async function create(db: Db, user: { username: string; email: string; role: Role }): Promise<UserRow> {
+  return db.insertInto('users').values({ ...user, registered: nowUtc() }).returning(USER_COLUMNS).executeTakeFirstOrThrow();
+}
+
+export async function updateRole(db: Db, id: number, role: Role): Promise<void> {
+  await db.updateTable('users').set({ role }).where('id', '=', id).execute();
+}
+
+export async function remove(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export function passwordHashes(db: Db, userId: number): Promise<{ id: number; hash: string }[]> {
+  return db.selectFrom('app_passwords').select(['id', 'hash']).where('user_id', '=', userId).execute();
+}
+
+export async function addPassword(db: Db, userId: number, hash: string, name = ''): Promise<number> {
+  const row = await db.insertInto('app_passwords').values({ user_id: userId, hash, name, created: nowUtc() }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function revokePassword(db: Db, userId: number, passwordId: number): Promise<boolean> {
+  const result = await db.deleteFrom('app_passwords').where('user_id', '=', userId).where('id', '=', passwordId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export function passwordList(db: Db, userId: number): Promise<{ id: number; name: string; created: string }[]> {
+  return db.selectFrom('app_passwords').select(['id', 'name', 'created']).where('user_id', '=', userId).orderBy('id').execute();
+}
+
+export async function countAdministrators(db: Db): Promise<number> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', 'administrator').executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,51 @@
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { connect, migrate } from './db/connect.js';
+import { isValidTimezone } from './lib/dates.js';
+import { ensureAdministrator } from './modules/users/user.service.js';
+import { countOutsideLanguages } from './modules/languages/language-report.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env, isValidTimezone);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const startedAt = performance.now();
+  const storage = connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  await migrate(storage.db);
+  const app = await buildApp(config, { storage });
+
+  const admin = await ensureAdministrator(storage.db, config.adminUser, config.adminPassword);
+  if (admin === 'missing') {
+    app.log.warn(`No administrator yet: set CAL_ADMIN_PASSWORD and restart, or run "npx cal-events user add ${config.adminUser} --role administrator".`);
+  } else if (admin !== 'present') {
+    app.log.info({ user: config.adminUser, action: admin }, 'administrator ensured from CAL_ADMIN_PASSWORD');
+  }
+  const stranded = await countOutsideLanguages(storage.db, config.languages);
+  if (stranded > 0) app.log.warn({ records: stranded }, 'records in languages no longer in CAL_LANGUAGES stay stored and readable by id');
+
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    await app.close();
+    await storage.close();
+  });
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({
+    database: storage.dialect,
+    languages: config.languages,
+    startupMs: Math.round(performance.now() - startedAt),
+    rssMb: Math.round(process.memoryUsage().rss / 1048576),
+  }, 'ready');
+}
+
+await main();

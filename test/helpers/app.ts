@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { connect, migrate, type Storage } from '../../src/db/connect.js';
+import { isValidTimezone } from '../../src/lib/dates.js';
+import { createUser } from '../../src/modules/users/user.service.js';
+import type { Role } from '../../src/modules/users/roles.js';
+
+export type Backend = 'sqlite' | 'postgres';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
+export function backends(): Backend[] {
+  return process.env['TEST_DATABASE_URL'] ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  storage: Storage;
+  config: Config;
+  backend: Backend;
+  /** Counts SQL statements, for the constant-queries assertions. */
+  queries: { count: number };
+  /** Basic header of a new user with that role. */
+  asUser(role: Role, username?: string): Promise<{ id: number; authorization: string }>;
+  request(options: InjectOptions & { auth?: string | undefined }): Promise<LightMyRequestResponse & { body: string; data: any }>;
+  close(): Promise<void>;
+}
+
+async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env['TEST_DATABASE_URL']!;
+  const name = `cal_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** A service on its own fresh database (a temp dir for SQLite, a new database for PostgreSQL). */
+export async function createTestApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-test-'));
+  const pgDb = backend === 'postgres' ? await freshPostgres() : null;
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(pgDb ? { DATABASE_URL: pgDb.url } : {}), ...env }, isValidTimezone);
+  const queries = { count: 0 };
+  const storage = connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, onQuery: () => (queries.count += 1) });
+  await migrate(storage.db);
+  const app = await buildApp(config, { storage, logger: false });
+  await app.ready();
+  let userCounter = 0;
+  return {
+    app,
+    storage,
+    config,
+    backend,
+    queries,
+    async asUser(role, username) {
+      userCounter += 1;
+      const { user, application_password } = await createUser(storage.db, { username: username ?? `${role}${userCounter}`, role });
+      return { id: user.id, authorization: `Basic ${Buffer.from(`${user.username}:${application_password}`).toString('base64')}` };
+    },
+    async request(options) {
+      const { auth, ...rest } = options;
+      const headers = { ...(rest.headers ?? {}), ...(auth ? { authorization: auth } : {}) };
+      const response = await app.inject({ ...rest, headers });
+      let data: unknown;
+      try {
+        data = response.body === '' ? undefined : JSON.parse(response.body);
+      } catch {
+        data = undefined;
+      }
+      return Object.assign(response, { data });
+    },
+    async close() {
+      await app.close();
+      await storage.close();
+      await pgDb?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { autop, sanitizeUntrusted, stripTags } from '../../src/lib/html.js';
+
+describe('autop', () => {
+  it('wraps plain text in paragraphs', () => {
+    assert.equal(autop('Golden description'), '<p>Golden description</p>');
+    assert.equal(autop('a\n\nb'), '<p>a</p>\n<p>b</p>');
+    assert.equal(autop('a\r\n\r\nb\n\n\n'), '<p>a</p>\n<p>b</p>');
+    assert.equal(autop('a\nb'), '<p>a<br />\nb</p>');
+    assert.equal(autop('<strong>a</strong> b'), '<p><strong>a</strong> b</p>');
+    assert.equal(autop(''), '');
+    assert.equal(autop('  \n  '), '');
+  });
+
+  it('leaves block-level HTML alone', () => {
+    assert.equal(autop('<p>x</p>'), '<p>x</p>');
+    assert.equal(autop('<div>x</div>'), '<div>x</div>');
+    assert.equal(autop('<div>\na\n\nb\n</div>'), '<div>\na\n\nb\n</div>');
+    assert.equal(autop('<pre>a\n\nb</pre>\n'), '<pre>a\n\nb</pre>');
+    assert.equal(autop('<p>a</p>\nb\n\nc'), '<p>a</p>\nb\n<p>c</p>');
+    assert.equal(autop('Intro\n\n<ul><li>x</li></ul>\n\nOutro'), '<p>Intro</p>\n<ul><li>x</li></ul>\n<p>Outro</p>');
+  });
+});
+
+describe('sanitizeUntrusted', () => {
+  it('keeps ordinary formatting', () => {
+    const html =
+      '<p>Hi <strong>there</strong> <a href="https://example.com/" title="t" target="_blank" rel="noopener">link</a></p>' +
+      '<ul><li><em>x</em></li></ul><img src="https://example.com/a.png" alt="a" width="10" height="10" />';
+    assert.equal(
+      sanitizeUntrusted(html),
+      '<p>Hi <strong>there</strong> <a href="https://example.com/" title="t" target="_blank" rel="noopener">link</a></p>' +
+        '<ul><li><em>x</em></li></ul><img src="https://example.com/a.png" alt="a" width="10" height="10" />',
+    );
+  });
+
+  it('removes script-capable elements with their content', () => {
+    assert.equal(sanitizeUntrusted('<p>a</p><script>alert(1)</script><style>p{}</style>'), '<p>a</p>');
+    assert.equal(sanitizeUntrusted('<iframe src="https://x">fallback</iframe><object>o</object><embed src="x">b'), 'b');
+  });
+
+  it('removes event handlers and dangerous URLs', () => {
+    assert.equal(sanitizeUntrusted('<p onclick="x()">a</p>'), '<p>a</p>');
+    assert.equal(sanitizeUntrusted('<a href="javascript:alert(1)">a</a>'), '<a>a</a>');
+    assert.equal(sanitizeUntrusted('<a href=" JaVaScRiPt:alert(1)">a</a>'), '<a>a</a>');
+    assert.equal(sanitizeUntrusted('<a href="vbscript:x">a</a>'), '<a>a</a>');
+    assert.equal(sanitizeUntrusted('<a href="data:text/html,x">a</a>'), '<a>a</a>');
+    assert.equal(sanitizeUntrusted('<img src="data:text/html,x" alt="a" />'), '<img alt="a" />');
+    assert.equal(sanitizeUntrusted('<img src="data:image/png;base64,AAAA" />'), '<img src="data:image/png;base64,AAAA" />');
+  });
+});
+
+describe('stripTags', () => {
+  it('returns the text content', () => {
+    assert.equal(stripTags('<p>Hello <b>World</b></p>'), 'Hello World');
+    assert.equal(stripTags('a<script>alert(1)</script>b'), 'ab');
+    assert.equal(stripTags('  A &amp; B & C &lt;3 &eacute; '), 'A & B & C <3 é');
+    assert.equal(stripTags(''), '');
+  });
+});
