@@ -57,6 +57,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     routes,
   };
   app.decorate('services', services);
+  // Clients of the original often post forms rather than JSON.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, parseQueryString(String(body))));
   app.decorateRequest('ctx', null as never);
   app.addSchema(ErrorSchema);
   app.addHook('onRoute', (route) => routes.add(route));

@@ -27,6 +27,7 @@ const unauthorized = (): ApiError =>
 export class Authenticator {
   private readonly verified = new LRUCache<string, Actor>({ max: 10_000, ttl: VERIFIED_TTL_MS });
   private readonly failures = new LRUCache<string, Failures>({ max: 100_000, ttl: WINDOW_MS });
+  private readonly pending = new Map<string, Promise<Actor | null>>();
 
   constructor(
     private readonly db: Db,
@@ -48,7 +49,7 @@ export class Authenticator {
     this.refuseWhenThrottled(pairKey, this.failLimit);
     this.refuseWhenThrottled(ipKey, this.failLimit * 10);
 
-    const actor = await this.verify(credentials.username, credentials.password);
+    const actor = await this.verifyShared(key, credentials.username, credentials.password);
     if (!actor) {
       this.countFailure(pairKey);
       this.countFailure(ipKey);
@@ -59,13 +60,27 @@ export class Authenticator {
     return actor;
   }
 
+  /**
+   * Concurrent requests with the same header (a client's first burst) share one verification
+   * instead of each paying for scrypt; each still counts its own failure.
+   */
+  private verifyShared(key: string, username: string, password: string): Promise<Actor | null> {
+    const pending = this.pending.get(key);
+    if (pending) return pending;
+    const verification = this.verify(username, password).finally(() => this.pending.delete(key));
+    this.pending.set(key, verification);
+    return verification;
+  }
+
   private async verify(username: string, password: string): Promise<Actor | null> {
     const user = await users.findByUsername(this.db, username);
-    if (!user || !isRole(user.role)) {
+    const hashes = user && isRole(user.role) ? await users.passwordHashes(this.db, user.id) : [];
+    // At least one scrypt whatever the username, so timing does not tell whether a user exists.
+    if (!user || !isRole(user.role) || hashes.length === 0) {
       await verifyPassword(password, DUMMY_HASH);
       return null;
     }
-    for (const { hash } of await users.passwordHashes(this.db, user.id)) {
+    for (const { hash } of hashes) {
       if (await verifyPassword(password, hash)) return { id: user.id, username: user.username, role: user.role };
     }
     return null;

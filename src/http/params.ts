@@ -1,19 +1,13 @@
+import qs from 'qs';
 import { invalidParam } from './errors.js';
 
 /**
- * Query strings: `a=1&a=2` and `a[]=1&a[]=2` both become `a: ['1','2']`. CSV is split later, only for
- * parameters whose schema says array (a search string may contain commas).
+ * Query strings and form bodies the way PHP reads them, since the original's clients send them so:
+ * `a=1&a=2`, `a[]=1&a[]=2` and `venue[city]=Paris` all work. CSV is split later, only for parameters
+ * whose schema says array (a search string may contain commas).
  */
-export function parseQueryString(raw: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = Object.create(null);
-  for (const [rawKey, value] of new URLSearchParams(raw)) {
-    const bracketed = rawKey.endsWith('[]');
-    const key = bracketed ? rawKey.slice(0, -2) : rawKey;
-    const existing = out[key];
-    if (existing === undefined) out[key] = bracketed ? [value] : value;
-    else out[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
-  }
-  return out;
+export function parseQueryString(raw: string): Record<string, unknown> {
+  return qs.parse(raw, { depth: 3, arrayLimit: 200, parameterLimit: 1000, duplicates: 'combine', allowPrototypes: false }) as Record<string, unknown>;
 }
 
 interface ObjectSchema {

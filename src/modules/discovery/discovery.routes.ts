@@ -16,7 +16,7 @@ interface ArgSpec {
 
 /** `/cal/events/v1/events/:id` → WordPress's `/cal/events/v1/events/(?P<id>\d+)`. */
 export function toWordPressPattern(url: string): string {
-  return url.replace(/:id\b/g, '(?P<id>\\d+)').replace(/:slug\b/g, '(?P<slug>[^/]+)').replace(/:(\w+)/g, '(?P<$1>[^/]+)');
+  return url.replace(/:id(\(\^\\d\+\$\))?/g, '(?P<id>\\d+)').replace(/:slug\b/g, '(?P<slug>[^/]+)').replace(/:(\w+)/g, '(?P<$1>[^/]+)');
 }
 
 function argsOf(schemas: (TSchema | undefined)[]): Record<string, ArgSpec> {

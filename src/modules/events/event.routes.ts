@@ -1,3 +1,112 @@
-import type { FastifyInstance } from 'fastify';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Db, EventRow } from '../../db/database.js';
+import type { RequestContext } from '../../http/context.js';
+import { IdParams, SlugParams, responses } from '../../http/schemas.js';
+import { canEdit, canRead } from '../users/roles.js';
+import { eventErrors } from './event.errors.js';
+import { listEvents } from './event.list.js';
+import { loadEventRelations, toEventObject } from './event.mapper.js';
+import * as events from './event.repository.js';
+import {
+  EventCreateSchema,
+  EventListQuery,
+  EventListSchema,
+  EventReadQuery,
+  EventSchema,
+  EventSlugUpdateSchema,
+  EventUpdateSchema,
+  type EventListParams,
+  type EventReadParams,
+} from './event.schema.js';
+import { createEvent, trashEvent, updateEvent } from './event.service.js';
 
-export async function eventRoutes(_app: FastifyInstance): Promise<void> {}
+const BASE = '/cal/events/v1/events';
+
+function sameSecret(given: string, stored: string): boolean {
+  // Hash both sides so the comparison is constant-time whatever the lengths.
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(stored).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** Whether the reader unlocked a password-protected event (right password, or edit context with the right). */
+export function unlocked(row: EventRow, ctx: RequestContext, query: { password?: string | undefined; context?: string | undefined }): boolean {
+  if (row.password === '') return true;
+  if (query.password !== undefined && sameSecret(query.password, row.password)) return true;
+  return query.context === 'edit' && canEdit(ctx.actor, row);
+}
+
+/** The event object of one row, with its relations (a fixed number of queries). */
+export async function eventObject(db: Db, row: EventRow, ctx: RequestContext, single: boolean, blank = false): Promise<Record<string, unknown>> {
+  const relations = await loadEventRelations(db, [row], ctx, single);
+  return toEventObject(row, relations, ctx, { single, blank });
+}
+
+async function byId(db: Db, id: number): Promise<EventRow> {
+  const row = await events.findById(db, id);
+  if (!row) throw eventErrors.notFound(id);
+  return row;
+}
+
+async function bySlug(db: Db, slug: string, lang: string): Promise<EventRow> {
+  const row = await events.findBySlug(db, slug, lang);
+  if (!row) throw eventErrors.notFoundBySlug(slug);
+  return row;
+}
+
+/** Single reads: trash, visibility and password checks, in the original's order. */
+function assertReadable(row: EventRow, ctx: RequestContext, query: EventReadParams): void {
+  if (row.status === 'trash') throw eventErrors.noLongerAvailable();
+  if (!canRead(ctx.actor, row)) throw eventErrors.notAccessible();
+  if (!unlocked(row, ctx, query)) throw eventErrors.passwordProtected();
+}
+
+type Locate = (request: FastifyRequest) => Promise<EventRow>;
+
+export async function eventRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app.services.storage;
+  app.addSchema(EventSchema);
+  const one = responses({ 200: Type.Ref('Event') });
+
+  app.get('/cal/events/v1/events', { schema: { querystring: EventListQuery, response: responses({ 200: EventListSchema }) }, config: { access: 'public' } }, async (request, reply) => {
+    const page = await listEvents(db, request.query as EventListParams, request.ctx);
+    void reply.header('X-Cal-Total', String(page.total)).header('X-Cal-TotalPages', String(page.total_pages));
+    return page;
+  });
+
+  app.post('/cal/events/v1/events', { schema: { body: EventCreateSchema, response: responses({ 201: Type.Ref('Event') }) }, config: { access: 'edit_posts' } }, async (request, reply) => {
+    const id = await createEvent(db, request.body as Record<string, unknown>, request.ctx);
+    return reply.code(201).send(await eventObject(db, await byId(db, id), request.ctx, false));
+  });
+
+  const routesFor = (path: string, params: typeof IdParams | typeof SlugParams, locate: Locate, updateBody: typeof EventUpdateSchema | typeof EventSlugUpdateSchema, allowPassword: boolean) => {
+    app.get(path, { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'public' } }, async (request) => {
+      const row = await locate(request);
+      assertReadable(row, request.ctx, request.query as EventReadParams);
+      return eventObject(db, row, request.ctx, true);
+    });
+
+    app.route({
+      method: ['POST', 'PUT', 'PATCH'],
+      url: path,
+      schema: { params, body: updateBody, response: one },
+      config: { access: 'edit_posts' },
+      handler: async (request) => {
+        const row = await locate(request);
+        await updateEvent(db, row, (request.body ?? {}) as Record<string, unknown>, request.ctx, allowPassword);
+        return eventObject(db, await byId(db, row.id), request.ctx, false);
+      },
+    });
+
+    app.delete(path, { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'edit_posts' } }, async (request) => {
+      const row = await locate(request);
+      await trashEvent(db, row, request.ctx);
+      return eventObject(db, await byId(db, row.id), request.ctx, false);
+    });
+  };
+
+  routesFor(`${BASE}/:id(^\\d+$)`, IdParams, (request) => byId(db, (request.params as { id: number }).id), EventUpdateSchema, true);
+  routesFor(`${BASE}/by-slug/:slug`, SlugParams, (request) => bySlug(db, (request.params as { slug: string }).slug, request.ctx.lang), EventSlugUpdateSchema, false);
+}

@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
+import type { Db, VenueRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { forbidden } from '../../http/errors.js';
 import { parseTruthy } from '../../http/params.js';
 import type { Problems } from '../../http/problems.js';
 import { parseZone } from '../../lib/dates.js';
 import { loadImages } from '../images/image.service.js';
-import { checkCommonFields, mayAssignAuthor, newPostColumns, updatedPostColumns, loadTranslations, type CommonChanges, type Existing } from '../posts/post.service.js';
+import { checkCommonFields, mayAssignAuthor, newPostColumns, updatedPostColumns, loadTranslations, visibleTo, type CommonChanges, type Existing } from '../posts/post.service.js';
+import { POST_STATUSES } from '../users/roles.js';
 import { dropFalsy, globalId, languageFields, postHead, renderHtml, type Related } from '../posts/post.mapper.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
 
@@ -19,6 +20,8 @@ export interface LinkedChanges {
 }
 
 const MAX_TEXT = 10_000;
+/** Every status but trash: a trashed record is never reused as a duplicate. */
+const LIVE_STATUSES = POST_STATUSES.filter((s) => s !== 'trash');
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function isHttpUrl(value: string): boolean {
@@ -75,17 +78,20 @@ export async function checkLinkedInput(
       if (parsed === null) problems.add(`${prefix}${flag}`, `${flag} is not a boolean.`);
       else changes.flags[flag] = parsed ? 1 : 0;
     }
-    deriveStateProvince(changes.fields);
+    deriveStateProvince(changes.fields, (existing as Partial<VenueRow> | null)?.country);
     // Coordinates belong to the premium geolocation extension; while it is off they are ignored (SPEC item 14).
     if (ctx.settings.geoloc) checkCoordinates(input, changes, problems, prefix);
   }
   return changes;
 }
 
-/** `stateprovince` follows `state` for US (or unknown) countries, else `province`, unless sent. */
-function deriveStateProvince(fields: Record<string, string>): void {
+/**
+ * `stateprovince` follows `state` for US (or unknown) countries, else `province`, unless sent. On an
+ * update the country not sent is the stored one (`existingCountry`).
+ */
+function deriveStateProvince(fields: Record<string, string>, existingCountry: string | undefined): void {
   if (fields['stateprovince'] !== undefined || (fields['state'] === undefined && fields['province'] === undefined)) return;
-  const country = (fields['country'] ?? '').toLowerCase();
+  const country = (fields['country'] ?? existingCountry ?? '').toLowerCase();
   const us = country === '' || country === 'us' || country === 'usa' || country === 'united states';
   fields['stateprovince'] = (us && fields['state'] ? fields['state'] : fields['province'] || fields['state']) ?? '';
 }
@@ -109,7 +115,7 @@ function checkCoordinates(input: Record<string, unknown>, changes: LinkedChanges
  * case-insensitively (the original's duplicate avoidance; status is not compared).
  */
 export async function insertLinked(trx: Db, kind: LinkedKind, changes: LinkedChanges, ctx: RequestContext): Promise<{ id: number; created: boolean }> {
-  const duplicate = await findDuplicate(trx, kind, changes, ctx.lang);
+  const duplicate = await findDuplicate(trx, kind, changes, ctx);
   if (duplicate !== undefined) return { id: duplicate, created: false };
   const name = changes.name ?? '';
   const columns = await newPostColumns(trx, kind.table, changes.common, ctx, name);
@@ -118,13 +124,17 @@ export async function insertLinked(trx: Db, kind: LinkedKind, changes: LinkedCha
   return { id: columns.id, created: true };
 }
 
-async function findDuplicate(db: Db, kind: LinkedKind, changes: LinkedChanges, lang: string): Promise<number | undefined> {
+/**
+ * Only records the caller may read count: answering with someone else's draft would disclose it
+ * (SPEC item 6). The name is compared through lower(title), which 002_linked_title_ci indexes.
+ */
+async function findDuplicate(db: Db, kind: LinkedKind, changes: LinkedChanges, ctx: RequestContext): Promise<number | undefined> {
   const compared: [string, string][] = [];
   if (changes.name) compared.push(['title', changes.name]);
   for (const field of ['description', 'excerpt'] as const) if (changes.common[field]) compared.push([field, changes.common[field]!]);
   for (const field of kind.dedupeFields) if (changes.fields[field]) compared.push([field, changes.fields[field]!]);
   if (compared.length === 0) return undefined;
-  let query = db.selectFrom(kind.table).select('id').where('lang', '=', lang).where('status', '<>', 'trash');
+  let query = db.selectFrom(kind.table).select('id').where('lang', '=', ctx.lang).where(visibleTo(ctx.actor, LIVE_STATUSES, kind.table));
   for (const [column, value] of compared) query = query.where(sql<boolean>`lower(${sql.ref(column)}) = lower(${value})`);
   const row = await query.orderBy('id').limit(1).executeTakeFirst();
   return row?.id;

@@ -1,3 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import { linkedRoutes } from '../linked/linked.routes.js';
+import { ORGANIZER } from './organizer.kind.js';
 
-export async function organizerRoutes(_app: FastifyInstance): Promise<void> {}
+/** `/cal/events/v1/organizers…`: the shared venue/organizer routes for organizers. */
+export const organizerRoutes = linkedRoutes(ORGANIZER);

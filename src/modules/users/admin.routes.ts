@@ -1,3 +1,112 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { responses } from '../../http/schemas.js';
+import { settingsRoutes } from '../settings/settings.routes.js';
+import type { Actor } from './roles.js';
+import * as users from './user.repository.js';
+import * as service from './user.service.js';
+import {
+  CreatedUserSchema,
+  DeletedSchema,
+  DeletedUserSchema,
+  DeleteUserQuery,
+  NewPasswordSchema,
+  PasswordCreateSchema,
+  PasswordListSchema,
+  PasswordParams,
+  UserCreateSchema,
+  UserIdParams,
+  UserListSchema,
+  UserSchema,
+  UserUpdateSchema,
+} from './user.schema.js';
 
-export async function adminRoutes(_app: FastifyInstance): Promise<void> {}
+/** The administration namespace (CONTRACT "Authentication and roles"). */
+export const ADMIN_PREFIX = '/cal/admin/v1';
+
+/** Every admin route: administrators only, checked by the access hook in app.ts. */
+const admin = { access: 'manage_options' } as const;
+const tags = ['admin'];
+const security = [{ basic: [] }];
+
+/** The access hook has already refused anonymous callers, so an admin route always has one. */
+function callerOf(request: FastifyRequest): Actor {
+  const actor = request.ctx.actor;
+  if (actor === null) throw new Error('admin route reached without a caller');
+  return actor;
+}
+
+/** Users and their application passwords, then the site settings, under `cal/admin/v1`. */
+export async function adminRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(userRoutes, { prefix: ADMIN_PREFIX });
+  await app.register(settingsRoutes, { prefix: ADMIN_PREFIX });
+}
+
+async function userRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = app.services.storage;
+
+  app.get('/users', { schema: { tags, security, summary: 'List users', response: responses({ 200: UserListSchema }) }, config: admin }, async () => users.list(db));
+
+  app.post(
+    '/users',
+    { schema: { tags, security, summary: 'Create a user with a first application password', body: UserCreateSchema, response: responses({ 201: CreatedUserSchema }) }, config: admin },
+    async (request, reply) => {
+      const { user, application_password } = await service.createUser(db, request.body);
+      return reply.code(201).send({ ...user, application_password });
+    },
+  );
+
+  app.get('/users/:id', { schema: { tags, security, summary: 'Read a user', params: UserIdParams, response: responses({ 200: UserSchema }) }, config: admin }, async (request) =>
+    service.getUser(db, request.params.id),
+  );
+
+  app.patch(
+    '/users/:id',
+    { schema: { tags, security, summary: 'Change a user\'s role or email', params: UserIdParams, body: UserUpdateSchema, response: responses({ 200: UserSchema }) }, config: admin },
+    async (request) => service.updateUser(db, callerOf(request).id, request.params.id, request.body),
+  );
+
+  app.delete(
+    '/users/:id',
+    {
+      schema: { tags, security, summary: 'Delete a user, handing their records to another', params: UserIdParams, querystring: DeleteUserQuery, response: responses({ 200: DeletedUserSchema }) },
+      config: admin,
+    },
+    async (request) => {
+      const previous = await service.removeUser(db, request.params.id, { callerId: callerOf(request).id, reassign: request.query.reassign });
+      return { deleted: true, previous };
+    },
+  );
+
+  app.get(
+    '/users/:id/application-passwords',
+    { schema: { tags, security, summary: 'List a user\'s application passwords', params: UserIdParams, response: responses({ 200: PasswordListSchema }) }, config: admin },
+    async (request) => service.listApplicationPasswords(db, request.params.id),
+  );
+
+  app.post(
+    '/users/:id/application-passwords',
+    {
+      schema: { tags, security, summary: 'Add an application password', params: UserIdParams, body: PasswordCreateSchema, response: responses({ 201: NewPasswordSchema }) },
+      config: admin,
+      // The body is optional (a name only); an absent body is validated as an empty object.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request, reply) => {
+      const password = await service.addApplicationPassword(db, request.params.id, request.body.name ?? '');
+      return reply.code(201).send({ application_password: password });
+    },
+  );
+
+  app.delete(
+    '/users/:id/application-passwords/:passwordId',
+    { schema: { tags, security, summary: 'Revoke an application password', params: PasswordParams, response: responses({ 200: DeletedSchema }) }, config: admin },
+    async (request) => {
+      await service.revokeApplicationPassword(db, request.params.id, request.params.passwordId);
+      return { deleted: true };
+    },
+  );
+}

@@ -24,6 +24,13 @@ export async function updateRole(db: Db, id: number, role: Role): Promise<void> 
   await db.updateTable('users').set({ role }).where('id', '=', id).execute();
 }
 
+/** Changes the given fields only; returns the updated user, undefined when there is none. */
+export function update(db: Db, id: number, patch: { role?: Role | undefined; email?: string | undefined }): Promise<UserRow | undefined> {
+  const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  if (Object.keys(set).length === 0) return findById(db, id);
+  return db.updateTable('users').set(set).where('id', '=', id).returning(USER_COLUMNS).executeTakeFirst();
+}
+
 export async function remove(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
@@ -45,6 +52,11 @@ export async function revokePassword(db: Db, userId: number, passwordId: number)
 
 export function passwordList(db: Db, userId: number): Promise<{ id: number; name: string; created: string }[]> {
   return db.selectFrom('app_passwords').select(['id', 'name', 'created']).where('user_id', '=', userId).orderBy('id').execute();
+}
+
+/** The oldest administrator other than `exceptId`: who inherits records when nobody is named. */
+export function firstAdministrator(db: Db, exceptId: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').select(USER_COLUMNS).where('role', '=', 'administrator').where('id', '!=', exceptId).orderBy('id').limit(1).executeTakeFirst();
 }
 
 export async function countAdministrators(db: Db): Promise<number> {

@@ -5,43 +5,95 @@ import { generateApplicationPassword, hashPassword, verifyPassword } from './pas
 import * as users from './user.repository.js';
 import type { Role } from './roles.js';
 
+/** The module's errors, in one place; the HTTP routes and the CLI both surface them. */
+const userNotFound = () => notFound('rest_user_invalid_id', 'Invalid user ID.');
+const passwordNotFound = () => notFound('rest_application_password_not_found', 'Application password not found.');
+const duplicateUser = () => conflict('existing_user_login', 'Sorry, that username already exists!');
+
 export interface NewUserResult {
   user: UserRow;
   application_password: string;
 }
 
 const USERNAME = /^[A-Za-z0-9_.@-]{1,60}$/;
+/** Deliberately loose (one @, a dot in the domain): the address is only informative. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function checkEmail(email: string | undefined): void {
+  if (email !== undefined && email !== '' && !EMAIL.test(email)) throw invalidParam('email', 'Invalid email address.');
+}
+
+/** A unique-constraint failure on either back end: two writers raced past our own check. */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
 
 /** Creates a user with a first application password (returned once, stored hashed). Used by the admin route and the CLI. */
 export async function createUser(db: Db, input: { username: string; role: Role; email?: string | undefined }): Promise<NewUserResult> {
   if (!USERNAME.test(input.username)) throw invalidParam('username', 'Usernames use letters, digits and _ . @ - only (at most 60).');
-  if (await users.findByUsername(db, input.username)) throw conflict('existing_user_login', 'Sorry, that username already exists!');
+  checkEmail(input.email);
+  if (await users.findByUsername(db, input.username)) throw duplicateUser();
   const password = generateApplicationPassword();
   const hash = await hashPassword(password);
-  const user = await db.transaction().execute(async (trx) => {
-    const created = await users.create(trx, { username: input.username, role: input.role, email: input.email ?? '' });
-    await users.addPassword(trx, created.id, hash, 'initial');
-    return created;
-  });
-  return { user, application_password: password };
+  try {
+    const user = await db.transaction().execute(async (trx) => {
+      const created = await users.create(trx, { username: input.username, role: input.role, email: input.email ?? '' });
+      await users.addPassword(trx, created.id, hash, 'initial');
+      return created;
+    });
+    return { user, application_password: password };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateUser();
+    throw error;
+  }
+}
+
+/** The user, or 404 `rest_user_invalid_id`. */
+export async function getUser(db: Db, id: number): Promise<UserRow> {
+  const user = await users.findById(db, id);
+  if (!user) throw userNotFound();
+  return user;
+}
+
+/**
+ * Changes a user's role or email. An administrator cannot take away their own role: that would
+ * leave them locked out of the routes they are using.
+ */
+export async function updateUser(db: Db, callerId: number, id: number, patch: { role?: Role | undefined; email?: string | undefined }): Promise<UserRow> {
+  const user = await getUser(db, id);
+  checkEmail(patch.email);
+  if (id === callerId && patch.role !== undefined && patch.role !== user.role) throw invalidParam('role', 'You cannot change your own role.');
+  return (await users.update(db, id, patch)) ?? user;
 }
 
 export async function addApplicationPassword(db: Db, userId: number, name = ''): Promise<string> {
-  if (!(await users.findById(db, userId))) throw notFound('rest_user_invalid_id', 'Invalid user ID.');
+  await getUser(db, userId);
   const password = generateApplicationPassword();
   await users.addPassword(db, userId, await hashPassword(password), name);
   return password;
 }
 
+export async function listApplicationPasswords(db: Db, userId: number): Promise<{ id: number; name: string; created: string }[]> {
+  await getUser(db, userId);
+  return users.passwordList(db, userId);
+}
+
+/** Revokes one application password; the authentication cache forgets it within seconds. */
+export async function revokeApplicationPassword(db: Db, userId: number, passwordId: number): Promise<void> {
+  await getUser(db, userId);
+  if (!(await users.revokePassword(db, userId, passwordId))) throw passwordNotFound();
+}
+
 /** Deletes a user and hands their events, venues and organizers to `heir` (SPEC item 25). */
 export async function deleteUser(db: Db, id: number, heir: number): Promise<UserRow> {
-  const user = await users.findById(db, id);
-  if (!user) throw notFound('rest_user_invalid_id', 'Invalid user ID.');
+  const user = await getUser(db, id);
   if (heir === id || !(await users.findById(db, heir))) throw invalidParam('reassign', 'Invalid user ID for reassignment.');
   await db.transaction().execute(async (trx) => {
     for (const table of ['events', 'venues', 'organizers'] as const) {
       await trx.updateTable(table).set({ author: heir }).where('author', '=', id).execute();
     }
+    // Application passwords go with the user (ON DELETE CASCADE).
     await users.remove(trx, id);
     await bumpDataVersion(trx);
   });
@@ -49,21 +101,40 @@ export async function deleteUser(db: Db, id: number, heir: number): Promise<User
 }
 
 /**
+ * Deletes a user on someone's behalf: the records go to `reassign`, else to the caller (an
+ * administrator deleting through the API), else (the CLI has no caller) to the oldest other
+ * administrator. Nobody may delete themselves: their request would lose its own credentials.
+ */
+export async function removeUser(db: Db, id: number, options: { callerId?: number | undefined; reassign?: number | undefined }): Promise<UserRow> {
+  if (id === options.callerId) throw invalidParam('id', 'You cannot delete the user you are authenticated as.');
+  await getUser(db, id);
+  const heir = options.reassign ?? options.callerId ?? (await users.firstAdministrator(db, id))?.id;
+  if (heir === undefined) throw invalidParam('reassign', 'No other administrator can receive this user\'s records: name a user to reassign them to.');
+  return deleteUser(db, id, heir);
+}
+
+/**
  * With CAL_ADMIN_PASSWORD set, makes sure the administrator exists and that password is one of
  * theirs. Returns what it did, for the start-up log.
  */
 export async function ensureAdministrator(db: Db, username: string, password: string | undefined): Promise<'created' | 'password-added' | 'present' | 'missing'> {
-  const existing = await users.findByUsername(db, username);
   if (password === undefined) {
     return (await users.countAdministrators(db)) > 0 ? 'present' : 'missing';
   }
+  const existing = await users.findByUsername(db, username);
   if (!existing) {
     const hash = await hashPassword(password);
-    await db.transaction().execute(async (trx) => {
-      const user = await users.create(trx, { username, role: 'administrator', email: '' });
-      await users.addPassword(trx, user.id, hash, 'CAL_ADMIN_PASSWORD');
-    });
-    return 'created';
+    try {
+      await db.transaction().execute(async (trx) => {
+        const user = await users.create(trx, { username, role: 'administrator', email: '' });
+        await users.addPassword(trx, user.id, hash, 'CAL_ADMIN_PASSWORD');
+      });
+      return 'created';
+    } catch (error) {
+      // Another instance starting at the same moment created it first: check its password instead.
+      if (isUniqueViolation(error)) return ensureAdministrator(db, username, password);
+      throw error;
+    }
   }
   if (existing.role !== 'administrator') await users.updateRole(db, existing.id, 'administrator');
   for (const { hash } of await users.passwordHashes(db, existing.id)) {

@@ -1,3 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import { linkedRoutes } from '../linked/linked.routes.js';
+import { VENUE } from './venue.kind.js';
 
-export async function venueRoutes(_app: FastifyInstance): Promise<void> {}
+/** `/cal/events/v1/venues…`: the shared venue/organizer routes for venues. */
+export const venueRoutes = linkedRoutes(VENUE);

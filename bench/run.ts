@@ -1,0 +1,186 @@
+/**
+ * npm run bench [-- --events 10000 --duration 5 --connections 16]
+ *
+ * Starts the service (a child process, so the load generator has its own core) on a fresh database
+ * (SQLite in a temp dir, or a new database on the PostgreSQL server of DATABASE_URL), seeds it,
+ * then measures each scenario with autocannon and prints one table; the same goes to
+ * bench/results/latest.json.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { connect, migrate } from '../src/db/connect.js';
+import { createUser } from '../src/modules/users/user.service.js';
+import { seed } from './seed.js';
+
+const { values: args } = parseArgs({
+  options: {
+    events: { type: 'string', default: '10000' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '16' },
+  },
+});
+const EVENTS = Number(args.events);
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+
+interface Row {
+  scenario: string;
+  requests_per_sec: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors: number;
+  non2xx: number;
+  response_bytes: number;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh database: a temp dir for SQLite, a new database on DATABASE_URL's server for PostgreSQL. */
+async function freshDatabase(): Promise<{ env: Record<string, string>; dataDir: string; databaseUrl?: string; drop(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-bench-'));
+  const adminUrl = process.env['DATABASE_URL'];
+  if (!adminUrl) return { env: { DATA_DIR: dataDir }, dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  const name = `cal_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+    dataDir,
+    databaseUrl: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+async function waitReady(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 300; i += 1) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('service did not become ready');
+}
+
+async function rss(pid: number): Promise<number> {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+async function measure(name: string, options: autocannon.Options): Promise<Row> {
+  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
+  return {
+    scenario: name,
+    requests_per_sec: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    response_bytes: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total) : 0,
+  };
+}
+
+async function main(): Promise<void> {
+  const database = await freshDatabase();
+  const storage = connect({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
+  await migrate(storage.db);
+  const { user, application_password } = await createUser(storage.db, { username: 'bench', role: 'administrator' });
+  const seedStart = performance.now();
+  const seeded = await seed(storage.db, EVENTS, user.id);
+  const seedSeconds = (performance.now() - seedStart) / 1000;
+  await storage.close();
+  console.log(`seeded ${EVENTS} events in ${seedSeconds.toFixed(1)} s on ${database.databaseUrl ? 'PostgreSQL' : 'SQLite'}`);
+
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, ...database.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const results: Row[] = [];
+  try {
+    await waitReady(`${base}/`, child);
+    const rssAfterStart = await rss(child.pid!);
+    const window = 'start_date=2020-01-01&end_date=2040-12-31';
+    const listPath = `/cal/events/v1/events?per_page=50&${window}`;
+    const listBytes = Buffer.from(await (await fetch(`${base}${listPath}`)).arrayBuffer());
+    const authorization = `Basic ${Buffer.from(`bench:${application_password}`).toString('base64')}`;
+
+    results.push(await measure('1. list, 50 events', { url: `${base}${listPath}` }));
+    const rssAfterList = await rss(child.pid!);
+    results.push(await measure('2. list + category', { url: `${base}/cal/events/v1/events?per_page=50&${window}&categories=${seeded.categorySlug}` }));
+    results.push(await measure('3. search', { url: `${base}/cal/events/v1/events?per_page=50&${window}&search=jazz%20market` }));
+    results.push(await measure('4. single event', { url: `${base}/cal/events/v1/events/${seeded.eventId}` }));
+    let n = 0;
+    results.push(
+      await measure('5. create (auth)', {
+        url: `${base}/cal/events/v1/events`,
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        setupClient: (client) => {
+          client.setBody(JSON.stringify({ title: `Bench create ${n}`, start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 12:00:00' }));
+        },
+        requests: [
+          {
+            setupRequest: (request) => {
+              n += 1;
+              return { ...request, body: JSON.stringify({ title: `Bench create ${n}`, start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 12:00:00', categories: ['jazz'], venue: 1 + (n % 150) }) };
+            },
+          },
+        ],
+      }),
+    );
+
+    const bare = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': listBytes.length });
+      res.end(listBytes);
+    });
+    const barePort = await new Promise<number>((resolve) => bare.listen(0, '127.0.0.1', () => resolve((bare.address() as net.AddressInfo).port)));
+    child.kill('SIGSTOP');
+    const bareRow = await measure('6. bare node:http, same bytes', { url: `http://127.0.0.1:${barePort}/` });
+    child.kill('SIGCONT');
+    bare.close();
+    results.push(bareRow);
+
+    const ratio = results[0]!.requests_per_sec / Math.max(1, bareRow.requests_per_sec);
+    console.table(results);
+    console.log(`list / bare-bytes ratio: ${(ratio * 100).toFixed(0)} %`);
+    console.log(`service RSS: ${rssAfterStart} MB after start, ${rssAfterList} MB after the list scenario`);
+    fs.mkdirSync('bench/results', { recursive: true });
+    fs.writeFileSync(
+      'bench/results/latest.json',
+      JSON.stringify({ date: new Date().toISOString(), database: database.databaseUrl ? 'postgres' : 'sqlite', events: EVENTS, durationSeconds: DURATION, connections: CONNECTIONS, seedSeconds, rssAfterStartMb: rssAfterStart, rssAfterListMb: rssAfterList, ratio, results }, null, 2),
+    );
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await database.drop();
+  }
+}
+
+await main();

@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config.js';
+import { connect, migrate } from './db/connect.js';
+import type { Db, UserRow } from './db/database.js';
+import { ApiError } from './http/errors.js';
+import { isValidTimezone } from './lib/dates.js';
+import { isRole, ROLES } from './modules/users/roles.js';
+import * as users from './modules/users/user.repository.js';
+import { addApplicationPassword, createUser, removeUser } from './modules/users/user.service.js';
+
+/**
+ * `cal-events user add|list|remove|password`: user administration for operators, on the same
+ * database and through the same service functions as the admin routes. Secrets go to stdout
+ * alone (so `$(cal-events user password bob)` works); messages go to stderr.
+ */
+
+const USAGE = `Usage:
+  cal-events user add <name> --role <role> [--email <address>]   create a user; prints its application password
+  cal-events user list                                            list users
+  cal-events user remove <name> [--reassign <name>]               delete a user; records go to --reassign or the first other administrator
+  cal-events user password <name> [--label <label>]               add an application password; prints it
+Roles: ${ROLES.join(', ')}. Configuration comes from the environment (DATA_DIR, DATABASE_URL), as for the server.`;
+
+/** A mistake of the operator's: printed without a stack trace, exit status 1 (2 for usage). */
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+type Options = { role?: string | undefined; email?: string | undefined; reassign?: string | undefined; label?: string | undefined };
+
+async function userByName(db: Db, name: string): Promise<UserRow> {
+  const user = await users.findByUsername(db, name);
+  if (!user) throw new CliError(`No user named "${name}".`);
+  return user;
+}
+
+async function add(db: Db, name: string, options: Options): Promise<void> {
+  if (options.role === undefined) throw new CliError('user add needs --role <role>.', 2);
+  if (!isRole(options.role)) throw new CliError(`Unknown role "${options.role}": use one of ${ROLES.join(', ')}.`);
+  const { user, application_password } = await createUser(db, { username: name, role: options.role, email: options.email });
+  process.stderr.write(`Created ${user.role} "${user.username}" (id ${user.id}). Application password, shown only this once:\n`);
+  process.stdout.write(`${application_password}\n`);
+}
+
+async function list(db: Db): Promise<void> {
+  const rows = await users.list(db);
+  if (rows.length === 0) process.stderr.write('No users yet.\n');
+  for (const u of rows) process.stdout.write(`${u.id}\t${u.username}\t${u.role}\t${u.email || '-'}\t${u.registered}\n`);
+}
+
+async function remove(db: Db, name: string, options: Options): Promise<void> {
+  const user = await userByName(db, name);
+  const reassign = options.reassign === undefined ? undefined : (await userByName(db, options.reassign)).id;
+  await removeUser(db, user.id, { reassign });
+  process.stderr.write(`Removed "${user.username}" (id ${user.id}); their records were reassigned.\n`);
+}
+
+async function password(db: Db, name: string, options: Options): Promise<void> {
+  const user = await userByName(db, name);
+  const created = await addApplicationPassword(db, user.id, options.label ?? 'cli');
+  process.stderr.write(`New application password for "${user.username}", shown only this once:\n`);
+  process.stdout.write(`${created}\n`);
+}
+
+async function run(db: Db, command: string, name: string | undefined, options: Options): Promise<void> {
+  if (command === 'list') return list(db);
+  if (name === undefined) throw new CliError(`user ${command} needs a user name.\n${USAGE}`, 2);
+  if (command === 'add') return add(db, name, options);
+  if (command === 'remove') return remove(db, name, options);
+  if (command === 'password') return password(db, name, options);
+  throw new CliError(`Unknown command "user ${command}".\n${USAGE}`, 2);
+}
+
+function parse(argv: string[]): { command: string; name: string | undefined; options: Options } {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      role: { type: 'string', short: 'r' },
+      email: { type: 'string' },
+      reassign: { type: 'string' },
+      label: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) throw new CliError(USAGE, 0);
+  const [group, command, name, ...extra] = positionals;
+  if (group !== 'user' || command === undefined || extra.length > 0) throw new CliError(USAGE, 2);
+  return { command, name, options: values };
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  let config;
+  try {
+    parsed = parse(argv);
+    config = loadConfig(process.env, isValidTimezone);
+  } catch (error) {
+    return report(error);
+  }
+  const storage = connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  try {
+    await migrate(storage.db);
+    await run(storage.db, parsed.command, parsed.name, parsed.options);
+    return 0;
+  } catch (error) {
+    return report(error);
+  } finally {
+    await storage.close();
+  }
+}
+
+/**
+ * Prints what went wrong in one line, never a stack: the service's errors carry the reasons the
+ * API gives, parseArgs' TypeErrors (ERR_PARSE_ARGS_*) are usage mistakes, anything else (an
+ * unreachable database) is reported with its cause.
+ */
+function report(error: unknown): number {
+  if (error instanceof CliError && error.exitCode === 0) {
+    process.stdout.write(`${error.message}\n`);
+    return 0;
+  }
+  const exitCode = error instanceof CliError ? error.exitCode : error instanceof TypeError ? 2 : 1;
+  process.stderr.write(`cal-events: ${describe(error)}\n`);
+  return exitCode;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof ApiError) {
+    const params = Object.values((error.data['params'] ?? {}) as Record<string, string>);
+    return params.length > 0 ? params.join(' ') : error.message;
+  }
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,204 @@
+import type { Db, EventRow, EventTable } from '../../db/database.js';
+import type { RequestContext } from '../../http/context.js';
+import { forbidden } from '../../http/errors.js';
+import { parseTruthy } from '../../http/params.js';
+import { Problems } from '../../http/problems.js';
+import { parseCostInput } from '../../lib/cost.js';
+import { localToUtc, parseDateInput, parseZone, timezoneAbbr, type Zone } from '../../lib/dates.js';
+import { checkLinkedInput, type LinkedChanges } from '../linked/linked.service.js';
+import type { LinkedKind } from '../linked/linked-kind.js';
+import { ORGANIZER } from '../organizers/organizer.kind.js';
+import { checkCommonFields, mayAssignAuthor, type CommonChanges } from '../posts/post.service.js';
+import { resolveTermInputs } from '../terms/term.embed.js';
+import { VENUE } from '../venues/venue.kind.js';
+import { eventErrors } from './event.errors.js';
+
+/** A linked venue or organizer: an existing record, or one to create (de-duplicated) with the event. */
+export type LinkPlan = { kind: 'id'; id: number } | { kind: 'new'; changes: LinkedChanges };
+
+type TermInput = NonNullable<Awaited<ReturnType<typeof resolveTermInputs>>>;
+
+/** Everything a create or update will write, checked before the transaction opens. */
+export interface EventChanges {
+  common: CommonChanges;
+  title?: string;
+  columns: Partial<EventTable>;
+  /** null removes the venue (SPEC item 3); undefined leaves it. */
+  venue?: LinkPlan | null;
+  organizers?: LinkPlan[];
+  categories?: TermInput;
+  tags?: TermInput;
+}
+
+const FLAGS = ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function asId(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+  if (typeof value === 'string' && /^\d+$/.test(value.trim()) && Number(value) > 0) return Number(value);
+  return null;
+}
+
+/**
+ * Checks a create or update payload. `existing` is the stored event for updates (partial: what is
+ * not sent stays as it is). `allowPassword` is false on the by-slug routes.
+ */
+export async function checkEventInput(
+  db: Db,
+  input: Record<string, unknown>,
+  ctx: RequestContext,
+  existing: EventRow | null,
+  allowPassword: boolean,
+): Promise<EventChanges> {
+  const problems = new Problems();
+
+  let tzName = existing?.timezone || ctx.settings.timezone;
+  if (input['timezone'] !== undefined && input['timezone'] !== '') {
+    const requested = String(input['timezone']);
+    if (parseZone(requested) === null) problems.add('timezone', 'timezone is not a valid time zone.');
+    else tzName = requested;
+  }
+  const zone = parseZone(tzName) ?? parseZone('UTC')!;
+
+  const common = await checkCommonFields(db, 'events', input, ctx, existing, zone, problems);
+  if (!mayAssignAuthor(ctx.actor, common.author)) throw forbidden('rest_cannot_assign_author', 'Sorry, you are not allowed to create events as this user.');
+  const changes: EventChanges = { common, columns: {} };
+
+  if (typeof input['title'] === 'string') changes.title = input['title'].trim();
+
+  checkDates(input, existing, zone, tzName, changes, problems);
+  checkPresentation(input, existing === null, changes, problems);
+  if (allowPassword && input['password'] !== undefined) changes.columns.password = String(input['password']);
+
+  for (const taxonomy of ['categories', 'tags'] as const) {
+    if (input[taxonomy] === undefined) continue;
+    const resolved = await resolveTermInputs(db, taxonomy === 'categories' ? 'cal_events_cat' : 'post_tag', input[taxonomy], ctx.lang);
+    if (resolved === null) problems.add(taxonomy, `${taxonomy} must be a list of ids, slugs or names.`);
+    else changes[taxonomy] = resolved;
+  }
+
+  if (input['venue'] !== undefined) changes.venue = await checkVenue(db, input['venue'], ctx, problems);
+  if (input['organizer'] !== undefined) changes.organizers = await checkOrganizers(db, input['organizer'], ctx, problems);
+
+  problems.throwIfAny();
+  return changes;
+}
+
+/** Start, end, all-day and time zone: local and UTC values, kept consistent whatever was sent. */
+function checkDates(input: Record<string, unknown>, existing: EventRow | null, zone: Zone, tzName: string, changes: EventChanges, problems: Problems): void {
+  let start = existing?.start_local;
+  let end = existing?.end_local;
+  for (const field of ['start_date', 'end_date'] as const) {
+    if (input[field] === undefined) continue;
+    const parsed = parseDateInput(input[field], zone);
+    if (parsed === null) problems.add(field, `${field} is not a valid date.`);
+    else if (field === 'start_date') start = parsed;
+    else end = parsed;
+  }
+
+  let allDay = existing ? existing.all_day === 1 : false;
+  if (input['all_day'] !== undefined) {
+    const parsed = parseTruthy(input['all_day']);
+    if (parsed === null) problems.add('all_day', 'all_day is not of type boolean.');
+    else allDay = parsed;
+  }
+  if (start === undefined || end === undefined || problems.has('start_date') || problems.has('end_date')) return;
+  if (allDay) {
+    start = `${start.slice(0, 10)} 00:00:00`;
+    end = `${end.slice(0, 10)} 23:59:59`;
+  }
+  if (end < start) {
+    problems.add('end_date', 'end_date must not be before start_date.');
+    return;
+  }
+  const datesTouched = ['start_date', 'end_date', 'all_day', 'timezone'].some((f) => input[f] !== undefined) || existing === null;
+  if (!datesTouched) return;
+  Object.assign(changes.columns, {
+    all_day: allDay ? 1 : 0,
+    start_local: start,
+    end_local: end,
+    start_utc: localToUtc(start, zone),
+    end_utc: localToUtc(end, zone),
+    timezone: tzName,
+    timezone_abbr: timezoneAbbr(start, zone, tzName),
+  });
+}
+
+/** Cost, website and the five presentation flags. */
+function checkPresentation(input: Record<string, unknown>, creating: boolean, changes: EventChanges, problems: Problems): void {
+  if (input['cost'] !== undefined) {
+    const cost = parseCostInput(input['cost']);
+    if (cost === null) problems.add('cost', 'cost must be a string, a number or a list of them.');
+    else changes.columns.cost = JSON.stringify(cost.raw);
+  }
+  const website = input['website'];
+  if (website !== undefined) {
+    if (website === null) changes.columns.website = null;
+    else if (typeof website !== 'string' || (website !== '' && !isHttpUrl(website))) problems.add('website', 'website is not a valid URL.');
+    else changes.columns.website = website;
+  }
+  for (const flag of FLAGS) {
+    const value = input[flag];
+    if (value === undefined) {
+      // The original saves a new event's map flags as false unless they are sent.
+      if (creating) changes.columns[flag] = 0;
+      continue;
+    }
+    const parsed = parseTruthy(value);
+    if (parsed === null) problems.add(flag, `${flag} is not of type boolean.`);
+    else changes.columns[flag] = parsed ? 1 : 0;
+  }
+}
+
+async function existingLinked(db: Db, kind: LinkedKind, id: number): Promise<boolean> {
+  const row = await db.selectFrom(kind.table).select('id').where('id', '=', id).where('status', '<>', 'trash').executeTakeFirst();
+  return row !== undefined;
+}
+
+/** One linked record given as an id, `{id}` or an object of fields; null when it is neither. */
+async function checkLinkedItem(db: Db, kind: LinkedKind, item: unknown, ctx: RequestContext, problems: Problems): Promise<LinkPlan | null> {
+  const field = kind.nameField;
+  const id = asId(item) ?? (item && typeof item === 'object' && !Array.isArray(item) && 'id' in item ? asId((item as { id: unknown }).id) : null);
+  if (id !== null) {
+    if (!(await existingLinked(db, kind, id))) problems.add(field, `${field} ${id} is not the id of an existing ${field}.`);
+    return { kind: 'id', id };
+  }
+  if (!item || typeof item !== 'object' || Array.isArray(item) || 'id' in item) return null;
+  const fields = item as Record<string, unknown>;
+  if (typeof fields[field] !== 'string' || (fields[field] as string).trim() === '') return null;
+  const changes = await checkLinkedInput(db, kind, fields, ctx, null, problems, `${field}.`);
+  return { kind: 'new', changes };
+}
+
+const isEmptyLink = (value: unknown): boolean => value === null || value === 0 || value === '' || value === '0' || (Array.isArray(value) && value.length === 0);
+
+/** An event has at most one venue: an id, `{id}`, an object of venue fields, or nothing. */
+async function checkVenue(db: Db, value: unknown, ctx: RequestContext, problems: Problems): Promise<LinkPlan | null> {
+  if (isEmptyLink(value)) return null;
+  const single = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  if (Array.isArray(single)) throw eventErrors.couldNotCreateVenue();
+  const plan = await checkLinkedItem(db, VENUE, single, ctx, problems);
+  if (plan === null) throw eventErrors.couldNotCreateVenue();
+  return plan;
+}
+
+/** Organizers: an id, a list (or CSV) of ids, `{id}` objects or objects of organizer fields. */
+async function checkOrganizers(db: Db, value: unknown, ctx: RequestContext, problems: Problems): Promise<LinkPlan[]> {
+  if (isEmptyLink(value)) return [];
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((s) => s.trim()) : [value];
+  const plans: LinkPlan[] = [];
+  for (const item of items) {
+    const plan = await checkLinkedItem(db, ORGANIZER, item, ctx, problems);
+    if (plan === null) throw eventErrors.couldNotCreateOrganizer();
+    if (plan.kind === 'new' || !plans.some((p) => p.kind === 'id' && p.id === plan.id)) plans.push(plan);
+  }
+  return plans;
+}

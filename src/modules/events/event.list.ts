@@ -1,0 +1,223 @@
+import { sql, type SqlBool, type Expression } from 'kysely';
+import { DateTime } from 'luxon';
+import type { Db, EventRow } from '../../db/database.js';
+import { containsInsensitive, dialectOf, likeEscape } from '../../db/dialect.js';
+import type { RequestContext } from '../../http/context.js';
+import { invalidParam } from '../../http/errors.js';
+import { buildPage, clampPerPage, type Page } from '../../http/pagination.js';
+import { booleanParam } from '../../http/params.js';
+import { Problems } from '../../http/problems.js';
+import { formatSql, parseDateTime, parseZone, type Zone } from '../../lib/dates.js';
+import { checkStatusFilter, visibleTo, withTranslations } from '../posts/post.service.js';
+import { resolveTermFilter } from './event.term-filter.js';
+import { defaultListStatuses } from '../users/roles.js';
+import { eventErrors } from './event.errors.js';
+import { loadEventRelations, toEventObject } from './event.mapper.js';
+import { unlocked } from './event.routes.js';
+import type { EventListParams } from './event.schema.js';
+
+const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
+type DateParam = 'start_date' | 'end_date' | (typeof RELATIVE)[number];
+const COMPARE: Record<DateParam, { column: 'start_local' | 'end_local'; op: '>=' | '<=' | '<' | '>' }> = {
+  start_date: { column: 'start_local', op: '>=' },
+  end_date: { column: 'end_local', op: '<=' },
+  starts_before: { column: 'start_local', op: '<' },
+  starts_after: { column: 'start_local', op: '>' },
+  ends_before: { column: 'end_local', op: '<' },
+  ends_after: { column: 'end_local', op: '>' },
+};
+const EARTH_RADIUS = { mi: 3958.8, km: 6371 };
+
+/** The filters of a list request once checked: what the SQL needs and what rest_url echoes. */
+interface EventFilter {
+  where: Expression<SqlBool>[];
+  echo: [string, string][];
+  byInclude: boolean;
+}
+
+/**
+ * The date window (original 3.1): whole days in the site's zone unless `strict_dates`, defaults
+ * from yesterday to two years ahead, dropped when a relative bound is given, ignored with `include`.
+ */
+function dateBounds(q: EventListParams, siteZone: Zone, strict: boolean, problems: Problems, now: DateTime): [DateParam, string][] {
+  const utc = parseZone('UTC')!;
+  const bounds: [DateParam, string][] = [];
+  const read = (name: DateParam, value: string): string | null => {
+    const parsed = strict ? parseDateTime(value, utc)?.setZone(siteZone) : parseDateTime(value, siteZone);
+    if (!parsed) {
+      problems.add(name, `${name} is not a valid date.`);
+      return null;
+    }
+    if (strict) return formatSql(parsed);
+    const day = parsed.toFormat('yyyy-MM-dd');
+    return name === 'start_date' ? `${day} 00:00:00` : `${day} 23:59:59`;
+  };
+  const relative = RELATIVE.some((r) => q[r] !== undefined);
+  const defaults: Partial<Record<DateParam, DateTime>> = relative
+    ? {}
+    : { start_date: now.minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0 }).setZone(siteZone), end_date: now.plus({ months: 24 }).setZone(siteZone) };
+  for (const name of ['start_date', 'end_date', ...RELATIVE] as DateParam[]) {
+    const given = q[name];
+    if (given !== undefined) {
+      const value = read(name, given);
+      if (value !== null) bounds.push([name, value]);
+    } else if (defaults[name]) {
+      const day = defaults[name]!.toFormat('yyyy-MM-dd');
+      bounds.push([name, strict ? formatSql(defaults[name]!) : name === 'start_date' ? `${day} 00:00:00` : `${day} 23:59:59`]);
+    }
+  }
+  return bounds;
+}
+
+/** Ids that must exist in `table`, expanded to their translations. */
+async function linkedFilter(db: Db, table: 'venues' | 'organizers', name: string, ids: number[], problems: Problems): Promise<number[]> {
+  const found = await db.selectFrom(table).select('id').where('id', 'in', ids).execute();
+  if (found.length !== new Set(ids).size) {
+    problems.add(name, `${name} must list existing ${table}.`);
+    return [];
+  }
+  return withTranslations(db, table, ids);
+}
+
+function checkGeoloc(q: EventListParams, ctx: RequestContext): void {
+  const given = (['geoloc', 'geoloc_lat', 'geoloc_lng'] as const).filter((p) => q[p] !== undefined);
+  if (given.length === 0) return;
+  if (!ctx.settings.geoloc) {
+    throw invalidParam(given[0]!, 'The geolocation filters need the geolocation extension, which is off.', { code: 'geoloc-extension-not-active' });
+  }
+  if ((q.geoloc_lat === undefined) !== (q.geoloc_lng === undefined)) {
+    const missing = q.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
+    throw invalidParam(missing, `${missing} must be given with ${missing === 'geoloc_lat' ? 'geoloc_lng' : 'geoloc_lat'}.`);
+  }
+}
+
+/** Great-circle distance filter, bounded first by a latitude/longitude box the venues_geo index serves. */
+function geoWithin(lat: number, lng: number, radius: number, unit: 'mi' | 'km'): Expression<SqlBool> {
+  const r = EARTH_RADIUS[unit];
+  const dLat = (radius / r) * (180 / Math.PI);
+  const dLng = dLat / Math.max(Math.cos((lat * Math.PI) / 180), 0.01);
+  const rad = Math.PI / 180;
+  return sql<SqlBool>`exists (select 1 from venues v where v.id = events.venue_id
+    and v.geo_lat between ${lat - dLat} and ${lat + dLat} and v.geo_lng between ${lng - dLng} and ${lng + dLng}
+    and ${2 * r} * asin(sqrt(
+      power(sin((v.geo_lat - ${lat}) * ${rad} / 2), 2) +
+      cos(${lat * rad}) * cos(v.geo_lat * ${rad}) * power(sin((v.geo_lng - ${lng}) * ${rad} / 2), 2)
+    )) <= ${radius})`;
+}
+
+async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now: DateTime): Promise<EventFilter> {
+  checkGeoloc(q, ctx);
+  const problems = new Problems();
+  const where: Expression<SqlBool>[] = [];
+  const echo: [string, string][] = [];
+  const strict = booleanParam(q.strict_dates, 'strict_dates') ?? false;
+  const siteZone = parseZone(ctx.settings.timezone) ?? parseZone('UTC')!;
+  const byInclude = q.include !== undefined && q.include.length > 0;
+
+  if (booleanParam(q.ticketed, 'ticketed') === true) {
+    throw invalidParam('ticketed', 'Ticketing is not part of this service.', { code: 'tickets-not-available' });
+  }
+
+  const statuses = checkStatusFilter(q.status, ctx.actor, problems) ?? defaultListStatuses(ctx.actor);
+  where.push(visibleTo(ctx.actor, statuses, 'events'));
+
+  if (!byInclude) {
+    for (const [name, value] of dateBounds(q, siteZone, strict, problems, now)) {
+      const { column, op } = COMPARE[name];
+      where.push(sql<SqlBool>`${sql.ref(`events.${column}`)} ${sql.raw(op)} ${value}`);
+      echo.push([name, value]);
+    }
+  }
+
+  if (q.search !== undefined) {
+    const dialect = dialectOf(db);
+    for (const word of q.search.split(/\s+/).filter(Boolean)) {
+      const pattern = `%${likeEscape(word)}%`;
+      const fields = ['title', 'description', 'excerpt'].map((c) => containsInsensitive(dialect, sql.ref(`events.${c}`), pattern));
+      where.push(sql<SqlBool>`(${sql.join(fields, sql` or `)})`);
+    }
+    echo.push(['search', q.search]);
+  }
+  echo.push(['status', q.status !== undefined ? statuses.join(',') : statuses.length === 1 ? 'publish' : 'any']);
+
+  for (const [param, taxonomy] of [['categories', 'cal_events_cat'], ['tags', 'post_tag']] as const) {
+    const items = q[param];
+    if (items === undefined || items.length === 0) continue;
+    const termIds = await resolveTermFilter(db, taxonomy, items, ctx.lang);
+    if (termIds === null) problems.add(param, `${param} must list existing ${param === 'tags' ? 'tags' : 'categories'} (ids or slugs).`);
+    else where.push(sql<SqlBool>`exists (select 1 from event_terms et where et.event_id = events.id and et.term_id in (${sql.join(termIds)}))`);
+  }
+
+  if (q.venue !== undefined && q.venue.length > 0) {
+    const ids = await linkedFilter(db, 'venues', 'venue', q.venue, problems);
+    if (ids.length > 0) where.push(sql<SqlBool>`events.venue_id in (${sql.join(ids)})`);
+    echo.push(['venue', q.venue.join(',')]);
+  }
+  if (q.organizer !== undefined && q.organizer.length > 0) {
+    const ids = await linkedFilter(db, 'organizers', 'organizer', q.organizer, problems);
+    if (ids.length > 0) where.push(sql<SqlBool>`exists (select 1 from event_organizers eo where eo.event_id = events.id and eo.organizer_id in (${sql.join(ids)}))`);
+    echo.push(['organizer', q.organizer.join(',')]);
+  }
+
+  const featured = booleanParam(q.featured, 'featured');
+  if (featured !== undefined) {
+    where.push(sql<SqlBool>`events.featured = ${featured ? 1 : 0}`);
+    echo.push(['featured', featured ? '1' : '0']);
+  }
+
+  if (q.post_parent !== undefined) {
+    const parent = await db.selectFrom('events').select('id').where('id', '=', q.post_parent).executeTakeFirst();
+    if (!parent) problems.add('post_parent', 'post_parent is not the id of an event.');
+    where.push(sql<SqlBool>`events.post_parent = ${q.post_parent}`);
+    echo.push(['post_parent', String(q.post_parent)]);
+  }
+
+  if (byInclude) {
+    where.push(sql<SqlBool>`events.id in (${sql.join(q.include!)})`);
+    echo.push(['include', q.include!.join(',')]);
+  }
+
+  if (q.geoloc !== undefined && booleanParam(q.geoloc, 'geoloc')) {
+    where.push(sql<SqlBool>`exists (select 1 from venues v where v.id = events.venue_id and v.geo_lat is not null and v.geo_lng is not null)`);
+    echo.push(['geoloc', '1']);
+  }
+  if (q.geoloc_lat !== undefined && q.geoloc_lng !== undefined) {
+    if (Math.abs(q.geoloc_lat) > 90) problems.add('geoloc_lat', 'geoloc_lat must be between -90 and 90.');
+    if (Math.abs(q.geoloc_lng) > 180) problems.add('geoloc_lng', 'geoloc_lng must be between -180 and 180.');
+    where.push(geoWithin(q.geoloc_lat, q.geoloc_lng, ctx.settings.geoloc_radius, ctx.settings.geoloc_unit));
+    echo.push(['geoloc_lat', String(q.geoloc_lat)], ['geoloc_lng', String(q.geoloc_lng)]);
+  }
+
+  problems.throwIfAny();
+  return { where, echo, byInclude };
+}
+
+/** GET /events: one query for the page, one for the total, a fixed number for the embedded records. */
+export async function listEvents(db: Db, q: EventListParams, ctx: RequestContext, now: DateTime = DateTime.utc()): Promise<Page<'events'>> {
+  const page = q.page ?? 1;
+  const perPage = clampPerPage(q.per_page);
+  const filter = await buildFilter(db, q, ctx, now);
+
+  const base = db
+    .selectFrom('events')
+    .where('events.lang', '=', ctx.lang)
+    // A literal, matching the partial index of listed published events.
+    .where(sql<SqlBool>`events.hide_from_listings = 0`)
+    .where((eb) => eb.and(filter.where));
+  const [countRow, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .selectAll('events')
+      .$if(filter.byInclude, (qb) => qb.orderBy('events.date').orderBy('events.id'))
+      .$if(!filter.byInclude, (qb) => qb.orderBy('events.start_local').orderBy('events.id'))
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute() as Promise<EventRow[]>,
+  ]);
+  const total = Number(countRow.n);
+  if (rows.length === 0 && page > 1) throw eventErrors.archivePageNotFound();
+
+  const relations = await loadEventRelations(db, rows, ctx, false);
+  const items = rows.map((row) => toEventObject(row, relations, ctx, { single: false, blank: !unlocked(row, ctx, q) }));
+  return buildPage('events', items, { base: `${ctx.base}/events/`, page, perPage, total, echo: filter.echo });
+}

@@ -1,0 +1,64 @@
+import type { Db, EventRow, EventTable } from '../../db/database.js';
+
+/** Reads and writes of the events table and its links; the first parameter may be a transaction. */
+
+export function findById(db: Db, id: number): Promise<EventRow | undefined> {
+  return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A slug in a language; the record out of the trash wins over a trashed one (SPEC item 22). */
+export function findBySlug(db: Db, slug: string, lang: string): Promise<EventRow | undefined> {
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('lang', '=', lang)
+    .where('slug', '=', slug)
+    .orderBy((eb) => eb.case().when('status', '=', 'trash').then(1).else(0).end())
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function insert(db: Db, row: EventTable): Promise<void> {
+  await db.insertInto('events').values(row).execute();
+}
+
+export async function update(db: Db, id: number, columns: Partial<EventTable>): Promise<void> {
+  if (Object.keys(columns).length === 0) return;
+  await db.updateTable('events').set(columns).where('id', '=', id).execute();
+}
+
+export async function organizerIds(db: Db, eventId: number): Promise<number[]> {
+  const rows = await db.selectFrom('event_organizers').select('organizer_id').where('event_id', '=', eventId).orderBy('position').execute();
+  return rows.map((r) => r.organizer_id);
+}
+
+/** Replaces the organizers, keeping the order given. */
+export async function setOrganizers(db: Db, eventId: number, ids: number[]): Promise<void> {
+  await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
+  if (ids.length === 0) return;
+  await db.insertInto('event_organizers').values(ids.map((organizer_id, position) => ({ event_id: eventId, organizer_id, position }))).execute();
+}
+
+/** The event's term ids of one taxonomy. */
+export async function termIds(db: Db, eventId: number, taxonomy: 'cal_events_cat' | 'post_tag'): Promise<number[]> {
+  const rows = await db
+    .selectFrom('event_terms')
+    .innerJoin('terms', 'terms.id', 'event_terms.term_id')
+    .select('terms.id')
+    .where('event_terms.event_id', '=', eventId)
+    .where('terms.taxonomy', '=', taxonomy)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Replaces the terms of one taxonomy. */
+export async function setTerms(db: Db, eventId: number, previous: number[], next: number[]): Promise<void> {
+  if (previous.length > 0) await db.deleteFrom('event_terms').where('event_id', '=', eventId).where('term_id', 'in', previous).execute();
+  if (next.length > 0) await db.insertInto('event_terms').values([...new Set(next)].map((term_id) => ({ event_id: eventId, term_id }))).execute();
+}
+
+export async function allTermIds(db: Db, eventId: number): Promise<number[]> {
+  const rows = await db.selectFrom('event_terms').select('term_id').where('event_id', '=', eventId).execute();
+  return rows.map((r) => r.term_id);
+}

@@ -1,0 +1,81 @@
+import type { Db, EventRow, EventTable } from '../../db/database.js';
+import { bumpDataVersion } from '../../db/data-version.js';
+import type { RequestContext } from '../../http/context.js';
+import { restForbidden } from '../../http/errors.js';
+import { insertLinked } from '../linked/linked.service.js';
+import { ORGANIZER } from '../organizers/organizer.kind.js';
+import { newPostColumns, updatedPostColumns } from '../posts/post.service.js';
+import { applyTermInputs, recountTerms } from '../terms/term.embed.js';
+import { canEdit } from '../users/roles.js';
+import { VENUE } from '../venues/venue.kind.js';
+import { eventErrors } from './event.errors.js';
+import { checkEventInput, type EventChanges, type LinkPlan } from './event.input.js';
+import * as events from './event.repository.js';
+
+async function applyLink(trx: Db, plan: LinkPlan, kind: typeof VENUE, ctx: RequestContext): Promise<number> {
+  return plan.kind === 'id' ? plan.id : (await insertLinked(trx, kind, plan.changes, ctx)).id;
+}
+
+/** Venue, organizers and terms of a checked payload, inside the write transaction. */
+async function applyLinks(trx: Db, eventId: number, changes: EventChanges, ctx: RequestContext): Promise<void> {
+  if (changes.venue !== undefined) {
+    const venueId = changes.venue === null ? null : await applyLink(trx, changes.venue, VENUE, ctx);
+    await events.update(trx, eventId, { venue_id: venueId });
+  }
+  if (changes.organizers !== undefined) {
+    const ids: number[] = [];
+    for (const plan of changes.organizers) {
+      const id = await applyLink(trx, plan, ORGANIZER, ctx);
+      if (!ids.includes(id)) ids.push(id);
+    }
+    await events.setOrganizers(trx, eventId, ids);
+  }
+  const touched: number[] = [];
+  for (const [key, taxonomy] of [['categories', 'cal_events_cat'], ['tags', 'post_tag']] as const) {
+    const input = changes[key];
+    if (input === undefined) continue;
+    const previous = await events.termIds(trx, eventId, taxonomy);
+    const next = await applyTermInputs(trx, taxonomy, input, ctx.lang);
+    await events.setTerms(trx, eventId, previous, next);
+    touched.push(...previous, ...next);
+  }
+  // A status change moves the event in or out of every term's published count.
+  if (changes.common.status !== undefined) touched.push(...(await events.allTermIds(trx, eventId)));
+  if (touched.length > 0) await recountTerms(trx, [...new Set(touched)]);
+}
+
+/** POST /events: checks everything, then writes the event and its links in one transaction. */
+export async function createEvent(db: Db, input: Record<string, unknown>, ctx: RequestContext): Promise<number> {
+  const changes = await checkEventInput(db, input, ctx, null, true);
+  return db.transaction().execute(async (trx) => {
+    const post = await newPostColumns(trx, 'events', changes.common, ctx, changes.title ?? '');
+    const row = { ...post, ...changes.columns, venue_id: null, post_parent: null } as EventTable;
+    await events.insert(trx, row);
+    await applyLinks(trx, post.id, changes, ctx);
+    await bumpDataVersion(trx);
+    return post.id;
+  });
+}
+
+/** Updates only what was sent (SPEC item 1); the caller must be allowed to edit this event. */
+export async function updateEvent(db: Db, existing: EventRow, input: Record<string, unknown>, ctx: RequestContext, allowPassword: boolean): Promise<void> {
+  const changes = await checkEventInput(db, input, ctx, existing, allowPassword);
+  if (!canEdit(ctx.actor, existing)) throw restForbidden(ctx.actor !== null);
+  await db.transaction().execute(async (trx) => {
+    const post = await updatedPostColumns(trx, 'events', changes.common, ctx, existing, changes.title);
+    await events.update(trx, existing.id, { ...post, ...changes.columns });
+    await applyLinks(trx, existing.id, changes, ctx);
+    await bumpDataVersion(trx);
+  });
+}
+
+/** DELETE: to the trash (a second delete is 410); term counts follow. */
+export async function trashEvent(db: Db, existing: EventRow, ctx: RequestContext): Promise<void> {
+  if (!canEdit(ctx.actor, existing)) throw restForbidden(ctx.actor !== null);
+  if (existing.status === 'trash') throw eventErrors.inTrash();
+  await db.transaction().execute(async (trx) => {
+    await events.update(trx, existing.id, { status: 'trash' });
+    await recountTerms(trx, await events.allTermIds(trx, existing.id));
+    await bumpDataVersion(trx);
+  });
+}

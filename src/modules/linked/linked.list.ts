@@ -1,0 +1,104 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { containsInsensitive, dialectOf, likeEscape } from '../../db/dialect.js';
+import type { RequestContext } from '../../http/context.js';
+import { buildPage, clampPerPage, isPastTheEnd, offsetOf, type Page } from '../../http/pagination.js';
+import { parseTruthy } from '../../http/params.js';
+import { Problems } from '../../http/problems.js';
+import { nowUtc } from '../../lib/clock.js';
+import { checkStatusFilter, visibleTo } from '../posts/post.service.js';
+import { defaultListStatuses, POST_STATUSES } from '../users/roles.js';
+import type { LinkedKind } from './linked-kind.js';
+import { linkedErrors } from './linked.errors.js';
+import { countLinked, eventExists, hasLinkedEvent, linkedToEvent, pageLinked } from './linked.repository.js';
+import type { LinkedListParams } from './linked.schema.js';
+import { loadRelated, toLinkedObject } from './linked.service.js';
+
+/** The filters of a list request once checked: the SQL conditions and what rest_url echoes. */
+interface LinkedFilter {
+  where: Expression<SqlBool>[];
+  echo: [string, string][];
+}
+
+/** Every status a reader may see an event in (a trashed event is no longer available). */
+const READABLE_EVENT_STATUSES = POST_STATUSES.filter((s) => s !== 'trash');
+/** Events that count for `has_events` (original 3.2). */
+const LISTED_EVENT = sql<SqlBool>`e.status not in ('draft', 'pending', 'trash')`;
+/** Local start times lie at most 12 hours before UTC ones (UTC-12); a day leaves room. */
+const LOCAL_MARGIN_MS = 24 * 3600 * 1000;
+
+/** A boolean list parameter, or undefined when absent; a bad one is added to `problems`. */
+function truthy(value: unknown, name: string, problems: Problems): boolean | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseTruthy(value);
+  if (parsed === null) problems.add(name, `${name} is not of type boolean.`);
+  return parsed ?? undefined;
+}
+
+/**
+ * Search (original 3.2): the words are the runs of letters, digits and `-`; a record matches when
+ * one of its searched fields contains every word, case-insensitively. The searched fields are
+ * those the original's find_like compares, which are also its duplicate-avoidance fields.
+ */
+function searchCondition(db: Db, kind: LinkedKind, search: string): Expression<SqlBool> | null {
+  const words = search.split(/[^\p{L}\p{N}-]+/u).filter((w) => w !== '');
+  if (words.length === 0) return null;
+  const dialect = dialectOf(db);
+  const fields = ['title', 'description', 'excerpt', ...kind.dedupeFields];
+  const matches = fields.map((field) => {
+    const column = sql.ref<string>(`${kind.table}.${field}`);
+    return sql.join(words.map((word) => containsInsensitive(dialect, column, `%${likeEscape(word)}%`)), sql` and `);
+  });
+  return sql<SqlBool>`((${sql.join(matches, sql`) or (`)}))`;
+}
+
+/** Linked to an event starting now or later that the caller may read (SPEC item 19). */
+function upcomingCondition(kind: LinkedKind, ctx: RequestContext, now: Date): Expression<SqlBool> {
+  const nowText = nowUtc(now);
+  // The start_local bound only lets events(venue_id, start_local) skip past events; start_utc decides.
+  const localBound = nowUtc(new Date(now.getTime() - LOCAL_MARGIN_MS));
+  const readable = visibleTo(ctx.actor, [...READABLE_EVENT_STATUSES], 'e');
+  return hasLinkedEvent(kind, sql<SqlBool>`e.start_local >= ${localBound} and e.start_utc >= ${nowText} and ${readable}`);
+}
+
+async function buildFilter(db: Db, kind: LinkedKind, q: LinkedListParams, ctx: RequestContext, now: Date): Promise<LinkedFilter> {
+  const problems = new Problems();
+  const where: Expression<SqlBool>[] = [];
+  const echo: [string, string][] = [];
+
+  if (q.event !== undefined) {
+    if (await eventExists(db, q.event)) where.push(linkedToEvent(kind, q.event));
+    else problems.add('event', 'event is not the id of an existing event.');
+    echo.push(['event', String(q.event)]);
+  }
+  const hasEvents = truthy(q.has_events, 'has_events', problems);
+  if (hasEvents !== undefined) {
+    where.push(hasEvents ? hasLinkedEvent(kind, LISTED_EVENT) : sql<SqlBool>`not ${hasLinkedEvent(kind)}`);
+    echo.push(['has_events', String(q.has_events)]);
+  }
+  // False or absent is no filter: it does not mean "without upcoming events" (original 3.2).
+  if (truthy(q.only_with_upcoming, 'only_with_upcoming', problems)) where.push(upcomingCondition(kind, ctx, now));
+
+  const statuses = checkStatusFilter(q.status, ctx.actor, problems);
+  where.push(visibleTo(ctx.actor, statuses ?? defaultListStatuses(ctx.actor), kind.table));
+  if (q.status !== undefined) echo.push(['status', q.status.join(',')]);
+
+  const search = q.search ? searchCondition(db, kind, q.search) : null;
+  if (search) where.push(search);
+
+  problems.throwIfAny();
+  return { where, echo };
+}
+
+/** GET /venues and /organizers: a COUNT, one page query, then a fixed number of queries for images and translations. */
+export async function listLinked(db: Db, kind: LinkedKind, q: LinkedListParams, ctx: RequestContext, now: Date = new Date()): Promise<Page<LinkedKind['table']>> {
+  const page = q.page ?? 1;
+  const perPage = clampPerPage(q.per_page);
+  const filter = await buildFilter(db, kind, q, ctx, now);
+  const total = await countLinked(db, kind, ctx.lang, filter.where);
+  if (isPastTheEnd(page, perPage, total)) throw linkedErrors(kind).archivePageNotFound();
+  const rows = total === 0 ? [] : await pageLinked(db, kind, ctx.lang, filter.where, perPage, offsetOf(page, perPage));
+  const related = await loadRelated(db, kind, rows);
+  const items = rows.map((row) => toLinkedObject(kind, row, related, ctx, false));
+  return buildPage(kind.table, items, { base: `${ctx.base}/${kind.table}/`, page, perPage, total, echo: filter.echo });
+}

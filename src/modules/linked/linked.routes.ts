@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Static, TObject } from 'typebox';
+import type { Db } from '../../db/database.js';
+import { NAMESPACE } from '../../http/context.js';
+import { totalHeaders } from '../../http/pagination.js';
+import { CommonQuery, IdParams, SlugParams, responses } from '../../http/schemas.js';
+import { Type } from 'typebox';
+import type { LinkedKind, LinkedRow } from './linked-kind.js';
+import { assertReadable, byId, bySlug, createLinkedRecord, linkedObject, trashLinkedRecord, updateLinkedRecord } from './linked.actions.js';
+import { listLinked } from './linked.list.js';
+import { LinkedListQuery, linkedSchemas } from './linked.schema.js';
+
+type Locate = (db: Db, request: FastifyRequest) => Promise<LinkedRow>;
+
+const ReadQuery = Type.Object(CommonQuery);
+const security = [{ basic: [] }];
+
+/** Only the fields the schema declares reach the service: unknown ones are ignored, as the original does. */
+function declared(body: unknown, schema: TObject): Record<string, unknown> {
+  const input = (body ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(schema.properties).filter((key) => key in input).map((key) => [key, input[key]]));
+}
+
+/**
+ * The routes of a venue-like kind: the list and create at `/<table>`, and read, update and delete
+ * by id and by slug. Venues and organizers are the same code with a different {@link LinkedKind}.
+ */
+export function linkedRoutes(kind: LinkedKind) {
+  return async function routes(fastify: FastifyInstance): Promise<void> {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const { db } = app.services.storage;
+    const schemas = linkedSchemas(kind);
+    const base = `/${NAMESPACE}/${kind.table}`;
+    const tags = [kind.table];
+    const one = responses({ 200: schemas.object });
+    const reload = (request: FastifyRequest, id: number, single = false) => byId(db, kind, id).then((row) => linkedObject(db, kind, row, request.ctx, single));
+
+    app.get(
+      base,
+      { schema: { tags, summary: `List ${kind.table}`, querystring: LinkedListQuery, response: responses({ 200: schemas.list }) }, config: { access: 'public' } },
+      async (request, reply) => {
+        const page = await listLinked(db, kind, request.query, request.ctx);
+        return reply.headers(totalHeaders(page)).send(page);
+      },
+    );
+
+    app.post(
+      base,
+      { schema: { tags, security, summary: `Create a ${kind.code}`, body: schemas.create, response: responses({ 201: schemas.object }) }, config: { access: 'edit_posts' } },
+      async (request, reply) => {
+        const id = await createLinkedRecord(db, kind, declared(request.body, schemas.create), request.ctx);
+        return reply.code(201).send(await reload(request, id));
+      },
+    );
+
+    const single = (path: string, params: typeof IdParams | typeof SlugParams, locate: Locate, by: string) => {
+      app.get(path, { schema: { tags, summary: `Read a ${kind.code} by ${by}`, params, querystring: ReadQuery, response: one }, config: { access: 'public' } }, async (request) => {
+        const row = await locate(db, request);
+        assertReadable(kind, row, request.ctx);
+        return linkedObject(db, kind, row, request.ctx, true);
+      });
+
+      app.route({
+        method: ['POST', 'PUT', 'PATCH'],
+        url: path,
+        schema: { tags, security, summary: `Update a ${kind.code} by ${by}: only the fields sent change`, params, body: schemas.update, response: one },
+        config: { access: 'edit_posts' },
+        handler: async (request) => {
+          const row = await locate(db, request);
+          await updateLinkedRecord(db, kind, row, declared(request.body, schemas.update), request.ctx);
+          return reload(request, row.id);
+        },
+      });
+
+      app.delete(path, { schema: { tags, security, summary: `Move a ${kind.code} to the trash by ${by}`, params, querystring: ReadQuery, response: one }, config: { access: 'edit_posts' } }, async (request) => {
+        const row = await locate(db, request);
+        await trashLinkedRecord(db, kind, row, request.ctx);
+        return reload(request, row.id);
+      });
+    };
+
+    single(`${base}/:id`, IdParams, (db, request) => byId(db, kind, (request.params as Static<typeof IdParams>).id), 'id');
+    single(`${base}/by-slug/:slug`, SlugParams, (db, request) => bySlug(db, kind, (request.params as Static<typeof SlugParams>).slug, request.ctx.lang), 'slug');
+  };
+}

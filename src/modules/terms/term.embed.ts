@@ -1,0 +1,171 @@
+import { sql } from 'kysely';
+import type { Db, TermRow } from '../../db/database.js';
+import type { RequestContext } from '../../http/context.js';
+import { slugify } from '../../lib/slug.js';
+import { loadTranslations } from '../posts/post.service.js';
+import { toEmbeddedTerm } from './term.mapper.js';
+import type { EmbeddedTerm } from './term.schema.js';
+import type { Taxonomy } from './term.taxonomy.js';
+import { insertTerm } from './term.service.js';
+
+/**
+ * What the events module needs from terms: the terms embedded in events, the `categories`/`tags`
+ * inputs of event writes, and the published-event counts.
+ */
+
+export interface EventTerms {
+  categories: EmbeddedTerm[];
+  tags: EmbeddedTerm[];
+}
+
+/**
+ * The categories and tags of each event, each shown as its translation in the request's language
+ * when there is one (SPEC "Languages"), ordered by name. Two queries for any number of events.
+ */
+export async function loadEmbeddedTerms(db: Db, eventIds: number[], ctx: Pick<RequestContext, 'lang' | 'base'>): Promise<Map<number, EventTerms>> {
+  const result = new Map<number, EventTerms>(eventIds.map((id) => [id, { categories: [], tags: [] }]));
+  if (eventIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('event_terms as et')
+    .innerJoin('terms as t', 't.id', 'et.term_id')
+    // The translation, only looked for when the linked term is in another language.
+    .leftJoin('terms as tr', (join) => join.onRef('tr.trid', '=', 't.trid').onRef('tr.taxonomy', '=', 't.taxonomy').on('tr.lang', '=', ctx.lang).on('t.lang', '<>', ctx.lang))
+    .innerJoin('terms as s', (join) => join.on(sql<boolean>`s.id = coalesce(tr.id, t.id)`))
+    .select(['et.event_id', 's.id', 's.taxonomy', 's.lang', 's.trid', 's.name', 's.slug', 's.description', 's.parent', 's.count'])
+    .where('et.event_id', 'in', [...new Set(eventIds)])
+    .orderBy('et.event_id')
+    .orderBy(sql`lower(s.name)`)
+    .orderBy('s.id')
+    .execute();
+  const translations = await loadTranslations(db, 'terms', rows.map((r) => r.trid));
+  const seen = new Set<string>();
+  for (const { event_id: eventId, ...term } of rows) {
+    // Two linked terms of one group (or a group with two terms in a language) show once.
+    const key = `${eventId}:${term.id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const entry = result.get(eventId)!;
+    (term.taxonomy === 'cal_events_cat' ? entry.categories : entry.tags).push(toEmbeddedTerm(term as TermRow, translations, ctx));
+  }
+  return result;
+}
+
+/** Terms named by an event write: existing ids, and names to create. */
+export interface TermInputs {
+  ids: number[];
+  names: string[];
+}
+
+/** Splits the accepted forms into items; null for a form that is not accepted. */
+function termItems(items: unknown): (number | string)[] | null {
+  if (items === null || items === undefined || items === '') return [];
+  const list = typeof items === 'string' ? items.split(',') : Array.isArray(items) ? items : null;
+  if (list === null) return null;
+  const out: (number | string)[] = [];
+  for (const item of list) {
+    if (typeof item === 'number') out.push(item);
+    else if (typeof item === 'string') {
+      if (item.trim() !== '') out.push(/^\s*\d+\s*$/.test(item) ? Number(item) : item.trim());
+    } else if (item && typeof item === 'object' && typeof (item as { id?: unknown }).id === 'number') {
+      // A term object as the event answered it (round trip of `categories`): its id.
+      out.push((item as { id: number }).id);
+    } else return null;
+  }
+  return out;
+}
+
+/**
+ * Reads an event's `categories`/`tags` input (original 4.1, Tribe__Terms::translate_terms_to_ids):
+ * an array or a comma-separated string; null, '' or [] means none. Numbers are ids (unknown ids,
+ * and terms of the other taxonomy, are skipped silently as in the original); other strings are
+ * matched by slug, then by name (any case) in the taxonomy and language; unmatched ones are
+ * returned in `names` for creation. Duplicates are removed. null when the form is not accepted.
+ */
+export async function resolveTermInputs(db: Db, taxonomy: Taxonomy, items: unknown, lang: string): Promise<TermInputs | null> {
+  const list = termItems(items);
+  if (list === null) return null;
+  const numbers = list.filter((i): i is number => typeof i === 'number');
+  const strings = list.filter((i): i is string => typeof i === 'string');
+  const ids: number[] = [];
+  if (numbers.length > 0) {
+    const valid = numbers.filter((n) => Number.isSafeInteger(n) && n > 0);
+    const found = valid.length === 0 ? [] : await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('id', 'in', [...new Set(valid)]).execute();
+    const known = new Set(found.map((r) => r.id));
+    ids.push(...valid.filter((n) => known.has(n)));
+  }
+  const names: string[] = [];
+  const matches = await matchNames(db, taxonomy, strings, lang);
+  for (const text of strings) {
+    const id = matches.get(text);
+    if (id !== undefined) ids.push(id);
+    else if (!names.some((n) => n.toLowerCase() === text.toLowerCase())) names.push(text);
+  }
+  return { ids: [...new Set(ids)], names };
+}
+
+/** Each text's term: by slug first, then by name (any case); lowest id on ties. One query. */
+async function matchNames(db: Db, taxonomy: Taxonomy, texts: string[], lang: string): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  if (texts.length === 0) return found;
+  const slugs = [...new Set(texts.map(slugify).filter((s) => s !== ''))];
+  const lowered = [...new Set(texts.map((t) => t.toLowerCase()))];
+  const rows = await db
+    .selectFrom('terms')
+    .select(['id', 'slug', 'name'])
+    .where('taxonomy', '=', taxonomy)
+    .where('lang', '=', lang)
+    .where((eb) => eb.or([...(slugs.length > 0 ? [eb('slug', 'in', slugs)] : []), eb(sql<string>`lower(name)`, 'in', lowered)]))
+    .orderBy('id')
+    .execute();
+  for (const text of texts) {
+    const slug = slugify(text);
+    const bySlug = slug === '' ? undefined : rows.find((r) => r.slug === slug);
+    const byName = rows.find((r) => r.name.toLowerCase() === text.toLowerCase());
+    const match = bySlug ?? byName;
+    if (match) found.set(text, match.id);
+  }
+  return found;
+}
+
+/**
+ * Inside the event's write transaction: creates the `names` (a name created meanwhile by another
+ * request is reused) and returns the ids of all the terms, existing ones first.
+ */
+export async function applyTermInputs(trx: Db, taxonomy: Taxonomy, resolved: TermInputs, lang: string): Promise<number[]> {
+  const ids = [...resolved.ids];
+  const existing = await matchNames(trx, taxonomy, resolved.names, lang);
+  // Two names of one request with the same slug ("Rock & Roll", "rock roll") are one term, as when
+  // the original creates the first and then finds the second by slug.
+  const created = new Map<string, number>();
+  for (const name of resolved.names) {
+    const slug = slugify(name);
+    let id = existing.get(name) ?? (slug !== '' ? created.get(slug) : undefined);
+    if (id === undefined) {
+      id = await insertTerm(trx, { taxonomy }, { name, parent: 0, description: '', slug, trid: null }, lang);
+      if (slug !== '') created.set(slug, id);
+    }
+    ids.push(id);
+  }
+  return [...new Set(ids)];
+}
+
+/**
+ * Sets `count` to the number of published events linked to each term, in one statement. Called
+ * with the old and new terms of every event write, trash and restore, so counts never drift.
+ */
+export async function recountTerms(trx: Db, termIds: number[]): Promise<void> {
+  const ids = [...new Set(termIds)];
+  if (ids.length === 0) return;
+  await trx
+    .updateTable('terms')
+    .set((eb) => ({
+      count: eb
+        .selectFrom('event_terms')
+        .innerJoin('events', 'events.id', 'event_terms.event_id')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('event_terms.term_id', '=', 'terms.id')
+        .where('events.status', '=', 'publish'),
+    }))
+    .where('id', 'in', ids)
+    .execute();
+}

@@ -1,0 +1,145 @@
+import { Type, type Static } from 'typebox';
+import { CommonQuery, I18nLanguage, IdList, Nullable, Page, PerPage, Truthy } from '../../http/schemas.js';
+import type { TaxonomyDef } from './term.taxonomy.js';
+
+/**
+ * Term shapes and route schemas. Fastify's serializer writes the required properties in schema
+ * order and then the optional ones, so the order below is the key order of the responses
+ * (original 1.4 and 2.3) as long as optional properties only come last.
+ */
+
+const Urls = Type.Object({
+  self: Type.String(),
+  collection: Type.String(),
+  up: Type.Optional(Type.String({ description: 'The parent term, when there is one' })),
+});
+
+const Translations = Type.Record(Type.String(), Type.Integer(), { description: 'Id of the term in each language of its translation group, itself included' });
+
+const Links = Type.Record(Type.String(), Type.Array(Type.Object({ href: Type.String() }, { additionalProperties: true })), {
+  description: 'HAL links (single-term responses only)',
+});
+
+/**
+ * The term endpoints' shape (original 1.4 B); `parent` only for hierarchical taxonomies, `_links`
+ * only in single-term responses (GET, create, update).
+ */
+export function termSchema(def: TaxonomyDef, links = false) {
+  return Type.Object(
+    {
+      id: Type.Integer(),
+      count: Type.Integer({ description: 'Published events with this term' }),
+      description: Type.String(),
+      name: Type.String(),
+      slug: Type.String(),
+      taxonomy: Type.String(),
+      ...(def.hierarchical ? { parent: Type.Integer({ description: 'Parent category id, 0 for none' }) } : {}),
+      meta: Type.Array(Type.Unknown(), { description: 'Always empty' }),
+      url: Type.String({ description: 'Public archive page of the term' }),
+      urls: Urls,
+      ...(links ? { _links: Links } : {}),
+      i18n_language: Type.String(),
+      translations: Translations,
+    },
+    { description: def.hierarchical ? 'Event category' : 'Tag' },
+  );
+}
+
+/** The list envelope (original 2.3): key order rest_url, total, total_pages, items, next, previous. */
+export function termListSchema(def: TaxonomyDef) {
+  return Type.Object({
+    rest_url: Type.String(),
+    total: Type.Integer(),
+    total_pages: Type.Integer(),
+    [def.route]: Type.Array(termSchema(def)),
+    next_rest_url: Type.Optional(Type.String()),
+    previous_rest_url: Type.Optional(Type.String()),
+  });
+}
+
+/** A term inside an event (original 1.4 A): a WP_Term cast to an array, plus `urls`. */
+export const EmbeddedTermSchema = Type.Object(
+  {
+    name: Type.String(),
+    slug: Type.String(),
+    term_group: Type.Integer(),
+    term_taxonomy_id: Type.Integer(),
+    taxonomy: Type.String(),
+    description: Type.String(),
+    parent: Type.Integer(),
+    count: Type.Integer(),
+    filter: Type.String(),
+    id: Type.Integer(),
+    urls: Urls,
+    i18n_language: Type.String(),
+    translations: Translations,
+  },
+  { description: 'Event category or tag, as embedded in an event' },
+);
+export type EmbeddedTerm = Static<typeof EmbeddedTermSchema>;
+
+export const ORDERBY = ['id', 'name', 'slug', 'count', 'term_group', 'description', 'include'] as const;
+export type TermOrderby = (typeof ORDERBY)[number];
+
+export function termListQuery(def: TaxonomyDef) {
+  return Type.Object({
+    page: Type.Optional(Page),
+    per_page: Type.Optional(PerPage),
+    search: Type.Optional(Type.String({ minLength: 1, description: 'Terms whose name or slug contains this text' })),
+    exclude: Type.Optional(IdList('Leave out these term ids')),
+    include: Type.Optional(IdList('Only these term ids')),
+    order: Type.Optional(Type.String({ minLength: 1, description: 'asc or desc (case-insensitive)' })),
+    orderby: Type.Optional(Type.String({ enum: [...ORDERBY], default: 'name', description: 'Sort by this term attribute' })),
+    hide_empty: Type.Optional(Truthy('Hide terms without published events (default true)')),
+    ...(def.hierarchical ? { parent: Type.Optional(Type.Integer({ minimum: 0, description: 'Only direct children of this category (0: top level)' })) } : {}),
+    post: Type.Optional(Type.Integer({ minimum: 1, description: 'Only terms of this event' })),
+    event: Type.Optional(Type.Integer({ minimum: 1, description: 'Only terms of this event (alias of post, wins over it)' })),
+    slug: Type.Optional(Type.String({ minLength: 1, description: 'Only the term with this slug' })),
+    ...CommonQuery,
+  });
+}
+
+/** Body fields; `name`, `description` and `slug` must be non-empty when sent, as in the original. */
+function fields(def: TaxonomyDef) {
+  return {
+    description: Type.Optional(Type.String({ minLength: 1, description: `The ${def.label} description (plain text or HTML)` })),
+    slug: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: `The ${def.label} slug; made unique with -2, -3…` })),
+    ...(def.hierarchical ? { parent: Type.Optional(Type.Integer({ minimum: 0, description: 'Parent category id, 0 for none' })) } : {}),
+    translation_of: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'Id of the term this one translates; null on update leaves the group' }))),
+    i18n_language: Type.Optional(I18nLanguage),
+  };
+}
+
+const Name = (def: TaxonomyDef) => Type.String({ minLength: 1, maxLength: 200, description: `The ${def.label} name` });
+
+export function termCreateBody(def: TaxonomyDef) {
+  return Type.Object({ name: Name(def), ...fields(def) });
+}
+
+export function termUpdateBody(def: TaxonomyDef) {
+  return Type.Object({ name: Type.Optional(Name(def)), ...fields(def) });
+}
+
+/** What the service reads from a create or update body (tags may still carry a stray `parent`). */
+export interface TermInput {
+  name?: string | undefined;
+  description?: string | undefined;
+  slug?: string | undefined;
+  parent?: unknown;
+  translation_of?: number | null | undefined;
+}
+
+export interface TermListQuery {
+  page?: number | undefined;
+  per_page?: number | undefined;
+  search?: string | undefined;
+  exclude?: number[] | undefined;
+  include?: number[] | undefined;
+  order?: string | undefined;
+  orderby?: string | undefined;
+  hide_empty?: unknown;
+  parent?: number | undefined;
+  post?: number | undefined;
+  event?: number | undefined;
+  slug?: string | undefined;
+}
