@@ -6,7 +6,7 @@
  * then measures each scenario with autocannon and prints one table; the same goes to
  * bench/results/latest.json.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -116,8 +116,11 @@ async function main(): Promise<void> {
   await storage.close();
   console.log(`seeded ${EVENTS} events in ${seedSeconds.toFixed(1)} s on ${database.databaseUrl ? 'PostgreSQL' : 'SQLite'}`);
 
+  // The compiled server, as `npm start` runs it.
+  const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('build failed');
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, ['dist/src/server.js'], {
     env: { ...process.env, ...database.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -134,7 +137,7 @@ async function main(): Promise<void> {
     results.push(await measure('1. list, 50 events', { url: `${base}${listPath}` }));
     const rssAfterList = await rss(child.pid!);
     results.push(await measure('2. list + category', { url: `${base}/cal/events/v1/events?per_page=50&${window}&categories=${seeded.categorySlug}` }));
-    results.push(await measure('3. search', { url: `${base}/cal/events/v1/events?per_page=50&${window}&search=jazz%20market` }));
+    results.push(await measure('3. search', { url: `${base}/cal/events/v1/events?per_page=50&${window}&search=jazz%20event` }));
     results.push(await measure('4. single event', { url: `${base}/cal/events/v1/events/${seeded.eventId}` }));
     let n = 0;
     results.push(

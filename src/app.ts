@@ -10,6 +10,7 @@ import { languageRootRewriter, resolveLanguage } from './http/languages.js';
 import { parseQueryString, splitCsvArrays } from './http/params.js';
 import { applyFieldsFilter } from './http/fields.js';
 import { RouteTable } from './http/route-table.js';
+import { PageCache } from './http/page-cache.js';
 import { can } from './modules/users/roles.js';
 import { SettingsStore } from './modules/settings/settings.service.js';
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
@@ -30,6 +31,7 @@ export interface Services {
   storage: Storage;
   settings: SettingsStore;
   routes: RouteTable;
+  pageCache: PageCache;
 }
 
 declare module 'fastify' {
@@ -55,6 +57,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     storage: deps.storage,
     settings: new SettingsStore(deps.storage.db, config),
     routes,
+    pageCache: new PageCache(deps.storage.db),
   };
   app.decorate('services', services);
   // Clients of the original often post forms rather than JSON.

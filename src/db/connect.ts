@@ -26,7 +26,7 @@ export interface StorageOptions {
   dataDir: string;
   databaseUrl?: string | undefined;
   /** Counts every SQL statement; used by tests that assert a constant number of queries. */
-  onQuery?: (sql: string) => void;
+  onQuery?: (sql: string, durationMs: number) => void;
 }
 
 // COUNT(*) and BIGINT come back as strings from pg by default; our counts and ids fit in a double.
@@ -38,7 +38,7 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
  * Nothing is migrated here; call {@link migrate}.
  */
 export function connect(options: StorageOptions): Storage {
-  const log = options.onQuery ? { log: (e: { query: { sql: string } }) => options.onQuery?.(e.query.sql) } : {};
+  const log = options.onQuery ? { log: (e: { query: { sql: string }; queryDurationMillis: number }) => options.onQuery?.(e.query.sql, e.queryDurationMillis) } : {};
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });

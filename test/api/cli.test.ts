@@ -88,12 +88,11 @@ describe('cal-events CLI [sqlite]', () => {
   });
 
   it('should exit non-zero with a message on mistakes, changing nothing', async () => {
-    const [duplicate, badRole, noRole, unknownUser, unknownRemove, unknownHeir, unknownCommand] = await Promise.all([
+    // Each run costs a process start, so one of each kind of mistake.
+    const [duplicate, badRole, noRole, unknownHeir, unknownCommand] = await Promise.all([
       cli(dataDir, 'user', 'add', 'alice', '--role', 'editor'),
       cli(dataDir, 'user', 'add', 'bob', '--role', 'boss'),
       cli(dataDir, 'user', 'add', 'bob'),
-      cli(dataDir, 'user', 'password', 'nobody'),
-      cli(dataDir, 'user', 'remove', 'nobody'),
       cli(dataDir, 'user', 'remove', 'alice', '--reassign', 'nobody'),
       cli(dataDir, 'user', 'frobnicate', 'alice'),
     ]);
@@ -103,13 +102,11 @@ describe('cal-events CLI [sqlite]', () => {
     assert.match(badRole.stderr, /Unknown role "boss"/);
     assert.notEqual(noRole.code, 0);
     assert.match(noRole.stderr, /--role/);
-    for (const run of [unknownUser, unknownRemove, unknownHeir]) {
-      assert.equal(run.code, 1);
-      assert.match(run.stderr, /No user named "nobody"/);
-    }
+    assert.equal(unknownHeir.code, 1);
+    assert.match(unknownHeir.stderr, /No user named "nobody"/);
     assert.notEqual(unknownCommand.code, 0);
     assert.match(unknownCommand.stderr, /Usage/);
-    for (const run of [duplicate, badRole, noRole, unknownUser, unknownRemove, unknownHeir, unknownCommand]) assert.equal(run.stdout, '', 'no password printed');
+    for (const run of [duplicate, badRole, noRole, unknownHeir, unknownCommand]) assert.equal(run.stdout, '', 'no password printed');
 
     const list = await cli(dataDir, 'user', 'list');
     assert.deepEqual(list.stdout.trim().split('\n').map((l) => l.split('\t')[1]), ['alice', 'root']);

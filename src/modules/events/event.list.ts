@@ -192,6 +192,18 @@ async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now:
   return { where, echo, byInclude };
 }
 
+/**
+ * What the default date window depends on, for cache keys: the UTC date and the site-local date
+ * (whole days), or the exact second in strict mode when a default bound applies.
+ */
+export function windowKey(q: EventListParams, ctx: RequestContext, now: DateTime = DateTime.utc()): string {
+  const siteZone = parseZone(ctx.settings.timezone) ?? parseZone('UTC')!;
+  const usesDefault = q.include === undefined && !RELATIVE.some((r) => q[r] !== undefined) && (q.start_date === undefined || q.end_date === undefined);
+  if (!usesDefault) return '';
+  if (booleanParam(q.strict_dates, 'strict_dates')) return now.toISO() ?? '';
+  return `${now.toISODate()}|${now.setZone(siteZone).toISODate()}`;
+}
+
 /** GET /events: one query for the page, one for the total, a fixed number for the embedded records. */
 export async function listEvents(db: Db, q: EventListParams, ctx: RequestContext, now: DateTime = DateTime.utc()): Promise<Page<'events'>> {
   const page = q.page ?? 1;

@@ -6,7 +6,7 @@ import type { RequestContext } from '../../http/context.js';
 import { IdParams, SlugParams, responses } from '../../http/schemas.js';
 import { canEdit, canRead } from '../users/roles.js';
 import { eventErrors } from './event.errors.js';
-import { listEvents } from './event.list.js';
+import { listEvents, windowKey } from './event.list.js';
 import { loadEventRelations, toEventObject } from './event.mapper.js';
 import * as events from './event.repository.js';
 import {
@@ -67,13 +67,16 @@ type Locate = (request: FastifyRequest) => Promise<EventRow>;
 
 export async function eventRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.services.storage;
+  const { pageCache } = app.services;
   app.addSchema(EventSchema);
   const one = responses({ 200: Type.Ref('Event') });
 
   app.get('/cal/events/v1/events', { schema: { querystring: EventListQuery, response: responses({ 200: EventListSchema }) }, config: { access: 'public' } }, async (request, reply) => {
-    const page = await listEvents(db, request.query as EventListParams, request.ctx);
-    void reply.header('X-Cal-Total', String(page.total)).header('X-Cal-TotalPages', String(page.total_pages));
-    return page;
+    const query = request.query as EventListParams;
+    return pageCache.respond(request, reply, [request.url, windowKey(query, request.ctx)], async () => {
+      const page = await listEvents(db, query, request.ctx);
+      return { body: page, headers: { 'X-Cal-Total': String(page.total), 'X-Cal-TotalPages': String(page.total_pages) } };
+    });
   });
 
   app.post('/cal/events/v1/events', { schema: { body: EventCreateSchema, response: responses({ 201: Type.Ref('Event') }) }, config: { access: 'edit_posts' } }, async (request, reply) => {
@@ -82,11 +85,13 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
   });
 
   const routesFor = (path: string, params: typeof IdParams | typeof SlugParams, locate: Locate, updateBody: typeof EventUpdateSchema | typeof EventSlugUpdateSchema, allowPassword: boolean) => {
-    app.get(path, { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'public' } }, async (request) => {
-      const row = await locate(request);
-      assertReadable(row, request.ctx, request.query as EventReadParams);
-      return eventObject(db, row, request.ctx, true);
-    });
+    app.get(path, { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'public' } }, async (request, reply) =>
+      pageCache.respond(request, reply, [request.url], async () => {
+        const row = await locate(request);
+        assertReadable(row, request.ctx, request.query as EventReadParams);
+        return { body: await eventObject(db, row, request.ctx, true) };
+      }),
+    );
 
     app.route({
       method: ['POST', 'PUT', 'PATCH'],

@@ -44,8 +44,10 @@ export interface CommonChanges {
   description?: string;
   excerpt?: string;
   image?: ImageInput;
-  /** The translation group to join; null leaves the current one. */
-  trid?: number | null;
+  /** The translation group to join. */
+  trid?: number;
+  /** `translation_of: null` on an update: leave the current group. */
+  leaveGroup?: boolean;
 }
 
 export interface Existing {
@@ -129,17 +131,16 @@ export async function checkCommonFields(
     }
   }
 
-  if (input.translation_of !== undefined) {
+  if (input.translation_of === null) {
+    changes.leaveGroup = existing !== null;
+  } else if (input.translation_of !== undefined) {
     changes.trid = await checkTranslationOf(db, table, input.translation_of, ctx.lang, existing, problems);
   }
   return changes;
 }
 
 /** `translation_of`: same kind, another language, and a group without this language yet. */
-async function checkTranslationOf(db: Db, table: PostTableName, value: unknown, lang: string, existing: Existing | null, problems: Problems): Promise<number | null | undefined> {
-  if (value === null) {
-    return existing ? existing.id : undefined;
-  }
+async function checkTranslationOf(db: Db, table: PostTableName, value: unknown, lang: string, existing: Existing | null, problems: Problems): Promise<number | undefined> {
   const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(id)) {
     problems.add('translation_of', 'translation_of is not an id.');
@@ -173,20 +174,25 @@ export function mayAssignAuthor(actor: Actor | null, author: number | undefined)
   return author === undefined || (actor !== null && (author === actor.id || can(actor, 'edit_others_posts')));
 }
 
-/** The first free slug of `base` among the language's records not in the trash (SPEC item 22). */
+/**
+ * The first free slug of `base` among the language's records not in the trash (SPEC item 22).
+ * Candidates are looked up by exact value, a batch at a time, so the (lang, slug) index serves it.
+ */
 export async function uniqueSlug(db: Db, table: PostTableName, lang: string, base: string, excludeId: number | null): Promise<string> {
-  const rows = await posts(db)
-    .selectFrom(table)
-    .select('slug')
-    .where('lang', '=', lang)
-    .where('status', '<>', 'trash')
-    .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`)]))
-    .$if(excludeId !== null, (qb) => qb.where('id', '<>', excludeId!))
-    .execute();
-  const taken = new Set(rows.map((r) => r.slug));
-  for (let n = 1; ; n += 1) {
-    const candidate = slugCandidate(base, n);
-    if (!taken.has(candidate)) return candidate;
+  const BATCH = 20;
+  for (let first = 1; ; first += BATCH) {
+    const candidates = Array.from({ length: BATCH }, (_, i) => slugCandidate(base, first + i));
+    const rows = await posts(db)
+      .selectFrom(table)
+      .select('slug')
+      .where('lang', '=', lang)
+      .where('slug', 'in', candidates)
+      .where('status', '<>', 'trash')
+      .$if(excludeId !== null, (qb) => qb.where('id', '<>', excludeId!))
+      .execute();
+    const taken = new Set(rows.map((r) => r.slug));
+    const free = candidates.find((c) => !taken.has(c));
+    if (free !== undefined) return free;
   }
 }
 
@@ -228,12 +234,24 @@ export async function updatedPostColumns(trx: Db, table: PostTableName, changes:
   if (changes.excerpt !== undefined) columns.excerpt = changes.excerpt;
   if (title !== undefined) columns.title = title;
   if (changes.image !== undefined) columns.image_id = await applyImageInput(trx, changes.image);
-  if (changes.trid !== undefined && changes.trid !== null) columns.trid = changes.trid;
+  if (changes.trid !== undefined) columns.trid = changes.trid;
+  if (changes.leaveGroup) await leaveGroup(trx, table, existing, columns);
   const leavingTrash = existing.status === 'trash' && changes.status !== undefined && changes.status !== 'trash';
   if (changes.slug !== undefined || leavingTrash) {
     columns.slug = await uniqueSlug(trx, table, existing.lang, changes.slug ?? existing.slug, existing.id);
   }
   return columns;
+}
+
+/** Takes a record out of its translation group; the group keeps its other members linked. */
+async function leaveGroup(trx: Db, table: PostTableName, existing: Existing, columns: Partial<PostColumns>): Promise<void> {
+  if (existing.trid !== existing.id) {
+    columns.trid = existing.id;
+    return;
+  }
+  // The group is named after this record: hand the name to the oldest remaining member.
+  const heir = await posts(trx).selectFrom(table).select((eb) => eb.fn.min('id').as('id')).where('trid', '=', existing.id).where('id', '<>', existing.id).executeTakeFirst();
+  if (heir?.id) await posts(trx).updateTable(table).set({ trid: heir.id }).where('trid', '=', existing.id).where('id', '<>', existing.id).execute();
 }
 
 /** Maps ids of linked records to their translation in `lang` when one exists (one query). */

@@ -5,19 +5,19 @@ import { isValidTimezone } from '../../lib/dates.js';
 import { parseSettingsPatch, SettingsPatchSchema, SettingsSchema } from './settings.schema.js';
 
 const admin = { access: 'manage_options' } as const;
-const tags = ['admin'];
-const security = [{ basic: [] }];
+/** Out of the events namespace's OpenAPI document, as the user routes are (see admin.routes.ts). */
+const doc = { hide: true } as const;
 
 /** `GET|PATCH <prefix>/settings`, registered by adminRoutes under `cal/admin/v1`. Both answer the whole settings object. */
 export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { settings, config } = app.services;
 
-  app.get('/settings', { schema: { tags, security, summary: 'Read the site settings', response: responses({ 200: SettingsSchema }) }, config: admin }, async () => settings.get());
+  app.get('/settings', { schema: { ...doc, summary: 'Read the site settings', response: responses({ 200: SettingsSchema }) }, config: admin }, async () => settings.get());
 
   app.patch(
     '/settings',
-    { schema: { tags, security, summary: 'Change site settings', body: SettingsPatchSchema, response: responses({ 200: SettingsSchema }) }, config: admin },
+    { schema: { ...doc, summary: 'Change site settings', body: SettingsPatchSchema, response: responses({ 200: SettingsSchema }) }, config: admin },
     async (request) => settings.update(parseSettingsPatch(request.body, { siteUrlFromEnv: config.siteUrl !== undefined, isValidTimezone })),
   );
 }

@@ -81,65 +81,49 @@ export type EmbeddedTerm = Static<typeof EmbeddedTermSchema>;
 export const ORDERBY = ['id', 'name', 'slug', 'count', 'term_group', 'description', 'include'] as const;
 export type TermOrderby = (typeof ORDERBY)[number];
 
+/** The list parameters of categories; tags have the same without `parent` (original 3.4). */
+const CategoryListQuery = Type.Object({
+  page: Type.Optional(Page),
+  per_page: Type.Optional(PerPage),
+  search: Type.Optional(Type.String({ minLength: 1, description: 'Terms whose name or slug contains this text' })),
+  exclude: Type.Optional(IdList('Leave out these term ids')),
+  include: Type.Optional(IdList('Only these term ids')),
+  order: Type.Optional(Type.String({ minLength: 1, description: 'asc or desc (case-insensitive)' })),
+  orderby: Type.Optional(Type.String({ enum: [...ORDERBY], default: 'name', description: 'Sort by this term attribute' })),
+  hide_empty: Type.Optional(Truthy('Hide terms without published events (default true)')),
+  parent: Type.Optional(Type.Integer({ minimum: 0, description: 'Only direct children of this category (0: top level)' })),
+  post: Type.Optional(Type.Integer({ minimum: 1, description: 'Only terms of this event' })),
+  event: Type.Optional(Type.Integer({ minimum: 1, description: 'Only terms of this event (alias of post, wins over it)' })),
+  slug: Type.Optional(Type.String({ minLength: 1, description: 'Only the term with this slug' })),
+  ...CommonQuery,
+});
+export type TermListQuery = Static<typeof CategoryListQuery>;
+
 export function termListQuery(def: TaxonomyDef) {
-  return Type.Object({
-    page: Type.Optional(Page),
-    per_page: Type.Optional(PerPage),
-    search: Type.Optional(Type.String({ minLength: 1, description: 'Terms whose name or slug contains this text' })),
-    exclude: Type.Optional(IdList('Leave out these term ids')),
-    include: Type.Optional(IdList('Only these term ids')),
-    order: Type.Optional(Type.String({ minLength: 1, description: 'asc or desc (case-insensitive)' })),
-    orderby: Type.Optional(Type.String({ enum: [...ORDERBY], default: 'name', description: 'Sort by this term attribute' })),
-    hide_empty: Type.Optional(Truthy('Hide terms without published events (default true)')),
-    ...(def.hierarchical ? { parent: Type.Optional(Type.Integer({ minimum: 0, description: 'Only direct children of this category (0: top level)' })) } : {}),
-    post: Type.Optional(Type.Integer({ minimum: 1, description: 'Only terms of this event' })),
-    event: Type.Optional(Type.Integer({ minimum: 1, description: 'Only terms of this event (alias of post, wins over it)' })),
-    slug: Type.Optional(Type.String({ minLength: 1, description: 'Only the term with this slug' })),
-    ...CommonQuery,
-  });
+  return def.hierarchical ? CategoryListQuery : Type.Omit(CategoryListQuery, ['parent']);
 }
 
 /** Body fields; `name`, `description` and `slug` must be non-empty when sent, as in the original. */
-function fields(def: TaxonomyDef) {
-  return {
-    description: Type.Optional(Type.String({ minLength: 1, description: `The ${def.label} description (plain text or HTML)` })),
-    slug: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: `The ${def.label} slug; made unique with -2, -3…` })),
-    ...(def.hierarchical ? { parent: Type.Optional(Type.Integer({ minimum: 0, description: 'Parent category id, 0 for none' })) } : {}),
-    translation_of: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'Id of the term this one translates; null on update leaves the group' }))),
-    i18n_language: Type.Optional(I18nLanguage),
-  };
-}
+const Fields = {
+  description: Type.Optional(Type.String({ minLength: 1, description: 'Description (plain text or HTML)' })),
+  slug: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Slug; made unique with -2, -3…' })),
+  parent: Type.Optional(Type.Integer({ minimum: 0, description: 'Parent category id, 0 for none (categories only)' })),
+  translation_of: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'Id of the term this one translates; null on update leaves the group' }))),
+  i18n_language: Type.Optional(I18nLanguage),
+};
+const Name = Type.String({ minLength: 1, maxLength: 200, description: 'Name' });
 
-const Name = (def: TaxonomyDef) => Type.String({ minLength: 1, maxLength: 200, description: `The ${def.label} name` });
+const CategoryCreateBody = Type.Object({ name: Name, ...Fields });
+const CategoryUpdateBody = Type.Object({ name: Type.Optional(Name), ...Fields });
 
+/** On tags `parent` is not a field: the service answers rest_taxonomy_not_hierarchical when it is sent. */
 export function termCreateBody(def: TaxonomyDef) {
-  return Type.Object({ name: Name(def), ...fields(def) });
+  return def.hierarchical ? CategoryCreateBody : Type.Omit(CategoryCreateBody, ['parent']);
 }
 
 export function termUpdateBody(def: TaxonomyDef) {
-  return Type.Object({ name: Type.Optional(Name(def)), ...fields(def) });
+  return def.hierarchical ? CategoryUpdateBody : Type.Omit(CategoryUpdateBody, ['parent']);
 }
 
-/** What the service reads from a create or update body (tags may still carry a stray `parent`). */
-export interface TermInput {
-  name?: string | undefined;
-  description?: string | undefined;
-  slug?: string | undefined;
-  parent?: unknown;
-  translation_of?: number | null | undefined;
-}
-
-export interface TermListQuery {
-  page?: number | undefined;
-  per_page?: number | undefined;
-  search?: string | undefined;
-  exclude?: number[] | undefined;
-  include?: number[] | undefined;
-  order?: string | undefined;
-  orderby?: string | undefined;
-  hide_empty?: unknown;
-  parent?: number | undefined;
-  post?: number | undefined;
-  event?: number | undefined;
-  slug?: string | undefined;
-}
+/** A create or update body as the service reads it (on tags, `parent` arrives unchecked). */
+export type TermInput = Omit<Static<typeof CategoryUpdateBody>, 'parent'> & { parent?: unknown };

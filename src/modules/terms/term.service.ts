@@ -184,7 +184,8 @@ export async function updateTerm(db: Db, def: TaxonomyDef, id: number, input: Te
 
 /**
  * Takes a term out of its translation group. The group is keyed by its first member's id, so when
- * that member leaves (or is deleted) the others are re-keyed to the next one.
+ * that member leaves (or is deleted) the others are re-keyed to the next one; a deleted key could
+ * otherwise come back as the id of a new term (SQLite reuses the highest rowid).
  */
 async function leaveGroup(trx: Db, term: TermRow): Promise<void> {
   const others = await terms.groupMembers(trx, term.trid, term.id);
@@ -198,7 +199,7 @@ export async function deleteTerm(db: Db, def: TaxonomyDef, id: number): Promise<
   const row = await getTerm(db, def, id);
   const translations = await translationsOf(db, [row]);
   await db.transaction().execute(async (trx) => {
-    await leaveGroup(trx, row);
+    if (row.trid === row.id) await leaveGroup(trx, row);
     await terms.remove(trx, row);
     await bumpDataVersion(trx);
   });

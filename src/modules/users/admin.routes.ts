@@ -22,12 +22,15 @@ import {
 } from './user.schema.js';
 
 /** The administration namespace (CONTRACT "Authentication and roles"). */
-export const ADMIN_PREFIX = '/cal/admin/v1';
+const ADMIN_PREFIX = '/cal/admin/v1';
 
 /** Every admin route: administrators only, checked by the access hook in app.ts. */
 const admin = { access: 'manage_options' } as const;
-const tags = ['admin'];
-const security = [{ basic: [] }];
+/**
+ * Left out of the OpenAPI document at /cal/events/v1/doc: its server URL is the events namespace,
+ * which these paths are not under. The REST index at / lists them.
+ */
+const doc = { hide: true } as const;
 
 /** The access hook has already refused anonymous callers, so an admin route always has one. */
 function callerOf(request: FastifyRequest): Actor {
@@ -46,31 +49,31 @@ async function userRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = app.services.storage;
 
-  app.get('/users', { schema: { tags, security, summary: 'List users', response: responses({ 200: UserListSchema }) }, config: admin }, async () => users.list(db));
+  app.get('/users', { schema: { ...doc, summary: 'List users', response: responses({ 200: UserListSchema }) }, config: admin }, async () => users.list(db));
 
   app.post(
     '/users',
-    { schema: { tags, security, summary: 'Create a user with a first application password', body: UserCreateSchema, response: responses({ 201: CreatedUserSchema }) }, config: admin },
+    { schema: { ...doc, summary: 'Create a user with a first application password', body: UserCreateSchema, response: responses({ 201: CreatedUserSchema }) }, config: admin },
     async (request, reply) => {
       const { user, application_password } = await service.createUser(db, request.body);
       return reply.code(201).send({ ...user, application_password });
     },
   );
 
-  app.get('/users/:id', { schema: { tags, security, summary: 'Read a user', params: UserIdParams, response: responses({ 200: UserSchema }) }, config: admin }, async (request) =>
+  app.get('/users/:id', { schema: { ...doc, summary: 'Read a user', params: UserIdParams, response: responses({ 200: UserSchema }) }, config: admin }, async (request) =>
     service.getUser(db, request.params.id),
   );
 
   app.patch(
     '/users/:id',
-    { schema: { tags, security, summary: 'Change a user\'s role or email', params: UserIdParams, body: UserUpdateSchema, response: responses({ 200: UserSchema }) }, config: admin },
+    { schema: { ...doc, summary: 'Change a user\'s role or email', params: UserIdParams, body: UserUpdateSchema, response: responses({ 200: UserSchema }) }, config: admin },
     async (request) => service.updateUser(db, callerOf(request).id, request.params.id, request.body),
   );
 
   app.delete(
     '/users/:id',
     {
-      schema: { tags, security, summary: 'Delete a user, handing their records to another', params: UserIdParams, querystring: DeleteUserQuery, response: responses({ 200: DeletedUserSchema }) },
+      schema: { ...doc, summary: 'Delete a user, handing their records to another', params: UserIdParams, querystring: DeleteUserQuery, response: responses({ 200: DeletedUserSchema }) },
       config: admin,
     },
     async (request) => {
@@ -81,14 +84,14 @@ async function userRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get(
     '/users/:id/application-passwords',
-    { schema: { tags, security, summary: 'List a user\'s application passwords', params: UserIdParams, response: responses({ 200: PasswordListSchema }) }, config: admin },
+    { schema: { ...doc, summary: 'List a user\'s application passwords', params: UserIdParams, response: responses({ 200: PasswordListSchema }) }, config: admin },
     async (request) => service.listApplicationPasswords(db, request.params.id),
   );
 
   app.post(
     '/users/:id/application-passwords',
     {
-      schema: { tags, security, summary: 'Add an application password', params: UserIdParams, body: PasswordCreateSchema, response: responses({ 201: NewPasswordSchema }) },
+      schema: { ...doc, summary: 'Add an application password', params: UserIdParams, body: PasswordCreateSchema, response: responses({ 201: NewPasswordSchema }) },
       config: admin,
       // The body is optional (a name only); an absent body is validated as an empty object.
       preValidation: async (request) => {
@@ -103,7 +106,7 @@ async function userRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.delete(
     '/users/:id/application-passwords/:passwordId',
-    { schema: { tags, security, summary: 'Revoke an application password', params: PasswordParams, response: responses({ 200: DeletedSchema }) }, config: admin },
+    { schema: { ...doc, summary: 'Revoke an application password', params: PasswordParams, response: responses({ 200: DeletedSchema }) }, config: admin },
     async (request) => {
       await service.revokeApplicationPassword(db, request.params.id, request.params.passwordId);
       return { deleted: true };
