@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
 /** Shared pieces of the route schemas. */
 
@@ -39,4 +39,9 @@ export function responses(ok: Record<number, TSchema>): Record<number | string, 
   return { ...ok, 400: error, 401: error, 403: error, 404: error, 409: error, 410: error, 413: error, 429: error, 500: error };
 }
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * A nullable scalar as `type: [t, 'null']`: with Ajv's type coercion an `anyOf` would turn a JSON
+ * null into "" or 0 through its first branch, and null means "remove" for several fields.
+ */
+export const Nullable = <T extends TSchema>(schema: T) =>
+  Type.Unsafe<Static<T> | null>({ ...schema, type: [(schema as unknown as { type: string }).type, 'null'] });

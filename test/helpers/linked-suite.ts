@@ -616,7 +616,9 @@ export function describeLinkedKind(spec: KindSpec): void {
             assert.equal(res.data[table].length, perPage);
             return t.queries.count - before;
           };
-          assert.equal(await count(6), await count(2));
+          // The settings cache re-reads its row once a second: the lower of two runs leaves that out.
+          const least = async (perPage: number) => Math.min(await count(perPage), await count(perPage));
+          assert.equal(await least(6), await least(2));
         });
       });
     });

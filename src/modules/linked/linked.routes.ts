@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Static, TObject } from 'typebox';
+import { Type, type Static, type TObject } from 'typebox';
 import type { Db } from '../../db/database.js';
 import { NAMESPACE } from '../../http/context.js';
 import { totalHeaders } from '../../http/pagination.js';
 import { CommonQuery, IdParams, SlugParams, responses } from '../../http/schemas.js';
-import { Type } from 'typebox';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
 import { assertReadable, byId, bySlug, createLinkedRecord, linkedObject, trashLinkedRecord, updateLinkedRecord } from './linked.actions.js';
 import { listLinked } from './linked.list.js';

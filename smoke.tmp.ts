@@ -1,0 +1,15 @@
+import { createTestApp } from './test/helpers/app.js';
+const t = await createTestApp('sqlite');
+const admin = await t.asUser('administrator');
+let r = await t.request({ method: 'POST', url: '/cal/events/v1/venues', auth: admin.authorization, payload: { venue: 'V', city: 'Paris' } });
+r = await t.request({ method: 'GET', url: `/cal/events/v1/venues/${r.data.id}?_fields=id,venue,city` });
+console.log(r.statusCode, r.body);
+r = await t.request({ method: 'GET', url: `/cal/events/v1/venues?_fields=venues,total` });
+console.log(r.statusCode, r.body);
+r = await t.request({ method: 'GET', url: `/cal/events/v1` });
+console.log(JSON.stringify(r.data.routes['/cal/events/v1/venues']).slice(0, 1200));
+r = await t.request({ method: 'POST', url: '/cal/events/v1/venues', auth: admin.authorization, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'venue=Form%20Venue&show_map=false&zip=75001' });
+console.log(r.statusCode, r.body);
+r = await t.request({ method: 'PATCH', url: '/cal/events/v1/venues/1', auth: admin.authorization });
+console.log(r.statusCode, r.body);
+await t.close();
