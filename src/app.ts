@@ -48,6 +48,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     rewriteUrl: languageRootRewriter(config),
     routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true },
     requestIdHeader: 'x-request-id',
+    // One line per request (below) instead of Fastify's two: logging is a visible share of a cached read.
+    disableRequestLogging: true,
     ajv: { customOptions: { coerceTypes: 'array', allErrors: true, removeAdditional: false, useDefaults: true, strict: false } },
   });
 
@@ -87,6 +89,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     if (actor === null || (access !== 'authenticated' && !can(actor, access))) throw restForbidden(actor !== null);
   });
   app.addHook('preSerialization', applyFieldsFilter);
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ method: request.method, url: request.raw.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+  });
 
   await app.register(swagger, {
     openapi: {

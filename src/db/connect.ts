@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { LRUCache } from 'lru-cache';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import type { Database, Db } from './database.js';
 import type { DialectName } from './dialect.js';
@@ -50,8 +51,27 @@ export function connect(options: StorageOptions): Storage {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), ...log });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...log });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every statement anew; compiling SQL is a large share of a fast query's cost, so
+ * prepared statements are kept by their SQL text (they are run synchronously, never interleaved).
+ */
+function withStatementCache(sqlite: SQLite.Database): { close(): void; prepare(sql: string): SQLite.Statement } {
+  const statements = new LRUCache<string, SQLite.Statement>({ max: 1000 });
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 /** Brings the schema up to date; throws (and so stops start-up) on any failure. */

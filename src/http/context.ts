@@ -33,11 +33,24 @@ export function originOf(request: FastifyRequest): string {
   return `${request.protocol}://${host}`;
 }
 
+const globalHosts = new Map<string, string>();
+
+/** `global_id` host of a site address: host and path, no scheme or port (parsed once per address). */
+function globalHostOf(site: string): string {
+  let host = globalHosts.get(site);
+  if (host === undefined) {
+    const url = new URL(site);
+    host = `${url.hostname}${url.pathname.replace(/\/+$/, '')}`;
+    if (globalHosts.size > 1000) globalHosts.clear();
+    globalHosts.set(site, host);
+  }
+  return host;
+}
+
 export function buildContext(config: Config, request: FastifyRequest, lang: string, actor: Actor | null, settings: Settings): RequestContext {
   const origin = originOf(request);
   const restRoot = `${origin}${rootPathOf(config, lang)}`;
   const site = (settings.site_url ?? origin).replace(/\/+$/, '');
-  const siteUrl = new URL(site);
   return {
     lang,
     actor,
@@ -45,7 +58,7 @@ export function buildContext(config: Config, request: FastifyRequest, lang: stri
     restRoot,
     base: `${restRoot}${NAMESPACE}`,
     site,
-    globalHost: `${siteUrl.hostname}${siteUrl.pathname.replace(/\/+$/, '')}`,
+    globalHost: globalHostOf(site),
     defaultLanguage: config.defaultLanguage,
     pageUrl: (recordLang, path) => `${site}${recordLang === config.defaultLanguage ? '' : `/${recordLang}`}/${path}/`,
   };

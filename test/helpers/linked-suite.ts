@@ -319,6 +319,13 @@ export function describeLinkedKind(spec: KindSpec): void {
           }
         });
 
+        it('should accept an update without a body', async () => {
+          const made = await create(named(`Untouched ${token()}`));
+          const res = await t.request({ method: 'POST', url: `${base}/${made.id}`, auth: editor.authorization });
+          assert.equal(res.statusCode, 200, res.body);
+          assert.equal(res.data[nameField], made[nameField]);
+        });
+
         it('should update by slug', async () => {
           const made = await create(named(`Slugged ${token()}`));
           const res = await t.request({ method: 'PATCH', url: `${base}/by-slug/${made.slug}`, auth: editor.authorization, payload: { description: 'Changed' } });

@@ -33,7 +33,8 @@ export function linkedRoutes(kind: LinkedKind) {
     const base = `/${NAMESPACE}/${kind.table}`;
     const tags = [kind.table];
     const one = responses({ 200: schemas.object });
-    const reload = (request: FastifyRequest, id: number, single = false) => byId(db, kind, id).then((row) => linkedObject(db, kind, row, request.ctx, single));
+    // Write responses are read back after the commit, without json_ld (single GETs only).
+    const reload = async (request: FastifyRequest, id: number) => linkedObject(db, kind, await byId(db, kind, id), request.ctx, false);
 
     app.get(
       base,
@@ -65,6 +66,10 @@ export function linkedRoutes(kind: LinkedKind) {
         url: path,
         schema: { tags, security, summary: `Update a ${kind.code} by ${by}: only the fields sent change`, params, body: schemas.update, response: one },
         config: { access: 'edit_posts' },
+        // An update without a body changes nothing (every field is optional) rather than failing validation.
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
         handler: async (request) => {
           const row = await locate(db, request);
           await updateLinkedRecord(db, kind, row, declared(request.body, schemas.update), request.ctx);
