@@ -14,10 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { connect, migrate } from '../src/db/connect.js';
 import { createUser } from '../src/modules/users/user.service.js';
 import { seed } from './seed.js';
+import { createScratchDatabase } from '../test/helpers/scratch-postgres.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -54,23 +54,12 @@ async function freshDatabase(): Promise<{ env: Record<string, string>; dataDir: 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-bench-'));
   const adminUrl = process.env['DATABASE_URL'];
   if (!adminUrl) return { env: { DATA_DIR: dataDir }, dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
-  const name = `cal_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchDatabase(adminUrl, 'cal_bench');
   return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+    env: { DATA_DIR: dataDir, DATABASE_URL: scratch.url },
     dataDir,
-    databaseUrl: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
+    databaseUrl: scratch.url,
+    drop: scratch.drop,
   };
 }
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isHttpUrl } from './lib/url.js';
 
 /** Every language a site may offer; `CAL_LANGUAGES` must be a subset. */
 export const KNOWN_LANGUAGES = ['en', 'fr', 'it', 'es', 'de', 'nl', 'pt', 'pl', 'sv', 'da', 'fi', 'nb', 'cs', 'ja', 'zh', 'ru'] as const;
@@ -107,14 +108,6 @@ function isPostgresUrl(raw: string): boolean {
   }
 }
 
-function isHttpUrl(raw: string): boolean {
-  try {
-    const url = new URL(raw);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 function defaultZoneCheck(tz: string): boolean {
   try {

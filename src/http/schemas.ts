@@ -11,6 +11,9 @@ export const ErrorSchema = Type.Object(
   { $id: 'Error', description: 'Error' },
 );
 
+/** A numeric id path segment: anything else matches no route (404 rest_no_route), as in WordPress. */
+export const ID_SEGMENT = ':id(^\\d+$)';
+
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 0, description: 'Numeric identifier' }) });
 export const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, pattern: '^[^/]+$', description: 'Slug' }) });
 

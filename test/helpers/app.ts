@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -10,6 +8,7 @@ import { connect, migrate, type Storage } from '../../src/db/connect.js';
 import { isValidTimezone } from '../../src/lib/dates.js';
 import { createUser } from '../../src/modules/users/user.service.js';
 import type { Role } from '../../src/modules/users/roles.js';
+import { createScratchDatabase } from './scratch-postgres.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -31,30 +30,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const adminUrl = process.env['TEST_DATABASE_URL']!;
-  const name = `cal_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
 /** A service on its own fresh database (a temp dir for SQLite, a new database for PostgreSQL). */
 export async function createTestApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-test-'));
-  const pgDb = backend === 'postgres' ? await freshPostgres() : null;
+  const pgDb = backend === 'postgres' ? await createScratchDatabase(process.env['TEST_DATABASE_URL']!, 'cal_test') : null;
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(pgDb ? { DATABASE_URL: pgDb.url } : {}), ...env }, isValidTimezone);
   const queries = { count: 0 };
   const storage = connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, onQuery: () => (queries.count += 1) });

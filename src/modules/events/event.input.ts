@@ -12,6 +12,7 @@ import { checkCommonFields, mayAssignAuthor, type CommonChanges } from '../posts
 import { resolveTermInputs } from '../terms/term.embed.js';
 import { VENUE } from '../venues/venue.kind.js';
 import { eventErrors } from './event.errors.js';
+import { isHttpUrl } from '../../lib/url.js';
 
 /** A linked venue or organizer: an existing record, or one to create (de-duplicated) with the event. */
 export type LinkPlan = { kind: 'id'; id: number } | { kind: 'new'; changes: LinkedChanges };
@@ -32,14 +33,6 @@ export interface EventChanges {
 
 const FLAGS = ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const;
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 function asId(value: unknown): number | null {
   if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;

@@ -5,7 +5,7 @@ import { dateDetails } from '../../lib/dates.js';
 import { loadImages } from '../images/image.service.js';
 import { loadLinkedObjects } from '../linked/linked.service.js';
 import { ORGANIZER } from '../organizers/organizer.kind.js';
-import { blankProtected, globalId, languageFields, renderHtml, type Related } from '../posts/post.mapper.js';
+import { blankProtected, globalId, languageFields, postHead, renderHtml, type Related } from '../posts/post.mapper.js';
 import { loadTranslations, translateIds } from '../posts/post.service.js';
 import { loadEmbeddedTerms } from '../terms/term.embed.js';
 import { VENUE } from '../venues/venue.kind.js';
@@ -59,22 +59,17 @@ export interface MapOptions {
 
 /** The event object, in the original's key order (section 1.1). */
 export function toEventObject(row: EventRow, rel: EventRelations, ctx: RequestContext, options: MapOptions): Record<string, unknown> {
-  const url = ctx.pageUrl(row.lang, `event/${row.slug}`);
+  const { id, ...head } = postHead(row, ctx, 'event');
+  const url = head.url;
   const raw = JSON.parse(row.cost) as string[];
   const venueId = rel.venueOf.get(row.id);
   const venue = venueId !== undefined ? rel.venues.get(venueId) : undefined;
   const organizers = (rel.organizersOf.get(row.id) ?? []).flatMap((id) => rel.organizers.get(id) ?? []) as Record<string, unknown>[];
   const terms = rel.terms.get(row.id) ?? { categories: [], tags: [] };
   const event: Record<string, unknown> = {
-    id: row.id,
-    ...globalId(ctx, row.id),
-    author: String(row.author),
-    status: row.status,
-    date: row.date,
-    date_utc: row.date_utc,
-    modified: row.modified,
-    modified_utc: row.modified_utc,
-    url,
+    id,
+    ...globalId(ctx, id),
+    ...head,
     rest_url: `${ctx.base}/events/${row.id}`,
     title: row.title,
     description: renderHtml(row.description),

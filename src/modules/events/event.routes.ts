@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Db, EventRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
-import { IdParams, SlugParams, responses } from '../../http/schemas.js';
+import { ID_SEGMENT, IdParams, SlugParams, responses } from '../../http/schemas.js';
 import { canEdit, canRead } from '../users/roles.js';
 import { eventErrors } from './event.errors.js';
 import { listEvents, windowKey } from './event.list.js';
@@ -112,6 +112,6 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     });
   };
 
-  routesFor(`${BASE}/:id(^\\d+$)`, IdParams, (request) => byId(db, (request.params as { id: number }).id), EventUpdateSchema, true);
+  routesFor(`${BASE}/${ID_SEGMENT}`, IdParams, (request) => byId(db, (request.params as { id: number }).id), EventUpdateSchema, true);
   routesFor(`${BASE}/by-slug/:slug`, SlugParams, (request) => bySlug(db, (request.params as { slug: string }).slug, request.ctx.lang), EventSlugUpdateSchema, false);
 }

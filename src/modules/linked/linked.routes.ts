@@ -4,7 +4,7 @@ import { Type, type Static, type TObject } from 'typebox';
 import type { Db } from '../../db/database.js';
 import { NAMESPACE } from '../../http/context.js';
 import { totalHeaders } from '../../http/pagination.js';
-import { CommonQuery, IdParams, SlugParams, responses } from '../../http/schemas.js';
+import { CommonQuery, ID_SEGMENT, IdParams, SlugParams, responses } from '../../http/schemas.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
 import { assertReadable, byId, bySlug, createLinkedRecord, linkedObject, trashLinkedRecord, updateLinkedRecord } from './linked.actions.js';
 import { listLinked } from './linked.list.js';
@@ -84,7 +84,7 @@ export function linkedRoutes(kind: LinkedKind) {
       });
     };
 
-    single(`${base}/:id`, IdParams, (db, request) => byId(db, kind, (request.params as Static<typeof IdParams>).id), 'id');
+    single(`${base}/${ID_SEGMENT}`, IdParams, (db, request) => byId(db, kind, (request.params as Static<typeof IdParams>).id), 'id');
     single(`${base}/by-slug/:slug`, SlugParams, (db, request) => bySlug(db, kind, (request.params as Static<typeof SlugParams>).slug, request.ctx.lang), 'slug');
   };
 }

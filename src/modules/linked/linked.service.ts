@@ -10,6 +10,7 @@ import { checkCommonFields, mayAssignAuthor, newPostColumns, updatedPostColumns,
 import { POST_STATUSES } from '../users/roles.js';
 import { dropFalsy, globalId, languageFields, postHead, renderHtml, type Related } from '../posts/post.mapper.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
+import { isHttpUrl } from '../../lib/url.js';
 
 export interface LinkedChanges {
   common: CommonChanges;
@@ -24,14 +25,7 @@ const MAX_TEXT = 10_000;
 const LIVE_STATUSES = POST_STATUSES.filter((s) => s !== 'trash');
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
+/** An absolute http(s) URL; event.input.ts may import this instead of keeping its own copy. */
 
 /**
  * Checks a venue or organizer payload (from its own route or inline in an event). Problems are

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Problems } from '../../http/problems.js';
 import type { Settings } from './settings.service.js';
+import { isHttpUrl } from '../../lib/url.js';
 
 /**
  * `type: ['string', 'null']` rather than anyOf: with Ajv's coerceTypes an anyOf tries the string
@@ -30,14 +31,6 @@ export const SettingsPatchSchema = Type.Object({
 });
 export type SettingsPatch = Static<typeof SettingsPatchSchema>;
 
-function isHttpUrl(raw: string): boolean {
-  try {
-    const url = new URL(raw);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The checks JSON Schema cannot make, all reported at once; returns only the known keys (the

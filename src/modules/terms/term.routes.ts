@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { NAMESPACE } from '../../http/context.js';
-import { IdParams, responses } from '../../http/schemas.js';
+import { ID_SEGMENT, IdParams, responses } from '../../http/schemas.js';
 import { toTermList, toTermObject } from './term.mapper.js';
 import { termCreateBody, termListQuery, termListSchema, termSchema, termUpdateBody, type TermInput, type TermListQuery } from './term.schema.js';
 import { createTerm, deleteTerm, getTerm, listTerms, precheck, translationsOf, updateTerm } from './term.service.js';
@@ -62,7 +62,7 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
   );
 
   app.get(
-    `${base}/:id`,
+    `${base}/${ID_SEGMENT}`,
     { schema: { tags, summary: `Read a ${def.label}`, params: IdParams, response: responses({ 200: TermWithLinks }) }, config: PUBLIC },
     async (request) => {
       const row = await getTerm(db, def, request.params.id);
@@ -72,7 +72,7 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
 
   app.route({
     method: ['POST', 'PUT', 'PATCH'],
-    url: `${base}/:id`,
+    url: `${base}/${ID_SEGMENT}`,
     schema: { tags, security, summary: `Update a ${def.label} (only the fields sent)`, params: IdParams, body: termUpdateBody(def), response: responses({ 200: TermWithLinks }) },
     config: write,
     preValidation: validateFirst,
@@ -83,7 +83,7 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
   });
 
   app.delete(
-    `${base}/:id`,
+    `${base}/${ID_SEGMENT}`,
     { schema: { tags, security, summary: `Delete a ${def.label} for good`, params: IdParams, response: responses({ 200: Term }) }, config: write, preValidation: validateFirst },
     async (request) => {
       const { row, translations } = await deleteTerm(db, def, request.params.id);
