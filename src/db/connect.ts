@@ -9,12 +9,14 @@ import type { DialectName } from './dialect.js';
 import * as initial from './migrations/001_initial.js';
 import * as linkedTitleCi from './migrations/002_linked_title_ci.js';
 import * as terms from './migrations/003_terms.js';
+import * as eventWindow from './migrations/004_event_window.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
   '001_initial': initial,
   '002_linked_title_ci': linkedTitleCi,
   '003_terms': terms,
+  '004_event_window': eventWindow,
 };
 
 export interface Storage {
