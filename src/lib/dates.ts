@@ -5,7 +5,9 @@
  * event's zone ("local") or in UTC. Client-sent dates are read like PHP's `strtotime()`: a hand-written grammar
  * covers the forms WordPress clients send, with PHP's semantics; chrono-node reads the rest.
  */
-import * as chrono from 'chrono-node';
+// English only: the other locales cost ~15 MB of memory and clients send English or numeric dates.
+import * as chrono from 'chrono-node/en';
+import type { ParsedComponents } from 'chrono-node';
 import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
 import type { Zone as LuxonZone } from 'luxon';
 
@@ -416,7 +418,7 @@ function parseWithChrono(text: string, zone: Zone, now: Date): DateTime | null {
  * and its reference time for relative dates ('in 3 days'), which it computes in the process's zone; so only a
  * time it read from the text (3pm, evening) is taken from it.
  */
-function chronoClock(c: chrono.ParsedComponents, now: DateTime): Clock {
+function chronoClock(c: ParsedComponents, now: DateTime): Clock {
   const tags = c.tags();
   if (c.isCertain('hour') || tags.has('parser/ENCasualTimeParser')) {
     return { hour: c.get('hour') ?? 0, minute: c.get('minute') ?? 0, second: c.get('second') ?? 0 };

@@ -385,6 +385,30 @@ for (const backend of backends()) {
         assert.equal((await t.request({ method: 'DELETE', url: `${EVENTS}/${created.data.id}` })).statusCode, 401);
       });
 
+      it('should keep term counts equal to a recount through every kind of write', async () => {
+        const a = await create({ title: 'Count A', start_date: '2031-06-01 10:00:00', end_date: '2031-06-01 12:00:00', categories: ['Count cat 1', 'Count cat 2'], tags: ['count-tag'] });
+        const b = await create({ title: 'Count B', status: 'draft', start_date: '2031-06-01 10:00:00', end_date: '2031-06-01 12:00:00', categories: ['Count cat 1'] });
+        const patch = (id: number, payload: Record<string, unknown>) => t.request({ method: 'PATCH', url: `${EVENTS}/${id}`, auth: editor.authorization, payload });
+        await patch(a.data.id, { categories: ['Count cat 2', 'Count cat 3'] });
+        await patch(b.data.id, { status: 'publish' });
+        await patch(b.data.id, { tags: ['count-tag'], status: 'pending' });
+        await t.request({ method: 'DELETE', url: `${EVENTS}/${a.data.id}`, auth: editor.authorization });
+        await patch(a.data.id, { status: 'publish', tags: [] });
+        const rows = await t.storage.db.selectFrom('terms').select(['id', 'count']).where('name', 'like', 'Count cat%').execute();
+        const tags = await t.storage.db.selectFrom('terms').select(['id', 'count']).where('slug', '=', 'count-tag').execute();
+        for (const term of [...rows, ...tags]) {
+          const recount = await t.storage.db
+            .selectFrom('event_terms')
+            .innerJoin('events', 'events.id', 'event_terms.event_id')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('event_terms.term_id', '=', term.id)
+            .where('events.status', '=', 'publish')
+            .executeTakeFirstOrThrow();
+          assert.equal(term.count, Number(recount.n), `term ${term.id}`);
+        }
+        assert.deepEqual(rows.map((r) => r.count).sort(), [0, 1, 1]);
+      });
+
       it('should let a new event take the slug of a trashed one, and prefer it by slug', async () => {
         const old = await create({ title: 'Reuse', start_date: '2031-06-01 10:00:00', end_date: '2031-06-01 12:00:00' });
         await t.request({ method: 'DELETE', url: `${EVENTS}/${old.data.id}`, auth: editor.authorization });

@@ -5,7 +5,7 @@ import { restForbidden } from '../../http/errors.js';
 import { insertLinked } from '../linked/linked.service.js';
 import { ORGANIZER } from '../organizers/organizer.kind.js';
 import { newPostColumns, updatedPostColumns } from '../posts/post.service.js';
-import { applyTermInputs, recountTerms } from '../terms/term.embed.js';
+import { applyTermInputs, shiftTermCounts } from '../terms/term.embed.js';
 import { canEdit } from '../users/roles.js';
 import { VENUE } from '../venues/venue.kind.js';
 import { eventErrors } from './event.errors.js';
@@ -17,7 +17,7 @@ async function applyLink(trx: Db, plan: LinkPlan, kind: typeof VENUE, ctx: Reque
 }
 
 /** Venue, organizers and terms of a checked payload, inside the write transaction. */
-async function applyLinks(trx: Db, eventId: number, changes: EventChanges, ctx: RequestContext): Promise<void> {
+async function applyLinks(trx: Db, eventId: number, changes: EventChanges, ctx: RequestContext, statusBefore: string | null): Promise<void> {
   if (changes.venue !== undefined) {
     const venueId = changes.venue === null ? null : await applyLink(trx, changes.venue, VENUE, ctx);
     await events.update(trx, eventId, { venue_id: venueId });
@@ -30,18 +30,18 @@ async function applyLinks(trx: Db, eventId: number, changes: EventChanges, ctx: 
     }
     await events.setOrganizers(trx, eventId, ids);
   }
-  const touched: number[] = [];
+  const termsChange = changes.categories !== undefined || changes.tags !== undefined;
+  const statusAfter = changes.common.status ?? statusBefore;
+  if (!termsChange && (statusAfter === 'publish') === (statusBefore === 'publish')) return;
+  const before = statusBefore === null ? [] : await events.allTermIds(trx, eventId);
   for (const [key, taxonomy] of [['categories', 'cal_events_cat'], ['tags', 'post_tag']] as const) {
     const input = changes[key];
     if (input === undefined) continue;
     const previous = await events.termIds(trx, eventId, taxonomy);
-    const next = await applyTermInputs(trx, taxonomy, input, ctx.lang);
-    await events.setTerms(trx, eventId, previous, next);
-    touched.push(...previous, ...next);
+    await events.setTerms(trx, eventId, previous, await applyTermInputs(trx, taxonomy, input, ctx.lang));
   }
-  // A status change moves the event in or out of every term's published count.
-  if (changes.common.status !== undefined) touched.push(...(await events.allTermIds(trx, eventId)));
-  if (touched.length > 0) await recountTerms(trx, [...new Set(touched)]);
+  const after = termsChange ? await events.allTermIds(trx, eventId) : before;
+  await shiftTermCounts(trx, { termIds: before, published: statusBefore === 'publish' }, { termIds: after, published: statusAfter === 'publish' });
 }
 
 /** POST /events: checks everything, then writes the event and its links in one transaction. */
@@ -51,7 +51,7 @@ export async function createEvent(db: Db, input: Record<string, unknown>, ctx: R
     const post = await newPostColumns(trx, 'events', changes.common, ctx, changes.title ?? '');
     const row = { ...post, ...changes.columns, venue_id: null, post_parent: null } as EventTable;
     await events.insert(trx, row);
-    await applyLinks(trx, post.id, changes, ctx);
+    await applyLinks(trx, post.id, changes, ctx, null);
     await bumpDataVersion(trx);
     return post.id;
   });
@@ -64,7 +64,7 @@ export async function updateEvent(db: Db, existing: EventRow, input: Record<stri
   await db.transaction().execute(async (trx) => {
     const post = await updatedPostColumns(trx, 'events', changes.common, ctx, existing, changes.title);
     await events.update(trx, existing.id, { ...post, ...changes.columns });
-    await applyLinks(trx, existing.id, changes, ctx);
+    await applyLinks(trx, existing.id, changes, ctx, existing.status);
     await bumpDataVersion(trx);
   });
 }
@@ -75,7 +75,8 @@ export async function trashEvent(db: Db, existing: EventRow, ctx: RequestContext
   if (existing.status === 'trash') throw eventErrors.inTrash();
   await db.transaction().execute(async (trx) => {
     await events.update(trx, existing.id, { status: 'trash' });
-    await recountTerms(trx, await events.allTermIds(trx, existing.id));
+    const termIds = await events.allTermIds(trx, existing.id);
+    await shiftTermCounts(trx, { termIds, published: existing.status === 'publish' }, { termIds, published: false });
     await bumpDataVersion(trx);
   });
 }

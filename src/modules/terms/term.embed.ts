@@ -169,3 +169,18 @@ export async function recountTerms(trx: Db, termIds: number[]): Promise<void> {
     .where('id', 'in', ids)
     .execute();
 }
+
+/**
+ * Moves counts by what one event write changed: a term counts the event when it is linked and the
+ * event is published. Exact because it runs in the write's transaction with the before and after
+ * of that one event; cheaper than recounting a large category on every write.
+ */
+export async function shiftTermCounts(trx: Db, before: { termIds: number[]; published: boolean }, after: { termIds: number[]; published: boolean }): Promise<void> {
+  const counted = (side: { termIds: number[]; published: boolean }) => new Set(side.published ? side.termIds : []);
+  const was = counted(before);
+  const is = counted(after);
+  const gained = [...is].filter((id) => !was.has(id));
+  const lost = [...was].filter((id) => !is.has(id));
+  if (gained.length > 0) await trx.updateTable('terms').set((eb) => ({ count: eb('count', '+', 1) })).where('id', 'in', gained).execute();
+  if (lost.length > 0) await trx.updateTable('terms').set((eb) => ({ count: eb('count', '-', 1) })).where('id', 'in', lost).execute();
+}
