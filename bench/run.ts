@@ -96,7 +96,7 @@ async function measure(name: string, options: autocannon.Options): Promise<Row> 
 
 async function main(): Promise<void> {
   const database = await freshDatabase();
-  const storage = connect({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
+  const storage = await connect({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
   await migrate(storage.db);
   const { user, application_password } = await createUser(storage.db, { username: 'bench', role: 'administrator' });
   const seedStart = performance.now();

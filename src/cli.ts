@@ -104,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     return report(error);
   }
-  const storage = connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrate(storage.db);
     await run(storage.db, parsed.command, parsed.name, parsed.options);

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   }
 
   const startedAt = performance.now();
-  const storage = connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrate(storage.db);
   const app = await buildApp(config, { storage });
 

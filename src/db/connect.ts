@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type SQLite from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import type { Database, Db } from './database.js';
@@ -32,22 +31,24 @@ export interface StorageOptions {
   onQuery?: (sql: string, durationMs: number) => void;
 }
 
-// COUNT(*) and BIGINT come back as strings from pg by default; our counts and ids fit in a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
-
 /**
  * Opens the database: PostgreSQL when `databaseUrl` is set, else SQLite (WAL) in `dataDir`.
+ * Only the driver in use is loaded (each costs memory the other back end never needs).
  * Nothing is migrated here; call {@link migrate}.
  */
-export function connect(options: StorageOptions): Storage {
+export async function connect(options: StorageOptions): Promise<Storage> {
   const log = options.onQuery ? { log: (e: { query: { sql: string }; queryDurationMillis: number }) => options.onQuery?.(e.query.sql, e.queryDurationMillis) } : {};
   if (options.databaseUrl) {
+    const { default: pg } = await import('pg');
+    // COUNT(*) and BIGINT come back as strings from pg by default; our counts and ids fit in a double.
+    pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+    pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
+  const { default: SQLite } = await import('better-sqlite3');
   const sqlite = new SQLite(path.join(options.dataDir, 'calendar.sqlite'));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

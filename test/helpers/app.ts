@@ -36,7 +36,7 @@ export async function createTestApp(backend: Backend, env: Record<string, string
   const pgDb = backend === 'postgres' ? await createScratchDatabase(process.env['TEST_DATABASE_URL']!, 'cal_test') : null;
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(pgDb ? { DATABASE_URL: pgDb.url } : {}), ...env }, isValidTimezone);
   const queries = { count: 0 };
-  const storage = connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, onQuery: () => (queries.count += 1) });
+  const storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, onQuery: () => (queries.count += 1) });
   await migrate(storage.db);
   const app = await buildApp(config, { storage, logger: false });
   await app.ready();
