@@ -11,6 +11,7 @@ import { parseQueryString, splitCsvArrays } from './http/params.js';
 import { applyFieldsFilter } from './http/fields.js';
 import { RouteTable } from './http/route-table.js';
 import { PageCache } from './http/page-cache.js';
+import { InFlight } from './http/in-flight.js';
 import { can } from './modules/users/roles.js';
 import { SettingsStore } from './modules/settings/settings.service.js';
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
@@ -32,6 +33,7 @@ export interface Services {
   settings: SettingsStore;
   routes: RouteTable;
   pageCache: PageCache;
+  inFlight: InFlight;
 }
 
 declare module 'fastify' {
@@ -64,6 +66,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     settings: new SettingsStore(deps.storage.db, config),
     routes,
     pageCache: new PageCache(deps.storage.db),
+    inFlight: new InFlight(),
   };
   app.decorate('services', services);
   // Clients of the original often post forms rather than JSON.
@@ -85,6 +88,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     const lang = resolveLanguage(config, request);
     request.ctx = buildContext(config, request, lang, request.ctx.actor, await services.settings.get());
   });
+  services.inFlight.register(app);
   // Validation comes before the permission check, as in the original.
   app.addHook('preHandler', async (request) => {
     const access = request.routeOptions.config.access ?? 'public';

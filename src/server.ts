@@ -36,11 +36,13 @@ async function main(): Promise<void> {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down: finishing requests in flight');
     await app.close();
+    await app.services.inFlight.drained();
     await storage.close();
   });
 
-  await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({
+    address,
     database: storage.dialect,
     languages: config.languages,
     startupMs: Math.round(performance.now() - startedAt),
