@@ -36,8 +36,10 @@ async function main(): Promise<void> {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down: finishing requests in flight');
     await app.close();
+    app.log.info('connections closed');
     await app.services.inFlight.drained();
     await storage.close();
+    app.log.info('storage closed');
   });
 
   const address = await app.listen({ port: config.port, host: config.host });
