@@ -33,9 +33,9 @@ export async function organizerIds(db: Db, eventId: number): Promise<number[]> {
   return rows.map((r) => r.organizer_id);
 }
 
-/** Replaces the organizers, keeping the order given. */
-export async function setOrganizers(db: Db, eventId: number, ids: number[]): Promise<void> {
-  await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
+/** Replaces the organizers, keeping the order given (`fresh`: the event has none yet). */
+export async function setOrganizers(db: Db, eventId: number, ids: number[], fresh = false): Promise<void> {
+  if (!fresh) await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
   if (ids.length === 0) return;
   await db.insertInto('event_organizers').values(ids.map((organizer_id, position) => ({ event_id: eventId, organizer_id, position }))).execute();
 }

@@ -16,32 +16,42 @@ async function applyLink(trx: Db, plan: LinkPlan, kind: typeof VENUE, ctx: Reque
   return plan.kind === 'id' ? plan.id : (await insertLinked(trx, kind, plan.changes, ctx)).id;
 }
 
-/** Venue, organizers and terms of a checked payload, inside the write transaction. */
-async function applyLinks(trx: Db, eventId: number, changes: EventChanges, ctx: RequestContext, statusBefore: string | null): Promise<void> {
-  if (changes.venue !== undefined) {
-    const venueId = changes.venue === null ? null : await applyLink(trx, changes.venue, VENUE, ctx);
-    await events.update(trx, eventId, { venue_id: venueId });
-  }
+/** The venue column of a checked payload (creating an inline venue), folded into the event's own write. */
+async function venueColumn(trx: Db, changes: EventChanges, ctx: RequestContext): Promise<Partial<EventTable>> {
+  if (changes.venue === undefined) return {};
+  return { venue_id: changes.venue === null ? null : await applyLink(trx, changes.venue, VENUE, ctx) };
+}
+
+/**
+ * Organizers and terms of a checked payload, inside the write transaction, with the term counts
+ * moved accordingly. `before` is the stored event (status and terms), null for a new one.
+ */
+async function applyLinks(trx: Db, eventId: number, changes: EventChanges, ctx: RequestContext, before: { status: string } | null): Promise<void> {
   if (changes.organizers !== undefined) {
     const ids: number[] = [];
     for (const plan of changes.organizers) {
       const id = await applyLink(trx, plan, ORGANIZER, ctx);
       if (!ids.includes(id)) ids.push(id);
     }
-    await events.setOrganizers(trx, eventId, ids);
+    await events.setOrganizers(trx, eventId, ids, before === null);
   }
   const termsChange = changes.categories !== undefined || changes.tags !== undefined;
+  const statusBefore = before?.status ?? null;
   const statusAfter = changes.common.status ?? statusBefore;
   if (!termsChange && (statusAfter === 'publish') === (statusBefore === 'publish')) return;
-  const before = statusBefore === null ? [] : await events.allTermIds(trx, eventId);
+  const termsBefore = before === null ? [] : await events.allTermIds(trx, eventId);
+  const applied: number[] = [];
   for (const [key, taxonomy] of [['categories', 'cal_events_cat'], ['tags', 'post_tag']] as const) {
     const input = changes[key];
     if (input === undefined) continue;
-    const previous = await events.termIds(trx, eventId, taxonomy);
-    await events.setTerms(trx, eventId, previous, await applyTermInputs(trx, taxonomy, input, ctx.lang));
+    const previous = before === null ? [] : await events.termIds(trx, eventId, taxonomy);
+    const next = await applyTermInputs(trx, taxonomy, input, ctx.lang);
+    await events.setTerms(trx, eventId, previous, next);
+    applied.push(...next);
   }
-  const after = termsChange ? await events.allTermIds(trx, eventId) : before;
-  await shiftTermCounts(trx, { termIds: before, published: statusBefore === 'publish' }, { termIds: after, published: statusAfter === 'publish' });
+  // A new event's terms are exactly those just applied; an update's need reading back.
+  const termsAfter = !termsChange ? termsBefore : before === null ? applied : await events.allTermIds(trx, eventId);
+  await shiftTermCounts(trx, { termIds: termsBefore, published: statusBefore === 'publish' }, { termIds: termsAfter, published: statusAfter === 'publish' });
 }
 
 /** POST /events: checks everything, then writes the event and its links in one transaction. */
@@ -49,7 +59,7 @@ export async function createEvent(db: Db, input: Record<string, unknown>, ctx: R
   const changes = await checkEventInput(db, input, ctx, null, true);
   return db.transaction().execute(async (trx) => {
     const post = await newPostColumns(trx, 'events', changes.common, ctx, changes.title ?? '');
-    const row = { ...post, ...changes.columns, venue_id: null, post_parent: null } as EventTable;
+    const row = { ...post, ...changes.columns, venue_id: null, post_parent: null, ...(await venueColumn(trx, changes, ctx)) } as EventTable;
     await events.insert(trx, row);
     await applyLinks(trx, post.id, changes, ctx, null);
     await bumpDataVersion(trx);
@@ -63,8 +73,8 @@ export async function updateEvent(db: Db, existing: EventRow, input: Record<stri
   if (!canEdit(ctx.actor, existing)) throw restForbidden(ctx.actor !== null);
   await db.transaction().execute(async (trx) => {
     const post = await updatedPostColumns(trx, 'events', changes.common, ctx, existing, changes.title);
-    await events.update(trx, existing.id, { ...post, ...changes.columns });
-    await applyLinks(trx, existing.id, changes, ctx, existing.status);
+    await events.update(trx, existing.id, { ...post, ...changes.columns, ...(await venueColumn(trx, changes, ctx)) });
+    await applyLinks(trx, existing.id, changes, ctx, existing);
     await bumpDataVersion(trx);
   });
 }
