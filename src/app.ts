@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
+import cors from '@fastify/cors';
 import type { Config } from './config.js';
 import type { Storage } from './db/connect.js';
 import { Authenticator } from './http/auth.js';
@@ -98,6 +99,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   app.addHook('preSerialization', applyFieldsFilter);
 
+  // Browser clients on other origins: credentials travel in the Authorization header, never cookies.
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+    exposedHeaders: ['X-Cal-Total', 'X-Cal-TotalPages', 'Allow', 'Retry-After'],
+    maxAge: 600,
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

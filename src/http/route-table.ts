@@ -27,7 +27,8 @@ export class RouteTable {
   private readonly mirror: Instance<HTTPVersion.V1> = FindMyWay({ ignoreTrailingSlash: true });
 
   add(route: RouteOptions): void {
-    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD');
+    // HEAD twins and the CORS preflight route are not part of the API's route table.
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => (METHODS as readonly string[]).includes(m));
     if (methods.length === 0) return;
     const endpoint: Endpoint = { methods, schema: route.schema, access: route.config?.access };
     const existing = this.entries.find((e) => e.url === route.url);

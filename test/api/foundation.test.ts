@@ -136,6 +136,19 @@ for (const backend of backends()) {
       assert.equal(res.data.title, 'Form event');
     });
 
+    it('should answer CORS preflights and expose the total headers', async () => {
+      const preflight = await t.request({
+        method: 'OPTIONS',
+        url: '/cal/events/v1/events',
+        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      });
+      assert.equal(preflight.statusCode, 204);
+      assert.equal(preflight.headers['access-control-allow-origin'], '*');
+      assert.match(String(preflight.headers['access-control-allow-headers']), /Authorization/);
+      const list = await t.request({ method: 'GET', url: '/cal/events/v1/events', headers: { origin: 'https://app.example.com' } });
+      assert.match(String(list.headers['access-control-expose-headers']), /X-Cal-Total/);
+    });
+
     it('should keep only the _fields asked for', async () => {
       const res = await t.request({ method: 'GET', url: '/cal/events/v1/events?_fields=total,total_pages' });
       assert.equal(res.statusCode, 200);
