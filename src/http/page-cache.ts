@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
@@ -9,6 +10,8 @@ interface CachedResponse {
   /** Encoded once: sending stored bytes is what makes a cached page cheap. */
   body: Buffer;
   headers: Record<string, string>;
+  /** Lets clients revalidate with If-None-Match and get a 304 without the body. */
+  etag: string;
 }
 
 /** Serialized responses kept in memory, bounded by their total size. */
@@ -40,10 +43,13 @@ export class PageCache {
     if (!cached) {
       const { body, headers = {} } = await produce();
       const fields = (request.query as Record<string, unknown> | undefined)?.['_fields'];
-      cached = { body: Buffer.from(JSON.stringify(pickFields(body, fields))), headers };
+      const bytes = Buffer.from(JSON.stringify(pickFields(body, fields)));
+      cached = { body: bytes, headers, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` };
       this.entries.set(key, cached);
     }
     for (const [name, value] of Object.entries(cached.headers)) void reply.header(name, value);
+    void reply.header('ETag', cached.etag);
+    if (request.headers['if-none-match'] === cached.etag) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(cached.body);
   }
 }

@@ -257,6 +257,20 @@ for (const backend of backends()) {
         assert.ok(b <= 14, `big read took ${b} queries`);
       });
 
+      it('should revalidate with ETag and If-None-Match until the event changes', async () => {
+        const created = await create({ title: 'Tagged', start_date: '2031-05-18 09:30:00', end_date: '2031-05-18 11:30:00' });
+        const first = await t.request({ method: 'GET', url: `${EVENTS}/${created.data.id}` });
+        const etag = String(first.headers['etag']);
+        assert.match(etag, /^".+"$/);
+        const same = await t.request({ method: 'GET', url: `${EVENTS}/${created.data.id}`, headers: { 'if-none-match': etag } });
+        assert.equal(same.statusCode, 304);
+        assert.equal(same.body, '');
+        await t.request({ method: 'PATCH', url: `${EVENTS}/${created.data.id}`, auth: editor.authorization, payload: { title: 'Tagged again' } });
+        const changed = await t.request({ method: 'GET', url: `${EVENTS}/${created.data.id}`, headers: { 'if-none-match': etag } });
+        assert.equal(changed.statusCode, 200);
+        assert.equal(changed.data.title, 'Tagged again');
+      });
+
       it('should answer 404 for an unknown id', async () => {
         const res = await t.request({ method: 'GET', url: `${EVENTS}/999999` });
         assert.equal(res.statusCode, 404);
