@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
 import { applyTermInputs, loadEmbeddedTerms, recountTerms, resolveTermInputs } from '../../src/modules/terms/term.embed.js';
+import { bumpDataVersion } from '../../src/db/data-version.js';
 
 const API = '/cal/events/v1';
 const TERM_KEYS = ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls', 'i18n_language', 'translations'];
@@ -59,11 +60,13 @@ for (const backend of backends()) {
         .execute();
       if (termIds.length > 0) await db.insertInto('event_terms').values(termIds.map((termId) => ({ event_id: id, term_id: termId }))).execute();
       await recountTerms(db, termIds);
+      await bumpDataVersion(db);
       return id;
     };
     const setEventStatus = async (eventId: number, status: string, termIds: number[]) => {
       await t.storage.db.updateTable('events').set({ status }).where('id', '=', eventId).execute();
       await recountTerms(t.storage.db, termIds);
+      await bumpDataVersion(t.storage.db);
     };
 
     describe(`POST ${API}/categories`, () => {

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { backends, createTestApp, type Backend, type TestApp } from './app.js';
+import { bumpDataVersion } from '../../src/db/data-version.js';
 
 /**
  * The behaviour venues and organizers share (routes, permissions, trash, lists and their filters),
@@ -58,6 +59,8 @@ export async function insertEvent(
   if (organizers.length > 0) {
     await db.insertInto('event_organizers').values(organizers.map((organizer_id, position) => ({ event_id: id, organizer_id, position }))).execute();
   }
+  // Every write bumps the data version; cached pages depend on it.
+  await bumpDataVersion(db);
   return id;
 }
 

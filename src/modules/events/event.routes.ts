@@ -7,6 +7,7 @@ import { ID_SEGMENT, IdParams, SlugParams, responses } from '../../http/schemas.
 import { canEdit, canRead } from '../users/roles.js';
 import { eventErrors } from './event.errors.js';
 import { listEvents, windowKey } from './event.list.js';
+import { totalHeaders } from '../../http/pagination.js';
 import { loadEventRelations, toEventObject } from './event.mapper.js';
 import * as events from './event.repository.js';
 import {
@@ -75,7 +76,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     const query = request.query as EventListParams;
     return pageCache.respond(request, reply, [request.url, windowKey(query, request.ctx)], async () => {
       const page = await listEvents(db, query, request.ctx);
-      return { body: page, headers: { 'X-Cal-Total': String(page.total), 'X-Cal-TotalPages': String(page.total_pages) } };
+      return { body: page, headers: totalHeaders(page) };
     });
   });
 

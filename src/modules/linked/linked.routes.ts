@@ -29,6 +29,7 @@ export function linkedRoutes(kind: LinkedKind) {
   return async function routes(fastify: FastifyInstance): Promise<void> {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const { db } = app.services.storage;
+    const { pageCache } = app.services;
     const schemas = linkedSchemas(kind);
     const base = `/${NAMESPACE}/${kind.table}`;
     const tags = [kind.table];
@@ -40,8 +41,16 @@ export function linkedRoutes(kind: LinkedKind) {
       base,
       { schema: { tags, summary: `List ${kind.table}`, querystring: LinkedListQuery, response: responses({ 200: schemas.list }) }, config: { access: 'public' } },
       async (request, reply) => {
-        const page = await listLinked(db, kind, request.query, request.ctx);
-        return reply.headers(totalHeaders(page)).send(page);
+        const produce = async () => {
+          const page = await listLinked(db, kind, request.query, request.ctx);
+          return { body: page, headers: totalHeaders(page) };
+        };
+        // `only_with_upcoming` changes with the clock as well as with writes: computed every time.
+        if (request.query.only_with_upcoming !== undefined) {
+          const { body, headers } = await produce();
+          return reply.headers(headers).send(body);
+        }
+        return pageCache.respond(request, reply, [request.url], produce);
       },
     );
 
@@ -55,11 +64,13 @@ export function linkedRoutes(kind: LinkedKind) {
     );
 
     const single = (path: string, params: typeof IdParams | typeof SlugParams, locate: Locate, by: string) => {
-      app.get(path, { schema: { tags, summary: `Read a ${kind.code} by ${by}`, params, querystring: ReadQuery, response: one }, config: { access: 'public' } }, async (request) => {
-        const row = await locate(db, request);
-        assertReadable(kind, row, request.ctx);
-        return linkedObject(db, kind, row, request.ctx, true);
-      });
+      app.get(path, { schema: { tags, summary: `Read a ${kind.code} by ${by}`, params, querystring: ReadQuery, response: one }, config: { access: 'public' } }, async (request, reply) =>
+        pageCache.respond(request, reply, [request.url], async () => {
+          const row = await locate(db, request);
+          assertReadable(kind, row, request.ctx);
+          return { body: await linkedObject(db, kind, row, request.ctx, true) };
+        }),
+      );
 
       app.route({
         method: ['POST', 'PUT', 'PATCH'],

@@ -6,6 +6,7 @@ import { toTermList, toTermObject } from './term.mapper.js';
 import { termCreateBody, termListQuery, termListSchema, termSchema, termUpdateBody, type TermInput, type TermListQuery } from './term.schema.js';
 import { createTerm, deleteTerm, getTerm, listTerms, precheck, translationsOf, updateTerm } from './term.service.js';
 import { TAXONOMIES, type TaxonomyDef } from './term.taxonomy.js';
+import { totalHeaders } from '../../http/pagination.js';
 
 const PUBLIC = { access: 'public' } as const;
 const security = [{ basic: [] }];
@@ -38,12 +39,13 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
   app.get(
     base,
     { schema: { tags, summary: `List ${def.route}`, querystring: termListQuery(def), response: responses({ 200: termListSchema(def) }) }, config: PUBLIC },
-    async (request, reply) => {
-      const page = await listTerms(db, def, request.query as TermListQuery, request.ctx.lang);
-      const translations = await translationsOf(db, page.rows);
-      void reply.header('X-Cal-Total', page.total).header('X-Cal-TotalPages', page.totalPages);
-      return toTermList(def, page.rows.map((row) => toTermObject(def, row, translations, request.ctx, false)), page, request.ctx);
-    },
+    async (request, reply) =>
+      app.services.pageCache.respond(request, reply, [request.url], async () => {
+        const page = await listTerms(db, def, request.query as TermListQuery, request.ctx.lang);
+        const translations = await translationsOf(db, page.rows);
+        const body = toTermList(def, page.rows.map((row) => toTermObject(def, row, translations, request.ctx, false)), page, request.ctx);
+        return { body, headers: totalHeaders({ total: page.total, total_pages: page.totalPages }) };
+      }),
   );
 
   app.post(
@@ -64,10 +66,11 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
   app.get(
     `${base}/${ID_SEGMENT}`,
     { schema: { tags, summary: `Read a ${def.label}`, params: IdParams, response: responses({ 200: TermWithLinks }) }, config: PUBLIC },
-    async (request) => {
-      const row = await getTerm(db, def, request.params.id);
-      return toTermObject(def, row, await translationsOf(db, [row]), request.ctx, true);
-    },
+    async (request, reply) =>
+      app.services.pageCache.respond(request, reply, [request.url], async () => {
+        const row = await getTerm(db, def, request.params.id);
+        return { body: toTermObject(def, row, await translationsOf(db, [row]), request.ctx, true) };
+      }),
   );
 
   app.route({
