@@ -145,6 +145,7 @@ for (const backend of backends()) {
           [{ venue: 99999 }, 'venue'],
           [{ organizer: [99999] }, 'organizer'],
           [{ venue: { venue: 'Bad site', website: 'nope' } }, 'venue.website'],
+          [{ tags: Array.from({ length: 101 }, (_, i) => `tag ${i}`) }, 'tags'],
         ] as [Record<string, unknown>, string][]) {
           const res = await create({ title: 'Bad', start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 11:00:00', categories: ['Never created'], ...payload });
           assert.equal(res.statusCode, 400, `${field}: ${res.body}`);

@@ -32,6 +32,8 @@ export interface EventChanges {
 }
 
 const FLAGS = ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const;
+/** Linked lists longer than this are refused: each item may create a record. */
+const MAX_LINKED = 100;
 
 
 function asId(value: unknown): number | null {
@@ -71,15 +73,19 @@ export async function checkEventInput(
   checkPresentation(input, existing === null, changes, problems);
   if (allowPassword && input['password'] !== undefined) changes.columns.password = String(input['password']);
 
+  for (const field of ['categories', 'tags', 'organizer'] as const) {
+    const value = input[field];
+    if (Array.isArray(value) && value.length > MAX_LINKED) problems.add(field, `${field} may list at most ${MAX_LINKED} items.`);
+  }
   for (const taxonomy of ['categories', 'tags'] as const) {
-    if (input[taxonomy] === undefined) continue;
+    if (input[taxonomy] === undefined || problems.has(taxonomy)) continue;
     const resolved = await resolveTermInputs(db, taxonomy === 'categories' ? 'cal_events_cat' : 'post_tag', input[taxonomy], ctx.lang);
     if (resolved === null) problems.add(taxonomy, `${taxonomy} must be a list of ids, slugs or names.`);
     else changes[taxonomy] = resolved;
   }
 
   if (input['venue'] !== undefined) changes.venue = await checkVenue(db, input['venue'], ctx, problems);
-  if (input['organizer'] !== undefined) changes.organizers = await checkOrganizers(db, input['organizer'], ctx, problems);
+  if (input['organizer'] !== undefined && !problems.has('organizer')) changes.organizers = await checkOrganizers(db, input['organizer'], ctx, problems);
 
   problems.throwIfAny();
   return changes;
