@@ -47,7 +47,26 @@ function describeRoute(entry: RouteEntry, namespace: string, restRoot: string): 
   return described;
 }
 
+const described = new WeakMap<RouteTable, Map<string, Record<string, unknown>>>();
+
+/**
+ * The routes of a namespace (null: all) as WordPress describes them. The table is fixed once the
+ * app is ready, so each description is built once per REST root.
+ */
 function routesOf(table: RouteTable, namespace: string | null, restRoot: string): Record<string, unknown> {
+  const cache = described.get(table) ?? new Map<string, Record<string, unknown>>();
+  described.set(table, cache);
+  const key = `${namespace ?? '*'} ${restRoot}`;
+  let routes = cache.get(key);
+  if (!routes) {
+    routes = describeRoutes(table, namespace, restRoot);
+    if (cache.size > 100) cache.clear();
+    cache.set(key, routes);
+  }
+  return routes;
+}
+
+function describeRoutes(table: RouteTable, namespace: string | null, restRoot: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const entry of table.entries) {
     const ns = entry.url.startsWith(`/${NAMESPACE}`) ? NAMESPACE : entry.url.startsWith(`/${ADMIN_NAMESPACE}`) ? ADMIN_NAMESPACE : '';
