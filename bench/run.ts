@@ -125,6 +125,14 @@ async function main(): Promise<void> {
 
     results.push(await measure('1. list, 50 events', { url: `${base}${listPath}` }));
     const rssAfterList = await rss(child.pid!);
+    // An ignored parameter that changes every time: the same page, never from the page cache.
+    let bust = 0;
+    results.push(
+      await measure('1u. list, uncached', {
+        url: `${base}${listPath}`,
+        requests: [{ setupRequest: (request) => ({ ...request, path: `${listPath}&uncached=${(bust += 1)}` }) }],
+      }),
+    );
     results.push(await measure('2. list + category', { url: `${base}/cal/events/v1/events?per_page=50&${window}&categories=${seeded.categorySlug}` }));
     results.push(await measure('3. search', { url: `${base}/cal/events/v1/events?per_page=50&${window}&search=jazz%20event` }));
     results.push(await measure('4. single event', { url: `${base}/cal/events/v1/events/${seeded.eventId}` }));

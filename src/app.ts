@@ -6,14 +6,15 @@ import type { Storage } from './db/connect.js';
 import { Authenticator } from './http/auth.js';
 import { buildContext, NAMESPACE } from './http/context.js';
 import { ErrorSchema } from './http/schemas.js';
-import { registerErrorHandler, restForbidden } from './http/errors.js';
+import { registerErrorHandler } from './http/errors.js';
+import { withAccessLast } from './http/access.js';
+import { mergeQueryIntoBody, registerBodyParsers } from './http/bodies.js';
 import { languageRootRewriter, resolveLanguage } from './http/languages.js';
 import { parseQueryString, splitCsvArrays } from './http/params.js';
 import { applyFieldsFilter } from './http/fields.js';
 import { RouteTable } from './http/route-table.js';
 import { PageCache } from './http/page-cache.js';
 import { InFlight } from './http/in-flight.js';
-import { can } from './modules/users/roles.js';
 import { SettingsStore } from './modules/settings/settings.service.js';
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
 import { eventRoutes } from './modules/events/event.routes.js';
@@ -70,11 +71,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     inFlight: new InFlight(),
   };
   app.decorate('services', services);
-  // Clients of the original often post forms rather than JSON.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, parseQueryString(String(body))));
+  registerBodyParsers(app);
   app.decorateRequest('ctx', null as never);
+  app.decorateRequest('prepared', null);
   app.addSchema(ErrorSchema);
-  app.addHook('onRoute', (route) => routes.add(route));
+  app.addHook('onRoute', (route) => {
+    routes.add(route);
+    withAccessLast(route);
+  });
   registerErrorHandler(app);
 
   const auth = new Authenticator(deps.storage.db, config.authFailLimit);
@@ -84,19 +88,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     request.ctx = { actor } as never;
   });
   app.addHook('preValidation', async (request) => {
+    mergeQueryIntoBody(request);
     splitCsvArrays(request.query, request.routeOptions.schema?.querystring as never);
     splitCsvArrays(request.body, request.routeOptions.schema?.body as never);
     const lang = resolveLanguage(config, request);
     request.ctx = buildContext(config, request, lang, request.ctx.actor, await services.settings.get());
   });
   services.inFlight.register(app);
-  // Validation comes before the permission check, as in the original.
-  app.addHook('preHandler', async (request) => {
-    const access = request.routeOptions.config.access ?? 'public';
-    if (access === 'public') return;
-    const actor = request.ctx.actor;
-    if (actor === null || (access !== 'authenticated' && !can(actor, access))) throw restForbidden(actor !== null);
-  });
   app.addHook('preSerialization', applyFieldsFilter);
 
   // Browser clients on other origins: credentials travel in the Authorization header, never cookies.

@@ -16,8 +16,11 @@ interface Failures {
   resetAt: number;
 }
 
-const unauthorized = (): ApiError =>
-  new ApiError(401, 'incorrect_password', 'The username or application password you entered is incorrect.', {}, { 'WWW-Authenticate': 'Basic realm="cal-events"' });
+type Refusal = 'invalid_username' | 'incorrect_password';
+
+/** The contract's codes; the message and the time taken are the same for both. */
+const unauthorized = (code: Refusal = 'incorrect_password'): ApiError =>
+  new ApiError(401, code, 'The username or application password you entered is incorrect.', {}, { 'WWW-Authenticate': 'Basic realm="cal-events"' });
 
 /**
  * HTTP Basic with application passwords. Verifying scrypt hashes on every request would cost tens
@@ -27,7 +30,7 @@ const unauthorized = (): ApiError =>
 export class Authenticator {
   private readonly verified = new LRUCache<string, Actor>({ max: 10_000, ttl: VERIFIED_TTL_MS });
   private readonly failures = new LRUCache<string, Failures>({ max: 100_000, ttl: WINDOW_MS });
-  private readonly pending = new Map<string, Promise<Actor | null>>();
+  private readonly pending = new Map<string, Promise<Actor | Refusal>>();
 
   constructor(
     private readonly db: Db,
@@ -50,10 +53,10 @@ export class Authenticator {
     this.refuseWhenThrottled(ipKey, this.failLimit * 10);
 
     const actor = await this.verifyShared(key, credentials.username, credentials.password);
-    if (!actor) {
+    if (typeof actor === 'string') {
       this.countFailure(pairKey);
       this.countFailure(ipKey);
-      throw unauthorized();
+      throw unauthorized(actor);
     }
     this.failures.delete(pairKey);
     this.verified.set(key, actor);
@@ -64,7 +67,7 @@ export class Authenticator {
    * Concurrent requests with the same header (a client's first burst) share one verification
    * instead of each paying for scrypt; each still counts its own failure.
    */
-  private verifyShared(key: string, username: string, password: string): Promise<Actor | null> {
+  private verifyShared(key: string, username: string, password: string): Promise<Actor | Refusal> {
     const pending = this.pending.get(key);
     if (pending) return pending;
     const verification = this.verify(username, password).finally(() => this.pending.delete(key));
@@ -72,18 +75,18 @@ export class Authenticator {
     return verification;
   }
 
-  private async verify(username: string, password: string): Promise<Actor | null> {
+  private async verify(username: string, password: string): Promise<Actor | Refusal> {
     const user = await users.findByUsername(this.db, username);
     const hashes = user && isRole(user.role) ? await users.passwordHashes(this.db, user.id) : [];
     // At least one scrypt whatever the username, so timing does not tell whether a user exists.
     if (!user || !isRole(user.role) || hashes.length === 0) {
       await verifyPassword(password, DUMMY_HASH);
-      return null;
+      return user ? 'incorrect_password' : 'invalid_username';
     }
     for (const { hash } of hashes) {
       if (await verifyPassword(password, hash)) return { id: user.id, username: user.username, role: user.role };
     }
-    return null;
+    return 'incorrect_password';
   }
 
   private refuseWhenThrottled(key: string, limit: number): void {

@@ -24,12 +24,13 @@ export class ApiError extends Error {
 }
 
 /** 400 `rest_invalid_param` naming each bad parameter with its reason. */
-export function invalidParams(params: Record<string, string>, details: unknown = {}): ApiError {
+/** `details` is `[]` when there are none, as the original's (a PHP empty array). */
+export function invalidParams(params: Record<string, string>, details: unknown = []): ApiError {
   return new ApiError(400, 'rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params, details });
 }
 
 export function invalidParam(name: string, reason = 'Invalid parameter.', details?: unknown): ApiError {
-  return invalidParams({ [name]: reason }, details ?? {});
+  return invalidParams({ [name]: reason }, details ?? []);
 }
 
 export function missingParams(names: string[]): ApiError {

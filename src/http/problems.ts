@@ -15,6 +15,6 @@ export class Problems {
   }
 
   throwIfAny(): void {
-    if (Object.keys(this.params).length > 0) throw invalidParams(this.params, this.details);
+    if (Object.keys(this.params).length > 0) throw invalidParams(this.params, Object.keys(this.details).length > 0 ? this.details : []);
   }
 }

@@ -37,8 +37,28 @@ export function parseCostInput(input: unknown): ParsedCostInput | null {
   const items: unknown[] = input === null ? [] : Array.isArray(input) ? input : [input];
   const valid = items.every((item) => typeof item === 'string' || (typeof item === 'number' && Number.isFinite(item)));
   if (!valid) return null;
-  // The API has no separate currency fields, so symbol and position are never stored from here.
-  return { raw: items.map(String).filter((item) => item.trim() !== ''), symbol: '', position: '' };
+  const raw = items.map(String).filter((item) => item.trim() !== '');
+  return { raw, ...currencyOf(raw) };
+}
+
+const LEADING = /^\s*(\p{Sc}+)\s*\d/u;
+const TRAILING = /\d\s*(\p{Sc}+)\s*$/u;
+
+/**
+ * The currency symbol written with the costs ("$23": `$`, prefix; "20$": `$`, postfix), as the
+ * original reads it from the cost it is sent; nothing when the values disagree or have none.
+ */
+function currencyOf(raw: string[]): Pick<ParsedCostInput, 'symbol' | 'position'> {
+  const found = new Set<string>();
+  for (const value of raw) {
+    const leading = LEADING.exec(value);
+    const trailing = TRAILING.exec(value);
+    if (leading) found.add(`prefix ${leading[1]}`);
+    else if (trailing) found.add(`postfix ${trailing[1]}`);
+  }
+  if (found.size !== 1) return { symbol: '', position: '' };
+  const [position, symbol] = [...found][0]!.split(' ') as ['prefix' | 'postfix', string];
+  return { symbol, position };
 }
 
 /** The `cost` string of the event object: the lowest and highest price, or a non-numeric cost as written. */

@@ -25,7 +25,7 @@ for (const backend of backends()) {
     const from = (remoteAddress: string, auth?: string) => t.request({ method: 'GET', url: '/', remoteAddress, auth });
 
     describe('bad credentials', () => {
-      it('should answer 401 with WWW-Authenticate: Basic, the same for an unknown user and a wrong password', async () => {
+      it('should answer 401 with WWW-Authenticate: Basic, invalid_username or incorrect_password (CONTRACT) with one message', async () => {
         const user = await t.asUser('editor', 'known');
         const wrongPassword = await from('10.1.0.1', basic('known', 'AAAA BBBB CCCC DDDD EEEE FFFF'));
         const unknownUser = await from('10.1.0.1', basic('nobody', passwordOf(user.authorization)));
@@ -34,7 +34,9 @@ for (const backend of backends()) {
           assert.match(String(res.headers['www-authenticate']), /^Basic\b/);
           assert.equal(res.data.data.status, 401);
         }
-        assert.deepEqual(unknownUser.data, wrongPassword.data);
+        assert.equal(unknownUser.data.code, 'invalid_username');
+        assert.equal(wrongPassword.data.code, 'incorrect_password');
+        assert.equal(unknownUser.data.message, wrongPassword.data.message);
         assert.equal(unknownUser.headers['www-authenticate'], wrongPassword.headers['www-authenticate']);
       });
 

@@ -27,7 +27,7 @@ for (const backend of backends()) {
       assert.equal(res.statusCode, 200);
       assert.equal(res.data.namespace, 'cal/events/v1');
       const single = res.data.routes['/cal/events/v1/events/(?P<id>\\d+)'];
-      assert.deepEqual(single.methods, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+      assert.deepEqual(single.methods, ['GET', 'DELETE', 'POST', 'PUT', 'PATCH']);
       const update = single.endpoints.find((e: { methods: string[] }) => e.methods.includes('PUT'));
       assert.deepEqual(update.methods, ['POST', 'PUT', 'PATCH']);
       assert.equal(update.args.id.required, true);
@@ -43,7 +43,8 @@ for (const backend of backends()) {
       assert.equal(res.statusCode, 200);
       assert.equal(res.data.openapi, '3.1.0');
       assert.deepEqual(res.data.servers, [{ url: 'http://localhost:80/fr/cal/events/v1/' }]);
-      for (const path of ['/events', '/events/{id}', '/events/by-slug/{slug}', '/venues', '/organizers/{id}', '/categories', '/tags/{id}']) {
+      assert.deepEqual(Object.keys(res.data).slice(0, 5), ['openapi', 'info', 'components', 'servers', 'paths']);
+      for (const path of ['/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/venues', '/organizers/{id}', '/categories', '/tags/{id}']) {
         assert.ok(res.data.paths[path], path);
       }
       const result = await new Validator().validate(res.data);

@@ -119,7 +119,18 @@ export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     `/${NAMESPACE}/doc`,
-    { schema: { hide: true, querystring: Type.Object(CommonQuery), response: responses({ 200: Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1 document' }) }) }, config: { access: 'public' } },
-    async (request) => ({ ...app.swagger(), servers: [{ url: `${request.ctx.base}/` }] }),
+    {
+      schema: {
+        summary: 'This OpenAPI document',
+        querystring: Type.Object(CommonQuery),
+        response: responses({ 200: Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1 document' }) }),
+      },
+      config: { access: 'public' },
+    },
+    async (request) => {
+      // The original's key order, with `servers` pointing at the request's REST root.
+      const { openapi, info, components, paths, ...rest } = app.swagger() as unknown as Record<string, unknown>;
+      return { openapi, info, components, servers: [{ url: `${request.ctx.base}/` }], paths, ...rest };
+    },
   );
 }

@@ -1,6 +1,5 @@
 import type { Db, EventRow, EventTable } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
-import { forbidden } from '../../http/errors.js';
 import { parseTruthy } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
 import { parseCostInput } from '../../lib/cost.js';
@@ -8,7 +7,7 @@ import { localToUtc, parseDateInput, parseZone, timezoneAbbr, type Zone } from '
 import { checkLinkedInput, type LinkedChanges } from '../linked/linked.service.js';
 import type { LinkedKind } from '../linked/linked-kind.js';
 import { ORGANIZER } from '../organizers/organizer.kind.js';
-import { checkCommonFields, mayAssignAuthor, type CommonChanges } from '../posts/post.service.js';
+import { checkCommonFields, type CommonChanges } from '../posts/post.service.js';
 import { resolveTermInputs } from '../terms/term.embed.js';
 import { VENUE } from '../venues/venue.kind.js';
 import { eventErrors } from './event.errors.js';
@@ -64,7 +63,6 @@ export async function checkEventInput(
   const zone = parseZone(tzName) ?? parseZone('UTC')!;
 
   const common = await checkCommonFields(db, 'events', input, ctx, existing, zone, problems);
-  if (!mayAssignAuthor(ctx.actor, common.author)) throw forbidden('rest_cannot_assign_author', 'Sorry, you are not allowed to create events as this user.');
   const changes: EventChanges = { common, columns: {} };
 
   if (typeof input['title'] === 'string') changes.title = input['title'].trim();
@@ -136,7 +134,7 @@ function checkPresentation(input: Record<string, unknown>, creating: boolean, ch
   if (input['cost'] !== undefined) {
     const cost = parseCostInput(input['cost']);
     if (cost === null) problems.add('cost', 'cost must be a string, a number or a list of them.');
-    else changes.columns.cost = JSON.stringify(cost.raw);
+    else Object.assign(changes.columns, { cost: JSON.stringify(cost.raw), currency_symbol: cost.symbol, currency_position: cost.position });
   }
   const website = input['website'];
   if (website !== undefined) {

@@ -6,6 +6,12 @@ export function findById(db: Db, id: number): Promise<EventRow | undefined> {
   return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Whether `id` belongs to a record of another kind (the ids of all post-like records are one sequence). */
+export async function isOtherPost(db: Db, id: number): Promise<boolean> {
+  const post = await db.selectFrom('posts').select('type').where('id', '=', id).executeTakeFirst();
+  return post !== undefined && post.type !== 'event';
+}
+
 /** A slug in a language; the record out of the trash wins over a trashed one (SPEC item 22). */
 export function findBySlug(db: Db, slug: string, lang: string): Promise<EventRow | undefined> {
   return db

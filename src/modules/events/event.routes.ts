@@ -22,6 +22,7 @@ import {
   type EventReadParams,
 } from './event.schema.js';
 import { createEvent, trashEvent, updateEvent } from './event.service.js';
+import { checkEventInput, type EventChanges } from './event.input.js';
 
 const BASE = '/cal/events/v1/events';
 
@@ -45,10 +46,12 @@ export async function eventObject(db: Db, row: EventRow, ctx: RequestContext, si
   return toEventObject(row, relations, ctx, { single, blank });
 }
 
+/** An unknown id is a 404; the id of a venue, organizer or image is a 400, as in the original. */
 async function byId(db: Db, id: number): Promise<EventRow> {
   const row = await events.findById(db, id);
-  if (!row) throw eventErrors.notFound(id);
-  return row;
+  if (row) return row;
+  if (await events.isOtherPost(db, id)) throw eventErrors.notAnEvent();
+  throw eventErrors.notFound(id);
 }
 
 async function bySlug(db: Db, slug: string, lang: string): Promise<EventRow> {
@@ -80,10 +83,20 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     });
   });
 
-  app.post('/cal/events/v1/events', { schema: { body: EventCreateSchema, response: responses({ 201: Type.Ref('Event') }) }, config: { access: 'edit_posts' } }, async (request, reply) => {
-    const id = await createEvent(db, request.body as Record<string, unknown>, request.ctx);
-    return reply.code(201).send(await eventObject(db, await byId(db, id), request.ctx, false));
-  });
+  app.post(
+    '/cal/events/v1/events',
+    {
+      schema: { body: EventCreateSchema, response: responses({ 201: Type.Ref('Event') }) },
+      config: { access: 'edit_posts' },
+      preHandler: async (request) => {
+        request.prepared = await checkEventInput(db, request.body as Record<string, unknown>, request.ctx, null, true);
+      },
+    },
+    async (request, reply) => {
+      const id = await createEvent(db, request.prepared as EventChanges, request.ctx);
+      return reply.code(201).send(await eventObject(db, await byId(db, id), request.ctx, false));
+    },
+  );
 
   const routesFor = (path: string, params: typeof IdParams | typeof SlugParams, locate: Locate, updateBody: typeof EventUpdateSchema | typeof EventSlugUpdateSchema, allowPassword: boolean) => {
     app.get(path, { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'public' } }, async (request, reply) =>
@@ -94,22 +107,32 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       }),
     );
 
+    // Registered before the update so the methods read GET, DELETE, POST, PUT, PATCH, as in the original.
+    app.delete(
+      path,
+      { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'edit_posts' }, preHandler: async (request) => void (request.prepared = await locate(request)) },
+      async (request) => {
+        const row = request.prepared as EventRow;
+        await trashEvent(db, row, request.ctx);
+        return eventObject(db, await byId(db, row.id), request.ctx, false);
+      },
+    );
+
     app.route({
       method: ['POST', 'PUT', 'PATCH'],
       url: path,
       schema: { params, body: updateBody, response: one },
       config: { access: 'edit_posts' },
-      handler: async (request) => {
+      // The record and the payload are checked before the permission, as in the original.
+      preHandler: async (request) => {
         const row = await locate(request);
-        await updateEvent(db, row, (request.body ?? {}) as Record<string, unknown>, request.ctx, allowPassword);
+        request.prepared = { row, changes: await checkEventInput(db, request.body as Record<string, unknown>, request.ctx, row, allowPassword) };
+      },
+      handler: async (request) => {
+        const { row, changes } = request.prepared as { row: EventRow; changes: EventChanges };
+        await updateEvent(db, row, changes, request.ctx);
         return eventObject(db, await byId(db, row.id), request.ctx, false);
       },
-    });
-
-    app.delete(path, { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'edit_posts' } }, async (request) => {
-      const row = await locate(request);
-      await trashEvent(db, row, request.ctx);
-      return eventObject(db, await byId(db, row.id), request.ctx, false);
     });
   };
 

@@ -4,12 +4,12 @@ import type { RequestContext } from '../../http/context.js';
 import { restForbidden } from '../../http/errors.js';
 import { insertLinked } from '../linked/linked.service.js';
 import { ORGANIZER } from '../organizers/organizer.kind.js';
-import { newPostColumns, updatedPostColumns } from '../posts/post.service.js';
+import { assertMayAssignAuthor, newPostColumns, updatedPostColumns } from '../posts/post.service.js';
 import { applyTermInputs, shiftTermCounts } from '../terms/term.embed.js';
 import { canEdit } from '../users/roles.js';
 import { VENUE } from '../venues/venue.kind.js';
 import { eventErrors } from './event.errors.js';
-import { checkEventInput, type EventChanges, type LinkPlan } from './event.input.js';
+import type { EventChanges, LinkPlan } from './event.input.js';
 import * as events from './event.repository.js';
 
 async function applyLink(trx: Db, plan: LinkPlan, kind: typeof VENUE, ctx: RequestContext): Promise<number> {
@@ -54,9 +54,15 @@ async function applyLinks(trx: Db, eventId: number, changes: EventChanges, ctx: 
   await shiftTermCounts(trx, { termIds: termsBefore, published: statusBefore === 'publish' }, { termIds: termsAfter, published: statusAfter === 'publish' });
 }
 
-/** POST /events: checks everything, then writes the event and its links in one transaction. */
-export async function createEvent(db: Db, input: Record<string, unknown>, ctx: RequestContext): Promise<number> {
-  const changes = await checkEventInput(db, input, ctx, null, true);
+/** Every author a write sets (the event's and its inline venue's and organizers') must be allowed. */
+function assertAuthors(changes: EventChanges, ctx: RequestContext): void {
+  const inline = [changes.venue, ...(changes.organizers ?? [])].flatMap((plan) => (plan?.kind === 'new' ? [plan.changes.common.author] : []));
+  for (const author of [changes.common.author, ...inline]) assertMayAssignAuthor(ctx.actor, author);
+}
+
+/** POST /events: writes a checked event and its links in one transaction. */
+export async function createEvent(db: Db, changes: EventChanges, ctx: RequestContext): Promise<number> {
+  assertAuthors(changes, ctx);
   return db.transaction().execute(async (trx) => {
     const post = await newPostColumns(trx, 'events', changes.common, ctx, changes.title ?? '');
     const row = { ...post, ...changes.columns, venue_id: null, post_parent: null, ...(await venueColumn(trx, changes, ctx)) } as EventTable;
@@ -68,9 +74,9 @@ export async function createEvent(db: Db, input: Record<string, unknown>, ctx: R
 }
 
 /** Updates only what was sent (SPEC item 1); the caller must be allowed to edit this event. */
-export async function updateEvent(db: Db, existing: EventRow, input: Record<string, unknown>, ctx: RequestContext, allowPassword: boolean): Promise<void> {
-  const changes = await checkEventInput(db, input, ctx, existing, allowPassword);
+export async function updateEvent(db: Db, existing: EventRow, changes: EventChanges, ctx: RequestContext): Promise<void> {
   if (!canEdit(ctx.actor, existing)) throw restForbidden(ctx.actor !== null);
+  assertAuthors(changes, ctx);
   await db.transaction().execute(async (trx) => {
     const post = await updatedPostColumns(trx, 'events', changes.common, ctx, existing, changes.title);
     await events.update(trx, existing.id, { ...post, ...changes.columns, ...(await venueColumn(trx, changes, ctx)) });

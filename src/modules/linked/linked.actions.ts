@@ -4,6 +4,7 @@ import type { RequestContext } from '../../http/context.js';
 import { restForbidden } from '../../http/errors.js';
 import { Problems } from '../../http/problems.js';
 import { canEdit, canRead } from '../users/roles.js';
+import { assertMayAssignAuthor } from '../posts/post.service.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
 import { linkedErrors } from './linked.errors.js';
 import { findBySlug, unlinkFromEvents } from './linked.repository.js';
@@ -36,16 +37,17 @@ export function assertReadable(kind: LinkedKind, row: LinkedRow, ctx: RequestCon
   if (!canRead(ctx.actor, row)) throw linkedErrors(kind).notAccessible();
 }
 
-async function checked(db: Db, kind: LinkedKind, input: Record<string, unknown>, ctx: RequestContext, existing: LinkedRow | null): Promise<LinkedChanges> {
+/** Checks a create or update payload; runs before the permission check, as in the original. */
+export async function checkLinkedRecord(db: Db, kind: LinkedKind, input: Record<string, unknown>, ctx: RequestContext, existing: LinkedRow | null): Promise<LinkedChanges> {
   const problems = new Problems();
   const changes = await checkLinkedInput(db, kind, input, ctx, existing, problems);
   problems.throwIfAny();
   return changes;
 }
 
-/** Creates a record, or finds its duplicate (original 4.3); returns its id either way. */
-export async function createLinkedRecord(db: Db, kind: LinkedKind, input: Record<string, unknown>, ctx: RequestContext): Promise<number> {
-  const changes = await checked(db, kind, input, ctx, null);
+/** Creates a checked record, or finds its duplicate (original 4.3); returns its id either way. */
+export async function createLinkedRecord(db: Db, kind: LinkedKind, changes: LinkedChanges, ctx: RequestContext): Promise<number> {
+  assertMayAssignAuthor(ctx.actor, changes.common.author);
   return db.transaction().execute(async (trx) => {
     const { id, created } = await insertLinked(trx, kind, changes, ctx);
     if (created) await bumpDataVersion(trx);
@@ -62,10 +64,10 @@ async function writeUpdate(db: Db, kind: LinkedKind, row: LinkedRow, changes: Li
   });
 }
 
-/** Partial update (SPEC item 1). Validation comes before the permission check, as in the original. */
-export async function updateLinkedRecord(db: Db, kind: LinkedKind, row: LinkedRow, input: Record<string, unknown>, ctx: RequestContext): Promise<void> {
-  const changes = await checked(db, kind, input, ctx, row);
+/** Partial update (SPEC item 1) of a checked payload; the caller must be allowed to edit the record. */
+export async function updateLinkedRecord(db: Db, kind: LinkedKind, row: LinkedRow, changes: LinkedChanges, ctx: RequestContext): Promise<void> {
   if (!canEdit(ctx.actor, row)) throw restForbidden(true);
+  assertMayAssignAuthor(ctx.actor, changes.common.author);
   await writeUpdate(db, kind, row, changes, ctx);
 }
 

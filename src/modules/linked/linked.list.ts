@@ -73,7 +73,9 @@ async function buildFilter(db: Db, kind: LinkedKind, q: LinkedListParams, ctx: R
   }
   const hasEvents = truthy(q.has_events, 'has_events', problems);
   if (hasEvents !== undefined) {
-    where.push(hasEvents ? hasLinkedEvent(kind, LISTED_EVENT) : sql<SqlBool>`not ${hasLinkedEvent(kind)}`);
+    // false is the complement of true: records whose only events are drafts or pending count as without.
+    const linked = hasLinkedEvent(kind, LISTED_EVENT);
+    where.push(hasEvents ? linked : sql<SqlBool>`not ${linked}`);
     echo.push(['has_events', String(q.has_events)]);
   }
   // False or absent is no filter: it does not mean "without upcoming events" (original 3.2).

@@ -6,7 +6,8 @@ import { NAMESPACE } from '../../http/context.js';
 import { totalHeaders } from '../../http/pagination.js';
 import { CommonQuery, ID_SEGMENT, IdParams, SlugParams, responses } from '../../http/schemas.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
-import { assertReadable, byId, bySlug, createLinkedRecord, linkedObject, trashLinkedRecord, updateLinkedRecord } from './linked.actions.js';
+import { assertReadable, byId, bySlug, checkLinkedRecord, createLinkedRecord, linkedObject, trashLinkedRecord, updateLinkedRecord } from './linked.actions.js';
+import type { LinkedChanges } from './linked.service.js';
 import { listLinked } from './linked.list.js';
 import { LinkedListQuery, linkedSchemas } from './linked.schema.js';
 
@@ -56,9 +57,15 @@ export function linkedRoutes(kind: LinkedKind) {
 
     app.post(
       base,
-      { schema: { tags, security, summary: `Create a ${kind.code}`, body: schemas.create, response: responses({ 201: schemas.object }) }, config: { access: 'edit_posts' } },
+      {
+        schema: { tags, security, summary: `Create a ${kind.code}`, body: schemas.create, response: responses({ 201: schemas.object }) },
+        config: { access: 'edit_posts' },
+        preHandler: async (request) => {
+          request.prepared = await checkLinkedRecord(db, kind, declared(request.body, schemas.create), request.ctx, null);
+        },
+      },
       async (request, reply) => {
-        const id = await createLinkedRecord(db, kind, declared(request.body, schemas.create), request.ctx);
+        const id = await createLinkedRecord(db, kind, request.prepared as LinkedChanges, request.ctx);
         return reply.code(201).send(await reload(request, id));
       },
     );
@@ -72,26 +79,36 @@ export function linkedRoutes(kind: LinkedKind) {
         }),
       );
 
+      // Registered before the update so the methods read GET, DELETE, POST, PUT, PATCH, as in the original.
+      app.delete(
+        path,
+        {
+          schema: { tags, security, summary: `Move a ${kind.code} to the trash by ${by}`, params, querystring: ReadQuery, response: one },
+          config: { access: 'edit_posts' },
+          // An unknown id is a 404 whoever asks: the record is looked up before the permission check.
+          preHandler: async (request) => void (request.prepared = await locate(db, request)),
+        },
+        async (request) => {
+          const row = request.prepared as LinkedRow;
+          await trashLinkedRecord(db, kind, row, request.ctx);
+          return reload(request, row.id);
+        },
+      );
+
       app.route({
         method: ['POST', 'PUT', 'PATCH'],
         url: path,
         schema: { tags, security, summary: `Update a ${kind.code} by ${by}: only the fields sent change`, params, body: schemas.update, response: one },
         config: { access: 'edit_posts' },
-        // An update without a body changes nothing (every field is optional) rather than failing validation.
-        preValidation: async (request) => {
-          request.body ??= {};
+        preHandler: async (request) => {
+          const row = await locate(db, request);
+          request.prepared = { row, changes: await checkLinkedRecord(db, kind, declared(request.body, schemas.update), request.ctx, row) };
         },
         handler: async (request) => {
-          const row = await locate(db, request);
-          await updateLinkedRecord(db, kind, row, declared(request.body, schemas.update), request.ctx);
+          const { row, changes } = request.prepared as { row: LinkedRow; changes: LinkedChanges };
+          await updateLinkedRecord(db, kind, row, changes, request.ctx);
           return reload(request, row.id);
         },
-      });
-
-      app.delete(path, { schema: { tags, security, summary: `Move a ${kind.code} to the trash by ${by}`, params, querystring: ReadQuery, response: one }, config: { access: 'edit_posts' } }, async (request) => {
-        const row = await locate(db, request);
-        await trashLinkedRecord(db, kind, row, request.ctx);
-        return reload(request, row.id);
       });
     };
 

@@ -1,12 +1,11 @@
 import { sql } from 'kysely';
 import type { Db, VenueRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
-import { forbidden } from '../../http/errors.js';
 import { parseTruthy } from '../../http/params.js';
 import type { Problems } from '../../http/problems.js';
 import { parseZone } from '../../lib/dates.js';
 import { loadImages } from '../images/image.service.js';
-import { checkCommonFields, mayAssignAuthor, newPostColumns, updatedPostColumns, loadTranslations, visibleTo, type CommonChanges, type Existing } from '../posts/post.service.js';
+import { checkCommonFields, newPostColumns, updatedPostColumns, loadTranslations, visibleTo, type CommonChanges, type Existing } from '../posts/post.service.js';
 import { POST_STATUSES } from '../users/roles.js';
 import { dropFalsy, globalId, languageFields, postHead, renderHtml, type Related } from '../posts/post.mapper.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
@@ -18,6 +17,8 @@ export interface LinkedChanges {
   fields: Record<string, string>;
   flags: Record<string, number>;
   geo: { geo_lat?: number | null; geo_lng?: number | null };
+  /** Fields filled in rather than sent (stateprovince): stored, but not compared for duplicates. */
+  derived?: string[];
 }
 
 const MAX_TEXT = 10_000;
@@ -42,7 +43,6 @@ export async function checkLinkedInput(
 ): Promise<LinkedChanges> {
   const zone = parseZone(ctx.settings.timezone) ?? parseZone('UTC')!;
   const common = await checkCommonFields(db, kind.table, input, ctx, existing, zone, problems);
-  if (!mayAssignAuthor(ctx.actor, common.author)) throw forbidden('rest_cannot_assign_author', 'Sorry, you are not allowed to create records as this user.');
   const changes: LinkedChanges = { common, fields: {}, flags: {}, geo: {} };
 
   const name = input[kind.nameField];
@@ -72,7 +72,7 @@ export async function checkLinkedInput(
       if (parsed === null) problems.add(`${prefix}${flag}`, `${flag} is not a boolean.`);
       else changes.flags[flag] = parsed ? 1 : 0;
     }
-    deriveStateProvince(changes.fields, (existing as Partial<VenueRow> | null)?.country);
+    if (deriveStateProvince(changes.fields, (existing as Partial<VenueRow> | null)?.country)) changes.derived = ['stateprovince'];
     // Coordinates belong to the premium geolocation extension; while it is off they are ignored (SPEC item 14).
     if (ctx.settings.geoloc) checkCoordinates(input, changes, problems, prefix);
   }
@@ -83,11 +83,12 @@ export async function checkLinkedInput(
  * `stateprovince` follows `state` for US (or unknown) countries, else `province`, unless sent. On an
  * update the country not sent is the stored one (`existingCountry`).
  */
-function deriveStateProvince(fields: Record<string, string>, existingCountry: string | undefined): void {
-  if (fields['stateprovince'] !== undefined || (fields['state'] === undefined && fields['province'] === undefined)) return;
+function deriveStateProvince(fields: Record<string, string>, existingCountry: string | undefined): boolean {
+  if (fields['stateprovince'] !== undefined || (fields['state'] === undefined && fields['province'] === undefined)) return false;
   const country = (fields['country'] ?? existingCountry ?? '').toLowerCase();
   const us = country === '' || country === 'us' || country === 'usa' || country === 'united states';
   fields['stateprovince'] = (us && fields['state'] ? fields['state'] : fields['province'] || fields['state']) ?? '';
+  return true;
 }
 
 function checkCoordinates(input: Record<string, unknown>, changes: LinkedChanges, problems: Problems, prefix: string): void {
@@ -126,7 +127,9 @@ async function findDuplicate(db: Db, kind: LinkedKind, changes: LinkedChanges, c
   const compared: [string, string][] = [];
   if (changes.name) compared.push(['title', changes.name]);
   for (const field of ['description', 'excerpt'] as const) if (changes.common[field]) compared.push([field, changes.common[field]!]);
-  for (const field of kind.dedupeFields) if (changes.fields[field]) compared.push([field, changes.fields[field]!]);
+  for (const field of kind.dedupeFields) {
+    if (changes.fields[field] && !changes.derived?.includes(field)) compared.push([field, changes.fields[field]!]);
+  }
   if (compared.length === 0) return undefined;
   let query = db.selectFrom(kind.table).select('id').where('lang', '=', ctx.lang).where(visibleTo(ctx.actor, LIVE_STATUSES, kind.table));
   for (const [column, value] of compared) query = query.where(sql<boolean>`lower(${sql.ref(column)}) = lower(${value})`);

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database, Db, PostColumns } from '../../db/database.js';
-import { conflict } from '../../http/errors.js';
+import { conflict, forbidden } from '../../http/errors.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Problems } from '../../http/problems.js';
 import { nowUtc } from '../../lib/clock.js';
@@ -169,9 +169,13 @@ async function groupSize(db: Db, table: PostTableName, trid: number): Promise<nu
   return Number(row.n);
 }
 
-/** Editors may give another author; others only themselves (SPEC item 13). Returns whether allowed. */
-export function mayAssignAuthor(actor: Actor | null, author: number | undefined): boolean {
-  return author === undefined || (actor !== null && (author === actor.id || can(actor, 'edit_others_posts')));
+/**
+ * Editors may give another author; others only themselves (SPEC item 13). A permission check: it
+ * runs in the write, after validation and the route's access check.
+ */
+export function assertMayAssignAuthor(actor: Actor | null, author: number | undefined): void {
+  if (author === undefined || (actor !== null && (author === actor.id || can(actor, 'edit_others_posts')))) return;
+  throw forbidden('rest_cannot_assign_author', 'Sorry, you are not allowed to create records as this user.');
 }
 
 /**
