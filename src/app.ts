@@ -15,6 +15,7 @@ import { applyFieldsFilter } from './http/fields.js';
 import { RouteTable } from './http/route-table.js';
 import { PageCache } from './http/page-cache.js';
 import { InFlight } from './http/in-flight.js';
+import { CountCache } from './db/count-cache.js';
 import { SettingsStore } from './modules/settings/settings.service.js';
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
 import { eventRoutes } from './modules/events/event.routes.js';
@@ -36,6 +37,7 @@ export interface Services {
   routes: RouteTable;
   pageCache: PageCache;
   inFlight: InFlight;
+  counts: CountCache;
 }
 
 declare module 'fastify' {
@@ -69,6 +71,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     routes,
     pageCache: new PageCache(deps.storage.db),
     inFlight: new InFlight(),
+    counts: new CountCache(deps.storage.db),
   };
   app.decorate('services', services);
   registerBodyParsers(app);

@@ -1,6 +1,7 @@
 import { sql, type SqlBool, type Expression } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Db, EventRow } from '../../db/database.js';
+import type { CountCache } from '../../db/count-cache.js';
 import { containsInsensitive, dialectOf, likeEscape } from '../../db/dialect.js';
 import type { RequestContext } from '../../http/context.js';
 import { invalidParam } from '../../http/errors.js';
@@ -205,7 +206,7 @@ export function windowKey(q: EventListParams, ctx: RequestContext, now: DateTime
 }
 
 /** GET /events: one query for the page, one for the total, a fixed number for the embedded records. */
-export async function listEvents(db: Db, q: EventListParams, ctx: RequestContext, now: DateTime = DateTime.utc()): Promise<Page<'events'>> {
+export async function listEvents(db: Db, counts: CountCache, q: EventListParams, ctx: RequestContext, now: DateTime = DateTime.utc()): Promise<Page<'events'>> {
   const page = q.page ?? 1;
   const perPage = clampPerPage(q.per_page);
   const filter = await buildFilter(db, q, ctx, now);
@@ -216,8 +217,8 @@ export async function listEvents(db: Db, q: EventListParams, ctx: RequestContext
     // A literal, matching the partial index of listed published events.
     .where(sql<SqlBool>`events.hide_from_listings = 0`)
     .where((eb) => eb.and(filter.where));
-  const [countRow, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  const [total, rows] = await Promise.all([
+    counts.count(base.select((eb) => eb.fn.countAll<number>().as('n'))),
     base
       .selectAll('events')
       .$if(filter.byInclude, (qb) => qb.orderBy('events.date').orderBy('events.id'))
@@ -226,7 +227,6 @@ export async function listEvents(db: Db, q: EventListParams, ctx: RequestContext
       .offset((page - 1) * perPage)
       .execute() as Promise<EventRow[]>,
   ]);
-  const total = Number(countRow.n);
   if (rows.length === 0 && page > 1) throw eventErrors.archivePageNotFound();
 
   const relations = await loadEventRelations(db, rows, ctx, false);

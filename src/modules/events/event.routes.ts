@@ -78,7 +78,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
   app.get('/cal/events/v1/events', { schema: { querystring: EventListQuery, response: responses({ 200: EventListSchema }) }, config: { access: 'public' } }, async (request, reply) => {
     const query = request.query as EventListParams;
     return pageCache.respond(request, reply, [request.url, windowKey(query, request.ctx)], async () => {
-      const page = await listEvents(db, query, request.ctx);
+      const page = await listEvents(db, app.services.counts, query, request.ctx);
       return { body: page, headers: totalHeaders(page) };
     });
   });
