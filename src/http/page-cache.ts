@@ -15,7 +15,7 @@ interface CachedResponse {
 }
 
 /** Serialized responses kept in memory, bounded by their total size. */
-const MAX_BYTES = 16 * 1024 * 1024;
+const MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * Caches whole serialized GET responses. The key holds the data version (which every write bumps
