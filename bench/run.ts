@@ -161,9 +161,7 @@ async function main(): Promise<void> {
       res.end(listBytes);
     });
     const barePort = await new Promise<number>((resolve) => bare.listen(0, '127.0.0.1', () => resolve((bare.address() as net.AddressInfo).port)));
-    child.kill('SIGSTOP');
     const bareRow = await measure('6. bare node:http, same bytes', { url: `http://127.0.0.1:${barePort}/` });
-    child.kill('SIGCONT');
     bare.close();
     results.push(bareRow);
 
