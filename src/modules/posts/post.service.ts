@@ -262,15 +262,19 @@ async function leaveGroup(trx: Db, table: PostTableName, existing: Existing, col
 export async function translateIds(db: Db, table: PostTableName, ids: number[], lang: string): Promise<Map<number, number>> {
   const map = new Map<number, number>(ids.map((id) => [id, id]));
   if (ids.length === 0) return map;
-  const rows = await posts(db)
-    .selectFrom(`${table} as a` as 'events as a')
-    .innerJoin(`${table} as b` as 'events as b', (join) => join.onRef('b.trid', '=', 'a.trid'))
-    .select(['a.id as source', 'b.id as target'])
-    .where('a.id', 'in', [...new Set(ids)])
-    .where('b.lang', '=', lang)
-    .where('b.status', '<>', 'trash')
+  // The members of the records' groups, found through the trid index (a self-join lets SQLite
+  // scan the whole table first).
+  const members = await posts(db)
+    .selectFrom(table)
+    .select(['id', 'trid', 'lang', 'status'])
+    .where('trid', 'in', (eb) => eb.selectFrom(table).select('trid').where('id', 'in', [...new Set(ids)]))
     .execute();
-  for (const row of rows) map.set(row.source, row.target);
+  const tridOf = new Map(members.map((m) => [m.id, m.trid]));
+  const inLanguage = new Map(members.filter((m) => m.lang === lang && m.status !== 'trash').map((m) => [m.trid, m.id]));
+  for (const id of ids) {
+    const target = inLanguage.get(tridOf.get(id) ?? -1);
+    if (target !== undefined) map.set(id, target);
+  }
   return map;
 }
 
