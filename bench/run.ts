@@ -109,7 +109,9 @@ async function main(): Promise<void> {
   const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
   if (build.status !== 0) throw new Error('build failed');
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/src/server.js'], {
+  // Exactly what `npm start` runs after its build (`node <flags> dist/src/server.js`).
+  const startArgs = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/).slice(1);
+  const child = spawn(process.execPath, startArgs, {
     env: { ...process.env, ...database.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
