@@ -81,6 +81,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onRoute', (route) => {
     routes.add(route);
     withAccessLast(route);
+    services.inFlight.track(route);
   });
   registerErrorHandler(app);
 
@@ -97,7 +98,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     const lang = resolveLanguage(config, request);
     request.ctx = buildContext(config, request, lang, request.ctx.actor, await services.settings.get());
   });
-  services.inFlight.register(app);
   app.addHook('preSerialization', applyFieldsFilter);
 
   // Browser clients on other origins: credentials travel in the Authorization header, never cookies.

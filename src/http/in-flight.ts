@@ -1,28 +1,32 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-
-const COUNTED = Symbol('in-flight');
+import type { RouteOptions } from 'fastify';
 
 /**
- * Counts handlers still running. On shutdown the server stops taking connections first; a request
- * whose client has gone away may still be running its handler then, and the storage must stay open
+ * Counts route handlers still running. On shutdown the server stops taking connections first; a
+ * handler whose client has gone away may still be running then, and the storage must stay open
  * until it finishes (its write transaction commits or rolls back whole).
  */
 export class InFlight {
   private count = 0;
   private waiters: (() => void)[] = [];
 
-  register(app: FastifyInstance): void {
-    app.addHook('preHandler', async (request) => {
-      (request as FastifyRequest & { [COUNTED]?: boolean })[COUNTED] = true;
+  /** Wraps a route's handler so that every run, however it ends, is counted (used from onRoute). */
+  track(route: RouteOptions): void {
+    const handler = route.handler;
+    const enter = () => {
       this.count += 1;
-    });
-    app.addHook('onSend', async (request) => {
-      const counted = request as FastifyRequest & { [COUNTED]?: boolean };
-      if (!counted[COUNTED]) return;
-      counted[COUNTED] = false;
+    };
+    const leave = () => {
       this.count -= 1;
       if (this.count === 0) for (const resolve of this.waiters.splice(0)) resolve();
-    });
+    };
+    route.handler = async function tracked(this: unknown, request, reply) {
+      enter();
+      try {
+        return await handler.call(this as never, request, reply);
+      } finally {
+        leave();
+      }
+    };
   }
 
   /** Resolves when no handler is running. */
