@@ -35,9 +35,13 @@ async function main(): Promise<void> {
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down: finishing requests in flight');
-    await app.close();
-    app.log.info('connections closed');
+    const closed = app.close();
     await app.services.inFlight.drained();
+    // Handlers are done; a connection still open now holds a request its client never finished
+    // sending, and would keep the server from closing: give responses a second, then close them.
+    setTimeout(() => app.server.closeAllConnections(), 1000).unref();
+    await closed;
+    app.log.info('connections closed');
     await storage.close();
     app.log.info('storage closed');
   });
