@@ -176,3 +176,37 @@ for (const backend of backends()) {
 function titles(res: { data: { events: { title: string }[] } }): string[] {
   return res.data.events.map((e) => e.title);
 }
+
+for (const backend of backends()) {
+  describe(`geolocation filters with the extension on [${backend}]`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(backend, { CAL_GEOLOC: '1' });
+    });
+    after(() => t.close());
+
+    it('should keep events whose venue has coordinates, and those within the radius', async () => {
+      const editor = await t.asUser('editor');
+      const post = (title: string, venue: Record<string, unknown>) =>
+        t.request({ method: 'POST', url: EVENTS, auth: editor.authorization, payload: { title, start_date: '2030-03-01 10:00:00', end_date: '2030-03-01 11:00:00', venue } });
+      const paris = await post('In Paris', { venue: 'Louvre', geo_lat: 48.8606, geo_lng: 2.3376 });
+      assert.equal(paris.statusCode, 201, paris.body);
+      assert.equal(paris.data.venue.geo_lat, 48.8606);
+      await post('In Versailles', { venue: 'Chateau', geo_lat: 48.8049, geo_lng: 2.1204 });
+      await post('In Lyon', { venue: 'Fourviere', geo_lat: 45.7623, geo_lng: 4.8221 });
+      await post('Nowhere', { venue: 'Unknown place' });
+      const window = 'start_date=2030-03-01&end_date=2030-03-01';
+      assert.deepEqual(titles(await t.request({ method: 'GET', url: `${EVENTS}?${window}&geoloc=true` })), ['In Paris', 'In Versailles', 'In Lyon']);
+      const near = await t.request({ method: 'GET', url: `${EVENTS}?${window}&geoloc_lat=48.8566&geoloc_lng=2.3522` });
+      assert.equal(near.statusCode, 200, near.body);
+      assert.deepEqual(titles(near), ['In Paris', 'In Versailles']);
+      const half = await t.request({ method: 'GET', url: `${EVENTS}?${window}&geoloc_lat=48.8566` });
+      assert.equal(half.statusCode, 400);
+      assert.ok(half.data.data.params.geoloc_lng);
+      const bad = await t.request({ method: 'GET', url: `${EVENTS}?${window}&geoloc_lat=148&geoloc_lng=2` });
+      assert.equal(bad.statusCode, 400);
+      const badVenue = await t.request({ method: 'POST', url: '/cal/events/v1/venues', auth: editor.authorization, payload: { venue: 'Off the map', geo_lat: 91 } });
+      assert.equal(badVenue.statusCode, 400);
+    });
+  });
+}
