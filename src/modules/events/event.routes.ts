@@ -93,8 +93,8 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const id = await createEvent(db, request.prepared as EventChanges, request.ctx);
-      return reply.code(201).send(await eventObject(db, await byId(db, id), request.ctx, false));
+      const row = await createEvent(db, request.prepared as EventChanges, request.ctx);
+      return reply.code(201).send(await eventObject(db, row, request.ctx, false));
     },
   );
 
@@ -112,9 +112,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       path,
       { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'edit_posts' }, preHandler: async (request) => void (request.prepared = await locate(request)) },
       async (request) => {
-        const row = request.prepared as EventRow;
-        await trashEvent(db, row, request.ctx);
-        return eventObject(db, await byId(db, row.id), request.ctx, false);
+        return eventObject(db, await trashEvent(db, request.prepared as EventRow, request.ctx), request.ctx, false);
       },
     );
 
@@ -130,8 +128,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       },
       handler: async (request) => {
         const { row, changes } = request.prepared as { row: EventRow; changes: EventChanges };
-        await updateEvent(db, row, changes, request.ctx);
-        return eventObject(db, await byId(db, row.id), request.ctx, false);
+        return eventObject(db, await updateEvent(db, row, changes, request.ctx), request.ctx, false);
       },
     });
   };

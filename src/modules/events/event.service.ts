@@ -60,33 +60,48 @@ function assertAuthors(changes: EventChanges, ctx: RequestContext): void {
   for (const author of [changes.common.author, ...inline]) assertMayAssignAuthor(ctx.actor, author);
 }
 
-/** POST /events: writes a checked event and its links in one transaction. */
-export async function createEvent(db: Db, changes: EventChanges, ctx: RequestContext): Promise<number> {
+/** What a new event stores for the fields a create did not send (the dates and flags always are). */
+const NEW_EVENT: Pick<EventTable, 'cost' | 'currency_symbol' | 'currency_code' | 'currency_position' | 'website' | 'venue_id' | 'post_parent'> = {
+  cost: '[]',
+  currency_symbol: '',
+  currency_code: '',
+  currency_position: '',
+  website: null,
+  venue_id: null,
+  post_parent: null,
+};
+
+/**
+ * POST /events: writes a checked event and its links in one transaction. Returns the stored row
+ * (every column is written explicitly), so the response needs no read back.
+ */
+export async function createEvent(db: Db, changes: EventChanges, ctx: RequestContext): Promise<EventRow> {
   assertAuthors(changes, ctx);
   return db.transaction().execute(async (trx) => {
     const post = await newPostColumns(trx, 'events', changes.common, ctx, changes.title ?? '');
-    const row = { ...post, ...changes.columns, venue_id: null, post_parent: null, ...(await venueColumn(trx, changes, ctx)) } as EventTable;
+    const row = { ...NEW_EVENT, ...post, ...changes.columns, ...(await venueColumn(trx, changes, ctx)) } as EventRow;
     await events.insert(trx, row);
     await applyLinks(trx, post.id, changes, ctx, null);
     await bumpDataVersion(trx);
-    return post.id;
+    return row;
   });
 }
 
 /** Updates only what was sent (SPEC item 1); the caller must be allowed to edit this event. */
-export async function updateEvent(db: Db, existing: EventRow, changes: EventChanges, ctx: RequestContext): Promise<void> {
+export async function updateEvent(db: Db, existing: EventRow, changes: EventChanges, ctx: RequestContext): Promise<EventRow> {
   if (!canEdit(ctx.actor, existing)) throw restForbidden(ctx.actor !== null);
   assertAuthors(changes, ctx);
-  await db.transaction().execute(async (trx) => {
-    const post = await updatedPostColumns(trx, 'events', changes.common, ctx, existing, changes.title);
-    await events.update(trx, existing.id, { ...post, ...changes.columns, ...(await venueColumn(trx, changes, ctx)) });
+  return db.transaction().execute(async (trx) => {
+    const columns = { ...(await updatedPostColumns(trx, 'events', changes.common, ctx, existing, changes.title)), ...changes.columns, ...(await venueColumn(trx, changes, ctx)) };
+    await events.update(trx, existing.id, columns);
     await applyLinks(trx, existing.id, changes, ctx, existing);
     await bumpDataVersion(trx);
+    return { ...existing, ...columns };
   });
 }
 
 /** DELETE: to the trash (a second delete is 410); term counts follow. */
-export async function trashEvent(db: Db, existing: EventRow, ctx: RequestContext): Promise<void> {
+export async function trashEvent(db: Db, existing: EventRow, ctx: RequestContext): Promise<EventRow> {
   if (!canEdit(ctx.actor, existing)) throw restForbidden(ctx.actor !== null);
   if (existing.status === 'trash') throw eventErrors.inTrash();
   await db.transaction().execute(async (trx) => {
@@ -95,4 +110,5 @@ export async function trashEvent(db: Db, existing: EventRow, ctx: RequestContext
     await shiftTermCounts(trx, { termIds, published: existing.status === 'publish' }, { termIds, published: false });
     await bumpDataVersion(trx);
   });
+  return { ...existing, status: 'trash' };
 }
