@@ -38,6 +38,7 @@ export interface Services {
   pageCache: PageCache;
   inFlight: InFlight;
   counts: CountCache;
+  auth: Authenticator;
 }
 
 declare module 'fastify' {
@@ -72,6 +73,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     pageCache: new PageCache(deps.storage.db),
     inFlight: new InFlight(),
     counts: new CountCache(deps.storage.db),
+    auth: new Authenticator(deps.storage.db, config.authFailLimit),
   };
   app.decorate('services', services);
   registerBodyParsers(app);
@@ -85,9 +87,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   registerErrorHandler(app);
 
-  const auth = new Authenticator(deps.storage.db, config.authFailLimit);
   app.addHook('onRequest', async (request) => {
-    const actor = await auth.authenticate(request);
+    const actor = await services.auth.authenticate(request);
     // A placeholder until preValidation knows the language; error responses may need the caller.
     request.ctx = { actor } as never;
   });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { isHttpUrl } from './lib/url.js';
+import { isValidTimezone } from './lib/dates.js';
 
 /** Every language a site may offer; `CAL_LANGUAGES` must be a subset. */
 export const KNOWN_LANGUAGES = ['en', 'fr', 'it', 'es', 'de', 'nl', 'pt', 'pl', 'sv', 'da', 'fi', 'nb', 'cs', 'ja', 'zh', 'ru'] as const;
@@ -34,7 +35,7 @@ type Env = Record<string, string | undefined>;
  * Reads the contract's variables from `env`, applies the defaults and reports every bad value at
  * once (so an operator fixes them in one go). Pure: callers pass `process.env` or a test object.
  */
-export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = defaultZoneCheck): Config {
+export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isValidTimezone): Config {
   const problems: string[] = [];
   const value = (name: string): string | undefined => {
     const v = env[name];
@@ -109,11 +110,3 @@ function isPostgresUrl(raw: string): boolean {
 }
 
 
-function defaultZoneCheck(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -57,6 +57,9 @@ export async function connect(options: StorageOptions): Promise<Storage> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // SQLite's lower() folds ASCII only; case-insensitive search and matching must fold "Été" as
+  // PostgreSQL does. Registered before migrations, so expression indexes use it too.
+  sqlite.function('lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...log });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

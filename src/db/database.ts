@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Generated, Kysely, Selectable } from 'kysely';
 
 /**
  * The table map. Date-times are TEXT `YYYY-MM-DD HH:MM:SS` on both back ends, so they sort and
@@ -148,11 +148,8 @@ export interface Database {
 
 export type Db = Kysely<Database>;
 export type EventRow = Selectable<EventTable>;
-export type NewEvent = Insertable<EventTable>;
-export type EventUpdate = Updateable<EventTable>;
 export type VenueRow = Selectable<VenueTable>;
 export type OrganizerRow = Selectable<OrganizerTable>;
 export type TermRow = Selectable<TermTable>;
 export type ImageRow = Selectable<ImageTable>;
 export type UserRow = Selectable<UserTable>;
-export type PostKind = PostTable['type'];

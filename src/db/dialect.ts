@@ -19,7 +19,7 @@ export function serialColumn(dialect: DialectName): 'integer' | 'serial' {
 
 /** Case-insensitive substring match; `pattern` is already a LIKE pattern. */
 export function containsInsensitive(dialect: DialectName, column: Expression<string>, pattern: string): RawBuilder<SqlBool> {
-  // SQLite's LIKE is case-insensitive for ASCII; lower() on both sides covers the rest the same way on both.
+  // SQLite's LIKE folds ASCII only; lower() on both sides (Unicode-aware, see connect.ts) folds the rest.
   return dialect === 'sqlite'
     ? sql<SqlBool>`lower(${column}) like lower(${pattern}) escape '\\'`
     : sql<SqlBool>`${column} ilike ${pattern} escape '\\'`;

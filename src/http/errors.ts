@@ -23,8 +23,7 @@ export class ApiError extends Error {
   }
 }
 
-/** 400 `rest_invalid_param` naming each bad parameter with its reason. */
-/** `details` is `[]` when there are none, as the original's (a PHP empty array). */
+/** 400 `rest_invalid_param` naming each bad parameter; `details` is `[]` when there are none, as the original's. */
 export function invalidParams(params: Record<string, string>, details: unknown = []): ApiError {
   return new ApiError(400, 'rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params, details });
 }

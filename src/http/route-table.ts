@@ -38,9 +38,7 @@ export class RouteTable {
     } else {
       this.entries.push({ url: route.url, methods: [...methods], endpoints: [endpoint] });
     }
-    for (const method of methods) {
-      if ((METHODS as readonly string[]).includes(method)) this.mirror.on(method as never, route.url, () => undefined);
-    }
+    for (const method of methods) this.mirror.on(method as never, route.url, () => undefined);
   }
 
   /** The methods a concrete path answers to. */

@@ -32,11 +32,6 @@ export function slugCandidate(base: string, n: number): string {
   return trimDashes(truncate(base, MAX_LENGTH - suffix.length)) + suffix;
 }
 
-/** A client-sent slug in the form it will be stored, or null when nothing usable remains. */
-export function normalizeSlugInput(input: string): string | null {
-  return slugify(input) || null;
-}
-
 // By code point, so a character outside the BMP is never cut in half.
 function truncate(text: string, length: number): string {
   const chars = Array.from(text);

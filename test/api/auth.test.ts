@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { buildApp } from '../../src/app.js';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
 import { ensureAdministrator } from '../../src/modules/users/user.service.js';
 
@@ -116,7 +117,7 @@ for (const backend of backends()) {
     });
 
     describe('revocation', () => {
-      it('should stop a revoked password, a deleted user\'s passwords and a demoted role within the cache lifetime', async () => {
+      it('should stop a revoked password, a deleted user\'s passwords and a demoted role at once on the instance that changed them', async () => {
         const revoked = await t.asUser('editor', 'revoked');
         const deleted = await t.asUser('editor', 'deleted');
         const demoted = await t.asUser('editor', 'demoted');
@@ -132,10 +133,21 @@ for (const backend of backends()) {
         assert.equal((await t.request({ method: 'DELETE', url: `${ADMIN}/users/${deleted.id}`, auth: admin.authorization })).statusCode, 200);
         assert.equal((await t.request({ method: 'PATCH', url: `${ADMIN}/users/${demoted.id}`, auth: admin.authorization, payload: { role: 'editor' } })).statusCode, 200);
 
-        await sleep(CACHE_TTL_MS + 100);
         assert.equal((await from('10.3.0.1', revoked.authorization)).statusCode, 401);
         assert.equal((await from('10.3.0.1', deleted.authorization)).statusCode, 401);
         assert.equal((await t.request({ method: 'GET', url: `${ADMIN}/users`, auth: demoted.authorization })).statusCode, 403);
+      });
+
+      it('should stop a revoked password on another instance within the cache lifetime', async () => {
+        const other = await buildApp(t.config, { storage: t.storage, logger: false });
+        const user = await t.asUser('editor', 'elsewhere');
+        const ask = () => other.inject({ method: 'GET', url: '/', headers: { authorization: user.authorization } });
+        assert.equal((await ask()).statusCode, 200);
+        const [pw] = (await t.request({ method: 'GET', url: `${ADMIN}/users/${user.id}/application-passwords`, auth: admin.authorization })).data;
+        await t.request({ method: 'DELETE', url: `${ADMIN}/users/${user.id}/application-passwords/${pw.id}`, auth: admin.authorization });
+        await sleep(CACHE_TTL_MS + 100);
+        assert.equal((await ask()).statusCode, 401);
+        await other.close();
       });
     });
   });

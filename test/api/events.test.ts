@@ -177,6 +177,22 @@ for (const backend of backends()) {
         assert.equal(byId.data.organizer[0].id, o1.data.id);
       });
 
+      it('should refuse to link a venue or organizer the caller may not read', async () => {
+        const contributor = await t.asUser('contributor');
+        const draft = await t.request({ method: 'POST', url: '/cal/events/v1/venues', auth: editor.authorization, payload: { venue: 'Secret hall', status: 'draft' } });
+        const res = await create({ title: 'Peek', start_date: '2031-02-01 10:00:00', end_date: '2031-02-01 11:00:00', venue: draft.data.id }, contributor.authorization);
+        assert.equal(res.statusCode, 400);
+        assert.ok(res.data.data.params.venue);
+      });
+
+      it('should match searches and duplicates without regard to case, accents included', async () => {
+        const a = await create({ title: 'Fête de l’ÉTÉ', start_date: '2031-07-01 10:00:00', end_date: '2031-07-01 11:00:00', venue: { venue: 'Église Saint-Éloi' } });
+        const b = await create({ title: 'Autre fête', start_date: '2031-07-01 10:00:00', end_date: '2031-07-01 11:00:00', venue: { venue: 'église saint-éloi' } });
+        assert.equal(a.data.venue.id, b.data.venue.id);
+        const found = await t.request({ method: 'GET', url: `${EVENTS}?start_date=2031-07-01&end_date=2031-07-01&search=${encodeURIComponent('été')}` });
+        assert.deepEqual(found.data.events.map((e: { id: number }) => e.id), [a.data.id]);
+      });
+
       it('should de-duplicate inline venues like the original', async () => {
         const a = await create({ title: 'Dup A', start_date: '2031-02-01 10:00:00', end_date: '2031-02-01 11:00:00', venue: { venue: 'Same Place', city: 'Rome' } });
         const b = await create({ title: 'Dup B', start_date: '2031-02-01 10:00:00', end_date: '2031-02-01 11:00:00', venue: { venue: 'same place', city: 'rome' } });

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { normalizeSlugInput, slugCandidate, slugify } from '../../src/lib/slug.js';
+import { slugCandidate, slugify } from '../../src/lib/slug.js';
 
 describe('slugify', () => {
   const cases: [string, string][] = [
@@ -38,14 +38,5 @@ describe('slugCandidate', () => {
 
   it('keeps candidates within 200 characters', () => {
     assert.equal(slugCandidate('a'.repeat(200), 2), `${'a'.repeat(198)}-2`);
-  });
-});
-
-describe('normalizeSlugInput', () => {
-  it('slugifies acceptable input and rejects empty results', () => {
-    assert.equal(normalizeSlugInput('My Slug'), 'my-slug');
-    assert.equal(normalizeSlugInput('my-slug'), 'my-slug');
-    assert.equal(normalizeSlugInput('%%%'), null);
-    assert.equal(normalizeSlugInput(''), null);
   });
 });

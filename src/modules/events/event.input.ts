@@ -4,10 +4,10 @@ import { parseTruthy } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
 import { parseCostInput } from '../../lib/cost.js';
 import { localToUtc, parseDateInput, parseZone, timezoneAbbr, type Zone } from '../../lib/dates.js';
-import { checkLinkedInput, type LinkedChanges } from '../linked/linked.service.js';
+import { checkLinkedInput, LIVE_STATUSES, type LinkedChanges } from '../linked/linked.service.js';
 import type { LinkedKind } from '../linked/linked-kind.js';
 import { ORGANIZER } from '../organizers/organizer.kind.js';
-import { checkCommonFields, type CommonChanges } from '../posts/post.service.js';
+import { checkCommonFields, visibleTo, type CommonChanges } from '../posts/post.service.js';
 import { resolveTermInputs } from '../terms/term.embed.js';
 import { VENUE } from '../venues/venue.kind.js';
 import { eventErrors } from './event.errors.js';
@@ -155,8 +155,9 @@ function checkPresentation(input: Record<string, unknown>, creating: boolean, ch
   }
 }
 
-async function existingLinked(db: Db, kind: LinkedKind, id: number): Promise<boolean> {
-  const row = await db.selectFrom(kind.table).select('id').where('id', '=', id).where('status', '<>', 'trash').executeTakeFirst();
+/** A record the caller may link: it exists, is not trashed, and the caller may read it (SPEC item 6). */
+async function existingLinked(db: Db, kind: LinkedKind, id: number, ctx: RequestContext): Promise<boolean> {
+  const row = await db.selectFrom(kind.table).select('id').where('id', '=', id).where(visibleTo(ctx.actor, LIVE_STATUSES, kind.table)).executeTakeFirst();
   return row !== undefined;
 }
 
@@ -165,7 +166,7 @@ async function checkLinkedItem(db: Db, kind: LinkedKind, item: unknown, ctx: Req
   const field = kind.nameField;
   const id = asId(item) ?? (item && typeof item === 'object' && !Array.isArray(item) && 'id' in item ? asId((item as { id: unknown }).id) : null);
   if (id !== null) {
-    if (!(await existingLinked(db, kind, id))) problems.add(field, `${field} ${id} is not the id of an existing ${field}.`);
+    if (!(await existingLinked(db, kind, id, ctx))) problems.add(field, `${field} ${id} is not the id of an existing ${field}.`);
     return { kind: 'id', id };
   }
   if (!item || typeof item !== 'object' || Array.isArray(item) || 'id' in item) return null;

@@ -14,7 +14,7 @@ import { resolveTermFilter } from './event.term-filter.js';
 import { defaultListStatuses } from '../users/roles.js';
 import { eventErrors } from './event.errors.js';
 import { loadEventRelations, toEventObject } from './event.mapper.js';
-import { unlocked } from './event.routes.js';
+import { unlocked } from './event.access.js';
 import type { EventListParams } from './event.schema.js';
 
 const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;

@@ -34,11 +34,6 @@ export async function update(db: Db, id: number, columns: Partial<EventTable>): 
   await db.updateTable('events').set(columns).where('id', '=', id).execute();
 }
 
-export async function organizerIds(db: Db, eventId: number): Promise<number[]> {
-  const rows = await db.selectFrom('event_organizers').select('organizer_id').where('event_id', '=', eventId).orderBy('position').execute();
-  return rows.map((r) => r.organizer_id);
-}
-
 /** Replaces the organizers, keeping the order given (`fresh`: the event has none yet). */
 export async function setOrganizers(db: Db, eventId: number, ids: number[], fresh = false): Promise<void> {
   if (!fresh) await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();

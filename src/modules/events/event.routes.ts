@@ -1,11 +1,10 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Db, EventRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { ID_SEGMENT, IdParams, SlugParams, responses } from '../../http/schemas.js';
-import { canEdit, canRead } from '../users/roles.js';
 import { eventErrors } from './event.errors.js';
+import { assertReadable } from './event.access.js';
 import { listEvents, windowKey } from './event.list.js';
 import { totalHeaders } from '../../http/pagination.js';
 import { loadEventRelations, toEventObject } from './event.mapper.js';
@@ -26,20 +25,6 @@ import { checkEventInput, type EventChanges } from './event.input.js';
 
 const BASE = '/cal/events/v1/events';
 
-function sameSecret(given: string, stored: string): boolean {
-  // Hash both sides so the comparison is constant-time whatever the lengths.
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(stored).digest();
-  return timingSafeEqual(a, b);
-}
-
-/** Whether the reader unlocked a password-protected event (right password, or edit context with the right). */
-export function unlocked(row: EventRow, ctx: RequestContext, query: { password?: string | undefined; context?: string | undefined }): boolean {
-  if (row.password === '') return true;
-  if (query.password !== undefined && sameSecret(query.password, row.password)) return true;
-  return query.context === 'edit' && canEdit(ctx.actor, row);
-}
-
 /** The event object of one row, with its relations (a fixed number of queries). */
 export async function eventObject(db: Db, row: EventRow, ctx: RequestContext, single: boolean, blank = false): Promise<Record<string, unknown>> {
   const relations = await loadEventRelations(db, [row], ctx, single);
@@ -58,13 +43,6 @@ async function bySlug(db: Db, slug: string, lang: string): Promise<EventRow> {
   const row = await events.findBySlug(db, slug, lang);
   if (!row) throw eventErrors.notFoundBySlug(slug);
   return row;
-}
-
-/** Single reads: trash, visibility and password checks, in the original's order. */
-function assertReadable(row: EventRow, ctx: RequestContext, query: EventReadParams): void {
-  if (row.status === 'trash') throw eventErrors.noLongerAvailable();
-  if (!canRead(ctx.actor, row)) throw eventErrors.notAccessible();
-  if (!unlocked(row, ctx, query)) throw eventErrors.passwordProtected();
 }
 
 type Locate = (request: FastifyRequest) => Promise<EventRow>;

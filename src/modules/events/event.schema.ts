@@ -169,7 +169,5 @@ export const EventListSchema = Type.Object({
   total_pages: Type.Optional(Type.Integer()),
 });
 
-export type EventCreateBody = Static<typeof EventCreateSchema>;
-export type EventUpdateBody = Static<typeof EventUpdateSchema>;
 export type EventListParams = Static<typeof EventListQuery>;
 export type EventReadParams = Static<typeof EventReadQuery>;

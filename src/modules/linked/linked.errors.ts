@@ -14,4 +14,3 @@ export function linkedErrors(kind: LinkedKind) {
   };
 }
 
-export type LinkedErrors = ReturnType<typeof linkedErrors>;

@@ -23,10 +23,8 @@ export interface LinkedChanges {
 
 const MAX_TEXT = 10_000;
 /** Every status but trash: a trashed record is never reused as a duplicate. */
-const LIVE_STATUSES = POST_STATUSES.filter((s) => s !== 'trash');
+export const LIVE_STATUSES = POST_STATUSES.filter((s) => s !== 'trash');
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** An absolute http(s) URL; event.input.ts may import this instead of keeping its own copy. */
 
 /**
  * Checks a venue or organizer payload (from its own route or inline in an event). Problems are

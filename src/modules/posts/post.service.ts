@@ -16,7 +16,6 @@ import * as users from '../users/user.repository.js';
  * texts, image and translation group. Checked before the write transaction, applied inside it.
  */
 export type PostTableName = 'events' | 'venues' | 'organizers';
-export type PostKindOf<T extends PostTableName> = T extends 'events' ? 'event' : T extends 'venues' ? 'venue' : 'organizer';
 /** The three tables share PostColumns; generic code sees them through this view. */
 type PostsDb = Kysely<Record<PostTableName, PostColumns> & Pick<Database, 'posts' | 'terms'>>;
 const posts = (db: Db): PostsDb => db as unknown as PostsDb;

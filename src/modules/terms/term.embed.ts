@@ -150,8 +150,8 @@ export async function applyTermInputs(trx: Db, taxonomy: Taxonomy, resolved: Ter
 }
 
 /**
- * Sets `count` to the number of published events linked to each term, in one statement. Called
- * with the old and new terms of every event write, trash and restore, so counts never drift.
+ * Sets `count` to the number of published events linked to each term, in one statement: for bulk
+ * loads (the benchmark's seed) and tests. Event writes move counts with {@link shiftTermCounts}.
  */
 export async function recountTerms(trx: Db, termIds: number[]): Promise<void> {
   const ids = [...new Set(termIds)];

@@ -67,7 +67,11 @@ async function userRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/users/:id',
     { schema: { ...doc, summary: 'Change a user\'s role or email', params: UserIdParams, body: UserUpdateSchema, response: responses({ 200: UserSchema }) }, config: admin },
-    async (request) => service.updateUser(db, callerOf(request).id, request.params.id, request.body),
+    async (request) => {
+      const user = await service.updateUser(db, callerOf(request).id, request.params.id, request.body);
+      app.services.auth.forget();
+      return user;
+    },
   );
 
   app.delete(
@@ -78,6 +82,7 @@ async function userRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const previous = await service.removeUser(db, request.params.id, { callerId: callerOf(request).id, reassign: request.query.reassign });
+      app.services.auth.forget();
       return { deleted: true, previous };
     },
   );
@@ -93,10 +98,6 @@ async function userRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: { ...doc, summary: 'Add an application password', params: UserIdParams, body: PasswordCreateSchema, response: responses({ 201: NewPasswordSchema }) },
       config: admin,
-      // The body is optional (a name only); an absent body is validated as an empty object.
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
     },
     async (request, reply) => {
       const password = await service.addApplicationPassword(db, request.params.id, request.body.name ?? '');
@@ -109,6 +110,7 @@ async function userRoutes(fastify: FastifyInstance): Promise<void> {
     { schema: { ...doc, summary: 'Revoke an application password', params: PasswordParams, response: responses({ 200: DeletedSchema }) }, config: admin },
     async (request) => {
       await service.revokeApplicationPassword(db, request.params.id, request.params.passwordId);
+      app.services.auth.forget();
       return { deleted: true };
     },
   );
