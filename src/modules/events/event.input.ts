@@ -155,18 +155,25 @@ function checkPresentation(input: Record<string, unknown>, creating: boolean, ch
   }
 }
 
-/** A record the caller may link: it exists, is not trashed, and the caller may read it (SPEC item 6). */
-async function existingLinked(db: Db, kind: LinkedKind, id: number, ctx: RequestContext): Promise<boolean> {
-  const row = await db.selectFrom(kind.table).select('id').where('id', '=', id).where(visibleTo(ctx.actor, LIVE_STATUSES, kind.table)).executeTakeFirst();
-  return row !== undefined;
+/** The id an item names (`12`, `"12"` or `{id: 12}`), or null. */
+function linkedIdOf(item: unknown): number | null {
+  return asId(item) ?? (item && typeof item === 'object' && !Array.isArray(item) && 'id' in item ? asId((item as { id: unknown }).id) : null);
+}
+
+/** Of `items`, the ids of records the caller may link: existing, not trashed, readable (SPEC item 6); one query. */
+async function linkableIds(db: Db, kind: LinkedKind, items: unknown[], ctx: RequestContext): Promise<Set<number>> {
+  const ids = items.map(linkedIdOf).filter((id): id is number => id !== null);
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom(kind.table).select('id').where('id', 'in', ids).where(visibleTo(ctx.actor, LIVE_STATUSES, kind.table)).execute();
+  return new Set(rows.map((r) => r.id));
 }
 
 /** One linked record given as an id, `{id}` or an object of fields; null when it is neither. */
-async function checkLinkedItem(db: Db, kind: LinkedKind, item: unknown, ctx: RequestContext, problems: Problems): Promise<LinkPlan | null> {
+async function checkLinkedItem(db: Db, kind: LinkedKind, item: unknown, linkable: Set<number>, ctx: RequestContext, problems: Problems): Promise<LinkPlan | null> {
   const field = kind.nameField;
-  const id = asId(item) ?? (item && typeof item === 'object' && !Array.isArray(item) && 'id' in item ? asId((item as { id: unknown }).id) : null);
+  const id = linkedIdOf(item);
   if (id !== null) {
-    if (!(await existingLinked(db, kind, id, ctx))) problems.add(field, `${field} ${id} is not the id of an existing ${field}.`);
+    if (!linkable.has(id)) problems.add(field, `${field} ${id} is not the id of an existing ${field}.`);
     return { kind: 'id', id };
   }
   if (!item || typeof item !== 'object' || Array.isArray(item) || 'id' in item) return null;
@@ -183,7 +190,7 @@ async function checkVenue(db: Db, value: unknown, ctx: RequestContext, problems:
   if (isEmptyLink(value)) return null;
   const single = Array.isArray(value) && value.length === 1 ? value[0] : value;
   if (Array.isArray(single)) throw eventErrors.couldNotCreateVenue();
-  const plan = await checkLinkedItem(db, VENUE, single, ctx, problems);
+  const plan = await checkLinkedItem(db, VENUE, single, await linkableIds(db, VENUE, [single], ctx), ctx, problems);
   if (plan === null) throw eventErrors.couldNotCreateVenue();
   return plan;
 }
@@ -193,8 +200,9 @@ async function checkOrganizers(db: Db, value: unknown, ctx: RequestContext, prob
   if (isEmptyLink(value)) return [];
   const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((s) => s.trim()) : [value];
   const plans: LinkPlan[] = [];
+  const linkable = await linkableIds(db, ORGANIZER, items, ctx);
   for (const item of items) {
-    const plan = await checkLinkedItem(db, ORGANIZER, item, ctx, problems);
+    const plan = await checkLinkedItem(db, ORGANIZER, item, linkable, ctx, problems);
     if (plan === null) throw eventErrors.couldNotCreateOrganizer();
     if (plan.kind === 'new' || !plans.some((p) => p.kind === 'id' && p.id === plan.id)) plans.push(plan);
   }

@@ -5,7 +5,7 @@ import type { CountCache } from '../../db/count-cache.js';
 import { containsInsensitive, dialectOf, likeEscape } from '../../db/dialect.js';
 import type { RequestContext } from '../../http/context.js';
 import { invalidParam } from '../../http/errors.js';
-import { buildPage, clampPerPage, type Page } from '../../http/pagination.js';
+import { buildPage, clampPerPage, isPastTheEnd, offsetOf, type Page } from '../../http/pagination.js';
 import { booleanParam } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
 import { formatSql, parseDateTime, parseZone, type Zone } from '../../lib/dates.js';
@@ -224,10 +224,10 @@ export async function listEvents(db: Db, counts: CountCache, q: EventListParams,
       .$if(filter.byInclude, (qb) => qb.orderBy('events.date').orderBy('events.id'))
       .$if(!filter.byInclude, (qb) => qb.orderBy('events.start_local').orderBy('events.id'))
       .limit(perPage)
-      .offset((page - 1) * perPage)
+      .offset(offsetOf(page, perPage))
       .execute() as Promise<EventRow[]>,
   ]);
-  if (rows.length === 0 && page > 1) throw eventErrors.archivePageNotFound();
+  if (isPastTheEnd(page, perPage, total)) throw eventErrors.archivePageNotFound();
 
   const relations = await loadEventRelations(db, rows, ctx, false);
   const items = rows.map((row) => toEventObject(row, relations, ctx, { single: false, blank: !unlocked(row, ctx, q) }));

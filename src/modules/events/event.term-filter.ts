@@ -8,20 +8,21 @@ type Taxonomy = 'cal_events_cat' | 'post_tag';
  * null when an item names no term of the taxonomy (the caller answers 400).
  */
 export async function resolveTermFilter(db: Db, taxonomy: Taxonomy, items: (number | string)[], lang: string): Promise<number[] | null> {
+  const keys = [...new Set(items.map((item) => String(item).trim()))];
+  const numeric = keys.filter((key) => /^\d+$/.test(key)).map(Number);
+  // Every candidate in one query: by slug in any language, or by id.
+  const candidates = await db
+    .selectFrom('terms')
+    .select(['id', 'slug', 'lang'])
+    .where('taxonomy', '=', taxonomy)
+    .where((eb) => eb.or([eb('slug', 'in', keys), ...(numeric.length > 0 ? [eb('id', 'in', numeric)] : [])]))
+    .execute();
   const ids = new Set<number>();
-  for (const item of items) {
-    const key = String(item).trim();
-    const bySlug = await db
-      .selectFrom('terms')
-      .select('id')
-      .where('taxonomy', '=', taxonomy)
-      .where('slug', '=', key)
-      .orderBy((eb) => eb.case().when('lang', '=', lang).then(0).else(1).end())
-      .limit(1)
-      .executeTakeFirst();
-    const byId = bySlug ?? (/^\d+$/.test(key) ? await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('id', '=', Number(key)).executeTakeFirst() : undefined);
-    if (!byId) return null;
-    ids.add(byId.id);
+  for (const key of keys) {
+    const bySlug = candidates.filter((c) => c.slug === key).sort((a, b) => Number(b.lang === lang) - Number(a.lang === lang) || a.id - b.id)[0];
+    const match = bySlug ?? candidates.find((c) => String(c.id) === key);
+    if (!match) return null;
+    ids.add(match.id);
   }
   if (taxonomy === 'cal_events_cat') await addDescendants(db, ids);
   const translated = await db
