@@ -4,10 +4,10 @@ import cors from '@fastify/cors';
 import type { Config } from './config.js';
 import type { Storage } from './db/connect.js';
 import { Authenticator } from './http/auth.js';
-import { buildContext, NAMESPACE } from './http/context.js';
+import { buildContext, NAMESPACE, type Access } from './http/context.js';
 import { ErrorSchema } from './http/schemas.js';
 import { registerErrorHandler } from './http/errors.js';
-import { withAccessLast } from './http/access.js';
+import { mayCall, withAccessLast } from './http/access.js';
 import { mergeQueryIntoBody, registerBodyParsers } from './http/bodies.js';
 import { languageRootRewriter, resolveLanguage } from './http/languages.js';
 import { parseQueryString, splitCsvArrays } from './http/params.js';
@@ -100,6 +100,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     request.ctx = buildContext(config, request, lang, request.ctx.actor, await services.settings.get());
   });
   app.addHook('preSerialization', applyFieldsFilter);
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.hasHeader('Allow')) return;
+    const allow = routes.allowFor(request.routeOptions.url, (access) => mayCall(request.ctx?.actor ?? null, access as Access));
+    if (allow) void reply.header('Allow', allow);
+  });
 
   // Browser clients on other origins: credentials travel in the Authorization header, never cookies.
   await app.register(cors, {

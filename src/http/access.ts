@@ -1,13 +1,18 @@
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { restForbidden } from './errors.js';
-import { can } from '../modules/users/roles.js';
+import { can, type Actor } from '../modules/users/roles.js';
+import type { Access } from './context.js';
+
+/** Whether `actor` passes a route's declared access level. */
+export function mayCall(actor: Actor | null, access: Access | undefined): boolean {
+  if (access === undefined || access === 'public') return true;
+  return actor !== null && (access === 'authenticated' || can(actor, access));
+}
 
 /** Enforces a route's declared `config.access`: 401 for anonymous callers, 403 for the others. */
 export async function enforceAccess(request: FastifyRequest): Promise<void> {
-  const access = request.routeOptions.config.access ?? 'public';
-  if (access === 'public') return;
   const actor = request.ctx.actor;
-  if (actor === null || (access !== 'authenticated' && !can(actor, access))) throw restForbidden(actor !== null);
+  if (!mayCall(actor, request.routeOptions.config.access)) throw restForbidden(actor !== null);
 }
 
 /**

@@ -24,6 +24,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
  */
 export class RouteTable {
   readonly entries: RouteEntry[] = [];
+  private readonly byUrl = new Map<string, RouteEntry>();
   private readonly mirror: Instance<HTTPVersion.V1> = FindMyWay({ ignoreTrailingSlash: true });
 
   add(route: RouteOptions): void {
@@ -36,9 +37,21 @@ export class RouteTable {
       existing.methods.push(...methods);
       existing.endpoints.push(endpoint);
     } else {
-      this.entries.push({ url: route.url, methods: [...methods], endpoints: [endpoint] });
+      const entry = { url: route.url, methods: [...methods], endpoints: [endpoint] };
+      this.entries.push(entry);
+      this.byUrl.set(route.url, entry);
     }
     for (const method of methods) this.mirror.on(method as never, route.url, () => undefined);
+  }
+
+  /**
+   * The `Allow` header of a response, as WordPress sends it: the route's methods the caller may
+   * use (an anonymous reader of /events is allowed GET only).
+   */
+  allowFor(url: string | undefined, allowed: (access: string | undefined) => boolean): string | undefined {
+    const entry = url === undefined ? undefined : this.byUrl.get(url);
+    if (!entry) return undefined;
+    return entry.endpoints.filter((e) => allowed(e.access)).flatMap((e) => e.methods).join(', ');
   }
 
   /** The methods a concrete path answers to. */

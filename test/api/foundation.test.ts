@@ -77,6 +77,12 @@ for (const backend of backends()) {
       assert.equal(res.data.code, 'rest_no_route');
     });
 
+    it('should send Allow with the methods the caller may use, as WordPress does', async () => {
+      assert.equal((await t.request({ method: 'GET', url: '/cal/events/v1/events' })).headers['allow'], 'GET');
+      const editor = await t.asUser('editor');
+      assert.equal((await t.request({ method: 'GET', url: '/cal/events/v1/events', auth: editor.authorization })).headers['allow'], 'GET, POST');
+    });
+
     it('should answer 400 rest_invalid_param naming each bad parameter', async () => {
       const res = await t.request({ method: 'GET', url: '/cal/events/v1/events?per_page=0&page=foo' });
       assert.equal(res.statusCode, 400);
