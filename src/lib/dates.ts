@@ -125,8 +125,11 @@ function zoneNameIn(locale: string, ianaName: string, millis: number): string {
 export function timezoneAbbr(local: string, zone: Zone, tzName: string): string {
   if (zone.type !== 'iana') return tzName.trim() || zone.name;
   const millis = fromSql(local, zone).toMillis();
-  const names = ABBR_LOCALES.map((locale) => zoneNameIn(locale, zone.name, millis));
-  return names.find((name) => !GMT_STYLE.test(name)) ?? names[0];
+  for (const locale of ABBR_LOCALES) {
+    const name = zoneNameIn(locale, zone.name, millis);
+    if (!GMT_STYLE.test(name)) return name;
+  }
+  return zoneNameIn(ABBR_LOCALES[0]!, zone.name, millis);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -155,7 +158,18 @@ function fromTimestamp(seconds: number, zone: Zone): DateTime | null {
   return Number.isFinite(seconds) ? DateTime.fromSeconds(Math.trunc(seconds), { zone }) : null;
 }
 
+/** `Y-m-d H:i[:s]`, what most clients send: read directly, as the grammar would, without its cost. */
+const PLAIN = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
+
 function parseText(input: string, zone: Zone, now: Date): DateTime | null {
+  const plain = PLAIN.exec(input);
+  if (plain) {
+    const [year, month, day, hour, minute, second] = plain.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+    // Luxon would roll 24:00 over to the next day; a date written so is as invalid here as in the grammar.
+    if (hour > 23 || minute > 59 || second > 59) return null;
+    const dt = DateTime.fromObject({ year, month, day, hour, minute, second }, { zone });
+    return dt.isValid ? firstOccurrence(dt) : null;
+  }
   const text = normalize(input);
   if (text === '') return null;
   if (/^-?\d+$/.test(text)) return fromTimestamp(Number(text), zone);
