@@ -44,6 +44,13 @@ export function parseTruthy(value: unknown): boolean | null {
   return TRUTHY.has(v) ? true : FALSY.has(v) ? false : null;
 }
 
+/** A positive integer id sent as a number or a string of digits (forms send everything as text); null otherwise. */
+export function asId(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isInteger(value) && value > 0 ? value : null;
+  if (typeof value === 'string' && /^\d+$/.test(value.trim()) && Number(value) > 0) return Number(value);
+  return null;
+}
+
 /** A boolean parameter, or undefined when absent; 400 naming it when it is not a boolean. */
 export function booleanParam(value: unknown, name: string): boolean | undefined {
   if (value === undefined) return undefined;

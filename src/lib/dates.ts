@@ -40,6 +40,11 @@ export function parseZone(tz: string): Zone | null {
   return IANA_NAME.test(name) && IANAZone.isValidZone(name) ? IANAZone.create(name) : null;
 }
 
+/** A zone that is known good (stored settings and events), falling back to UTC rather than failing a read. */
+export function zoneOrUtc(tz: string): Zone {
+  return parseZone(tz) ?? FixedOffsetZone.utcInstance;
+}
+
 export function isValidTimezone(tz: string): boolean {
   return parseZone(tz) !== null;
 }

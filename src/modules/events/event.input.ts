@@ -1,9 +1,9 @@
 import type { Db, EventRow, EventTable } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
-import { parseTruthy } from '../../http/params.js';
+import { asId, parseTruthy } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
 import { parseCostInput } from '../../lib/cost.js';
-import { localToUtc, parseDateInput, parseZone, timezoneAbbr, type Zone } from '../../lib/dates.js';
+import { isValidTimezone, localToUtc, parseDateInput, timezoneAbbr, zoneOrUtc, type Zone } from '../../lib/dates.js';
 import { checkLinkedInput, LIVE_STATUSES, type LinkedChanges } from '../linked/linked.service.js';
 import type { LinkedKind } from '../linked/linked-kind.js';
 import { ORGANIZER } from '../organizers/organizer.kind.js';
@@ -35,12 +35,6 @@ const FLAGS = ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'fea
 const MAX_LINKED = 100;
 
 
-function asId(value: unknown): number | null {
-  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
-  if (typeof value === 'string' && /^\d+$/.test(value.trim()) && Number(value) > 0) return Number(value);
-  return null;
-}
-
 /**
  * Checks a create or update payload. `existing` is the stored event for updates (partial: what is
  * not sent stays as it is). `allowPassword` is false on the by-slug routes.
@@ -57,10 +51,10 @@ export async function checkEventInput(
   let tzName = existing?.timezone || ctx.settings.timezone;
   if (input['timezone'] !== undefined && input['timezone'] !== '') {
     const requested = String(input['timezone']);
-    if (parseZone(requested) === null) problems.add('timezone', 'timezone is not a valid time zone.');
+    if (!isValidTimezone(requested)) problems.add('timezone', 'timezone is not a valid time zone.');
     else tzName = requested;
   }
-  const zone = parseZone(tzName) ?? parseZone('UTC')!;
+  const zone = zoneOrUtc(tzName);
 
   const common = await checkCommonFields(db, 'events', input, ctx, existing, zone, problems);
   const changes: EventChanges = { common, columns: {} };

@@ -1,4 +1,4 @@
-import { parseZone, toIsoWithOffset } from '../../lib/dates.js';
+import { toIsoWithOffset, zoneOrUtc } from '../../lib/dates.js';
 import { stripTags } from '../../lib/html.js';
 
 /** Currency codes for the symbols the cost parser recognises; the original defaults to USD. */
@@ -13,7 +13,7 @@ export function eventJsonLd(
   venue: Record<string, unknown> | undefined,
   organizers: Record<string, unknown>[],
 ): Record<string, unknown> {
-  const zone = parseZone(String(event['timezone'])) ?? parseZone('UTC')!;
+  const zone = zoneOrUtc(String(event['timezone']));
   const ld: Record<string, unknown> = {
     '@context': 'http://schema.org',
     '@type': 'Event',

@@ -8,7 +8,7 @@ import { invalidParam } from '../../http/errors.js';
 import { buildPage, clampPerPage, isPastTheEnd, offsetOf, type Page } from '../../http/pagination.js';
 import { booleanParam } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
-import { formatSql, parseDateTime, parseZone, type Zone } from '../../lib/dates.js';
+import { formatSql, parseDateTime, zoneOrUtc, type Zone } from '../../lib/dates.js';
 import { checkStatusFilter, visibleTo, withTranslations } from '../posts/post.service.js';
 import { resolveTermFilter } from './event.term-filter.js';
 import { defaultListStatuses } from '../users/roles.js';
@@ -41,7 +41,7 @@ interface EventFilter {
  * from yesterday to two years ahead, dropped when a relative bound is given, ignored with `include`.
  */
 function dateBounds(q: EventListParams, siteZone: Zone, strict: boolean, problems: Problems, now: DateTime): [DateParam, string][] {
-  const utc = parseZone('UTC')!;
+  const utc = zoneOrUtc('UTC');
   const bounds: [DateParam, string][] = [];
   const read = (name: DateParam, value: string): string | null => {
     const parsed = strict ? parseDateTime(value, utc)?.setZone(siteZone) : parseDateTime(value, siteZone);
@@ -112,7 +112,7 @@ async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now:
   const where: Expression<SqlBool>[] = [];
   const echo: [string, string][] = [];
   const strict = booleanParam(q.strict_dates, 'strict_dates') ?? false;
-  const siteZone = parseZone(ctx.settings.timezone) ?? parseZone('UTC')!;
+  const siteZone = zoneOrUtc(ctx.settings.timezone);
   const byInclude = q.include !== undefined && q.include.length > 0;
 
   if (booleanParam(q.ticketed, 'ticketed') === true) {
@@ -198,7 +198,7 @@ async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now:
  * (whole days), or the exact second in strict mode when a default bound applies.
  */
 export function windowKey(q: EventListParams, ctx: RequestContext, now: DateTime = DateTime.utc()): string {
-  const siteZone = parseZone(ctx.settings.timezone) ?? parseZone('UTC')!;
+  const siteZone = zoneOrUtc(ctx.settings.timezone);
   const usesDefault = q.include === undefined && !RELATIVE.some((r) => q[r] !== undefined) && (q.start_date === undefined || q.end_date === undefined);
   if (!usesDefault) return '';
   if (booleanParam(q.strict_dates, 'strict_dates')) return now.toISO() ?? '';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Db, ImageRow } from '../../db/database.js';
 import { invalidParam } from '../../http/errors.js';
+import { asId } from '../../http/params.js';
 
 export interface ImageObject {
   url: string;
@@ -19,7 +20,7 @@ export type ImageInput = { kind: 'none' } | { kind: 'id'; id: number } | { kind:
  */
 export async function parseImageInput(db: Db, value: unknown): Promise<ImageInput> {
   if (value === null || value === false || value === 0 || value === '' || value === '0') return { kind: 'none' };
-  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : null;
+  const id = asId(value);
   if (id !== null) {
     const found = await db.selectFrom('images').select('id').where('id', '=', id).executeTakeFirst();
     if (!found) throw invalidParam('image', 'image is not the id of a known image.');

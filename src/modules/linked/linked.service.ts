@@ -3,7 +3,7 @@ import type { Db, VenueRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { parseTruthy } from '../../http/params.js';
 import type { Problems } from '../../http/problems.js';
-import { parseZone } from '../../lib/dates.js';
+import { zoneOrUtc } from '../../lib/dates.js';
 import { loadImages } from '../images/image.service.js';
 import { checkCommonFields, newPostColumns, updatedPostColumns, loadTranslations, visibleTo, type CommonChanges, type Existing } from '../posts/post.service.js';
 import { POST_STATUSES } from '../users/roles.js';
@@ -39,7 +39,7 @@ export async function checkLinkedInput(
   problems: Problems,
   prefix = '',
 ): Promise<LinkedChanges> {
-  const zone = parseZone(ctx.settings.timezone) ?? parseZone('UTC')!;
+  const zone = zoneOrUtc(ctx.settings.timezone);
   const common = await checkCommonFields(db, kind.table, input, ctx, existing, zone, problems);
   const changes: LinkedChanges = { common, fields: {}, flags: {}, geo: {} };
 

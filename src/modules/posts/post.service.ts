@@ -4,12 +4,13 @@ import { conflict, forbidden } from '../../http/errors.js';
 import type { RequestContext } from '../../http/context.js';
 import type { Problems } from '../../http/problems.js';
 import { nowUtc } from '../../lib/clock.js';
-import { localToUtc, parseDateInput, parseZone, utcToLocal, type Zone } from '../../lib/dates.js';
+import { localToUtc, parseDateInput, utcToLocal, zoneOrUtc, type Zone } from '../../lib/dates.js';
 import { sanitizeUntrusted } from '../../lib/html.js';
 import { slugCandidate, slugify } from '../../lib/slug.js';
 import { applyImageInput, parseImageInput, type ImageInput } from '../images/image.service.js';
 import { can, POST_STATUSES, scaleBackStatus, type Actor } from '../users/roles.js';
 import * as users from '../users/user.repository.js';
+import { asId } from '../../http/params.js';
 
 /**
  * What events, venues and organizers have in common: author, status, publication dates, slug,
@@ -77,8 +78,8 @@ export async function checkCommonFields(
   const actor = ctx.actor;
 
   if (input.author !== undefined) {
-    const author = typeof input.author === 'number' ? input.author : typeof input.author === 'string' && /^\d+$/.test(input.author) ? Number(input.author) : NaN;
-    if (!Number.isInteger(author) || !(await users.findById(db, author))) problems.add('author', 'author is not the id of an existing user.');
+    const author = asId(input.author);
+    if (author === null || !(await users.findById(db, author))) problems.add('author', 'author is not the id of an existing user.');
     else changes.author = author;
   }
 
@@ -92,7 +93,7 @@ export async function checkCommonFields(
     changes.status = scaleBackStatus(actor, undefined);
   }
 
-  const utcZone = parseZone('UTC')!;
+  const utcZone = zoneOrUtc('UTC');
   if (input.date !== undefined) {
     const local = parseDateInput(input.date, zone);
     if (local === null) problems.add('date', 'date is not a valid date.');
@@ -140,8 +141,8 @@ export async function checkCommonFields(
 
 /** `translation_of`: same kind, another language, and a group without this language yet. */
 async function checkTranslationOf(db: Db, table: PostTableName, value: unknown, lang: string, existing: Existing | null, problems: Problems): Promise<number | undefined> {
-  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(id)) {
+  const id = asId(value);
+  if (id === null) {
     problems.add('translation_of', 'translation_of is not an id.');
     return undefined;
   }
@@ -203,7 +204,7 @@ export async function uniqueSlug(db: Db, table: PostTableName, lang: string, bas
 export async function newPostColumns(trx: Db, table: PostTableName, changes: CommonChanges, ctx: RequestContext, title: string): Promise<PostColumns> {
   const { id } = await trx.insertInto('posts').values({ type: KIND[table] }).returning('id').executeTakeFirstOrThrow();
   const now = nowUtc();
-  const zone = parseZone(ctx.settings.timezone) ?? parseZone('UTC')!;
+  const zone = zoneOrUtc(ctx.settings.timezone);
   const status = changes.status ?? 'publish';
   return {
     id,
@@ -227,7 +228,7 @@ export async function newPostColumns(trx: Db, table: PostTableName, changes: Com
 /** The common columns an update changes; untouched fields are left out (SPEC item 1). */
 export async function updatedPostColumns(trx: Db, table: PostTableName, changes: CommonChanges, ctx: RequestContext, existing: Existing, title: string | undefined): Promise<Partial<PostColumns>> {
   const now = nowUtc();
-  const zone = parseZone(ctx.settings.timezone) ?? parseZone('UTC')!;
+  const zone = zoneOrUtc(ctx.settings.timezone);
   const columns: Partial<PostColumns> = { modified: utcToLocal(now, zone), modified_utc: now };
   if (changes.author !== undefined) columns.author = changes.author;
   if (changes.status !== undefined) columns.status = changes.status;

@@ -4,7 +4,7 @@ import { bumpDataVersion } from '../../db/data-version.js';
 import type { RequestContext } from '../../http/context.js';
 import { ApiError, conflict, invalidParam, notFound } from '../../http/errors.js';
 import { clampPerPage, totalPages } from '../../http/pagination.js';
-import { parseTruthy } from '../../http/params.js';
+import { asId, parseTruthy } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
 import { slugify } from '../../lib/slug.js';
 import { cleanHtml, loadTranslations } from '../posts/post.service.js';
@@ -40,7 +40,7 @@ export function translationsOf(db: Db, rows: TermRow[]): Promise<TermTranslation
  */
 export async function precheck(db: Db, def: TaxonomyDef, id: number | null, parent: unknown): Promise<void> {
   if (id !== null) await getTerm(db, def, id);
-  const parentId = typeof parent === 'number' ? parent : typeof parent === 'string' && /^\d+$/.test(parent) ? Number(parent) : null;
+  const parentId = asId(parent);
   if (def.hierarchical && parentId !== null && parentId > 0 && !(await terms.findInTaxonomy(db, def.taxonomy, parentId))) {
     throw invalidParam('parent', `parent is not the id of a ${def.label}.`);
   }
