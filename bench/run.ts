@@ -24,8 +24,13 @@ const { values: args } = parseArgs({
     events: { type: 'string', default: '10000' },
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '16' },
+    // Runs only the scenarios whose names start with one of these (comma-separated), e.g. "5,4".
+    only: { type: 'string' },
+    // Writes a V8 CPU profile of the service to this directory (open it in Chrome DevTools).
+    'cpu-prof': { type: 'string' },
   },
 });
+const ONLY = args.only?.split(',').map((s) => s.trim()).filter(Boolean);
 const EVENTS = Number(args.events);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
@@ -38,6 +43,8 @@ interface Row {
   errors: number;
   non2xx: number;
   response_bytes: number;
+  /** CPU the service used during the scenario, as a share of one core (100 = one core busy). */
+  service_cpu_pct: number | null;
 }
 
 async function freePort(): Promise<number> {
@@ -81,8 +88,19 @@ async function rss(pid: number): Promise<number> {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
-async function measure(name: string, options: autocannon.Options): Promise<Row> {
+/** User and system CPU seconds of a process so far (Linux clock ticks are 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** `pid`: the service's, to report its CPU use; the bare baseline runs in this process. */
+async function measure(name: string, options: autocannon.Options, pid?: number): Promise<Row | null> {
+  if (ONLY && !ONLY.some((prefix) => name.startsWith(prefix))) return null;
+  const cpuBefore = pid === undefined ? 0 : cpuSeconds(pid);
+  const started = performance.now();
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
+  const elapsed = (performance.now() - started) / 1000;
   return {
     scenario: name,
     requests_per_sec: Math.round(result.requests.average),
@@ -91,6 +109,7 @@ async function measure(name: string, options: autocannon.Options): Promise<Row> 
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     response_bytes: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total) : 0,
+    service_cpu_pct: pid === undefined ? null : Math.round(((cpuSeconds(pid) - cpuBefore) / elapsed) * 100),
   };
 }
 
@@ -111,12 +130,15 @@ async function main(): Promise<void> {
   const port = await freePort();
   // Exactly what `npm start` runs after its build (`node <flags> dist/src/server.js`).
   const startArgs = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/).slice(1);
-  const child = spawn(process.execPath, startArgs, {
+  const profileDir = args['cpu-prof'];
+  const child = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), ...startArgs], {
     env: { ...process.env, ...database.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
   const results: Row[] = [];
+  const record = (row: Row | null): void => void (row && results.push(row));
+  const onService = (name: string, options: autocannon.Options): Promise<Row | null> => measure(name, options, child.pid);
   try {
     await waitReady(`${base}/`, child);
     const rssAfterStart = await rss(child.pid!);
@@ -125,22 +147,22 @@ async function main(): Promise<void> {
     const listBytes = Buffer.from(await (await fetch(`${base}${listPath}`)).arrayBuffer());
     const authorization = `Basic ${Buffer.from(`bench:${application_password}`).toString('base64')}`;
 
-    results.push(await measure('1. list, 50 events', { url: `${base}${listPath}` }));
+    record(await onService('1. list, 50 events', { url: `${base}${listPath}` }));
     const rssAfterList = await rss(child.pid!);
     // An ignored parameter that changes every time: the same page, never from the page cache.
     let bust = 0;
-    results.push(
-      await measure('1u. list, uncached', {
+    record(
+      await onService('1u. list, uncached', {
         url: `${base}${listPath}`,
         requests: [{ setupRequest: (request) => ({ ...request, path: `${listPath}&uncached=${(bust += 1)}` }) }],
       }),
     );
-    results.push(await measure('2. list + category', { url: `${base}/cal/events/v1/events?per_page=50&${window}&categories=${seeded.categorySlug}` }));
-    results.push(await measure('3. search', { url: `${base}/cal/events/v1/events?per_page=50&${window}&search=jazz%20event` }));
-    results.push(await measure('4. single event', { url: `${base}/cal/events/v1/events/${seeded.eventId}` }));
+    record(await onService('2. list + category', { url: `${base}/cal/events/v1/events?per_page=50&${window}&categories=${seeded.categorySlug}` }));
+    record(await onService('3. search', { url: `${base}/cal/events/v1/events?per_page=50&${window}&search=jazz%20event` }));
+    record(await onService('4. single event', { url: `${base}/cal/events/v1/events/${seeded.eventId}` }));
     let n = 0;
-    results.push(
-      await measure('5. create (auth)', {
+    record(
+      await onService('5. create (auth)', {
         url: `${base}/cal/events/v1/events`,
         method: 'POST',
         headers: { authorization, 'content-type': 'application/json' },
@@ -165,11 +187,12 @@ async function main(): Promise<void> {
     const barePort = await new Promise<number>((resolve) => bare.listen(0, '127.0.0.1', () => resolve((bare.address() as net.AddressInfo).port)));
     const bareRow = await measure('6. bare node:http, same bytes', { url: `http://127.0.0.1:${barePort}/` });
     bare.close();
-    results.push(bareRow);
+    record(bareRow);
 
-    const ratio = results[0]!.requests_per_sec / Math.max(1, bareRow.requests_per_sec);
+    const list = results.find((row) => row.scenario.startsWith('1.'));
+    const ratio = list && bareRow ? list.requests_per_sec / Math.max(1, bareRow.requests_per_sec) : null;
     console.table(results);
-    console.log(`list / bare-bytes ratio: ${(ratio * 100).toFixed(0)} %`);
+    if (ratio !== null) console.log(`list / bare-bytes ratio: ${(ratio * 100).toFixed(0)} %`);
     console.log(`service RSS: ${rssAfterStart} MB after start, ${rssAfterList} MB after the list scenario`);
     fs.mkdirSync('bench/results', { recursive: true });
     fs.writeFileSync(

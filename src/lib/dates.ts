@@ -8,6 +8,7 @@
 // English only: the other locales cost ~15 MB of memory and clients send English or numeric dates.
 import * as chrono from 'chrono-node/en';
 import type { ParsedComponents } from 'chrono-node';
+import { LRUCache } from 'lru-cache';
 import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
 import type { Zone as LuxonZone } from 'luxon';
 
@@ -27,9 +28,20 @@ const UTC_OFFSET = /^UTC([+-])(\d{1,2})(?::(\d{2})|\.(\d+))?$/i;
 /** Restricts IANA names to their shape, so Intl's extra spellings (`+05:00`) don't sneak in as "IANA". */
 const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]*$/;
 
+/** Parsed zones by name: asking Intl whether a name is valid costs tens of microseconds each time. */
+const zones = new LRUCache<string, Zone>({ max: 1000 });
+
 /** Parses an event/site time-zone string: IANA name, 'UTC', or 'UTC+2' / 'UTC-5:30' / 'UTC+5.5' offsets. null when invalid. */
 export function parseZone(tz: string): Zone | null {
-  const name = tz.trim();
+  const cached = zones.get(tz);
+  if (cached) return cached;
+  const zone = readZone(tz.trim());
+  // Only valid names are kept, so untrusted garbage cannot fill the cache with misses.
+  if (zone) zones.set(tz, zone);
+  return zone;
+}
+
+function readZone(name: string): Zone | null {
   if (/^UTC$/i.test(name)) return FixedOffsetZone.utcInstance;
   const offset = UTC_OFFSET.exec(name);
   if (offset) {
@@ -60,39 +72,111 @@ function fixedZone(sign: string, hours: number, minutes: number): Zone | null {
 // Stored strings
 
 export function formatSql(dt: DateTime): string {
-  return dt.toFormat(SQL_FORMAT);
+  return formatWall(dt.toMillis() + dt.offset * MINUTE);
+}
+
+/*
+ * Stored strings are converted on every write and every read, so they skip Luxon's parsing and
+ * formatting (tens of microseconds each) and work on epoch milliseconds with the zone's offsets.
+ * "Wall" milliseconds are a wall-clock time counted as if it were UTC.
+ */
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+const STORED = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?$/;
+
+/** Wall milliseconds of a stored `YYYY-MM-DD[ HH:MM:SS]`; stored values are trusted, so a bad one is a bug and throws. */
+function storedWall(s: string): number {
+  const m = STORED.exec(s);
+  const wall = m ? wallFromFields(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)) : null;
+  if (wall === null) throw new RangeError(`Invalid date string: ${JSON.stringify(s)}`);
+  return wall;
+}
+
+/** Wall milliseconds of a calendar date and clock time; null when they do not exist (Feb 30, 24:00). */
+function wallFromFields(year: number, month: number, day: number, hour: number, minute: number, second: number): number | null {
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, 0);
+  return date.getUTCDate() === day ? date.getTime() : null;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` of wall milliseconds. */
+function formatWall(wall: number): string {
+  const iso = new Date(wall).toISOString();
+  // Years outside 0-9999 are written with a sign and six digits by toISOString.
+  return iso.length === 24 ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : DateTime.fromMillis(wall, { zone: 'utc' }).toFormat(SQL_FORMAT);
+}
+
+/** A DateTime in `zone` at the instant a wall-clock time has there ({@link instantOf}); null for a date that does not exist. */
+function atWallClock(year: number, month: number, day: number, clock: Clock, zone: Zone): DateTime | null {
+  const wall = wallFromFields(year, month, day, clock.hour, clock.minute, clock.second);
+  return wall === null ? null : DateTime.fromMillis(instantOf(wall, zone), { zone });
 }
 
 /**
- * Pins a wall-clock time read in a zone to one instant. A time skipped by a spring-forward gap has already been
- * moved forward by the gap by Luxon (Paris 02:30 on the change day is 03:30 CEST), which we keep. A time repeated
- * by a fall-back gets a zone-dependent pick from Luxon, so we always take the first occurrence (the pre-change,
- * summer-time offset).
+ * Pins a wall-clock time read in a zone to one instant, as Luxon's own reading followed by its
+ * getPossibleOffsets()[0] does: a time repeated by a fall-back change is its first occurrence (the
+ * earlier instant, with the pre-change offset); a time skipped by a spring-forward gap is moved
+ * forward by the gap (Paris 02:30 on the change day is 03:30 CEST).
  */
-function firstOccurrence(dt: DateTime): DateTime {
-  return dt.getPossibleOffsets()[0];
+function instantOf(wall: number, zone: Zone): number {
+  if (zone.isUniversal) return wall - zone.offset(wall) * MINUTE;
+  const before = offsetAt(zone, wall - DAY);
+  const after = offsetAt(zone, wall + DAY);
+  // The offset a time has if read with the offsets in force a day before and a day after.
+  const early = offsetAt(zone, wall - before * MINUTE);
+  const late = before === after ? early : offsetAt(zone, wall - after * MINUTE);
+  if (early === late) return wall - early * MINUTE;
+  const holds = (offset: number): boolean => offsetAt(zone, wall - offset * MINUTE) === offset;
+  if (holds(early) && holds(late)) return wall - Math.max(early, late) * MINUTE;
+  if (holds(early)) return wall - early * MINUTE;
+  if (holds(late)) return wall - late * MINUTE;
+  return wall - Math.min(early, late) * MINUTE;
 }
 
-/** Reads a stored `YYYY-MM-DD[ HH:MM:SS]` string; stored values are trusted, so a bad one is a bug and throws. */
-function fromSql(s: string, zone: Zone): DateTime {
-  const dt = DateTime.fromSQL(s, { zone });
-  if (!dt.isValid) throw new RangeError(`Invalid date string: ${JSON.stringify(s)}`);
-  return firstOccurrence(dt);
+/** The wall clock of an instant in a zone. */
+function wallOf(instant: number, zone: Zone): number {
+  return instant + offsetAt(zone, instant) * MINUTE;
 }
 
-/** Wall clock in `zone` → UTC; gaps and overlaps as {@link firstOccurrence} says. */
+/**
+ * A zone's offset (minutes) at an instant. Intl answers it in microseconds, and one write asks
+ * for the same few instants several times (reading, converting and naming its dates), so answers
+ * are remembered: they never change while the process runs.
+ */
+function offsetAt(zone: Zone, instant: number): number {
+  if (zone.isUniversal) return zone.offset(instant);
+  const key = `${zone.name}|${instant}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    offset = zone.offset(instant);
+    offsets.set(key, offset);
+  }
+  return offset;
+}
+const offsets = new LRUCache<string, number>({ max: 10_000 });
+
+/** Wall clock in `zone` → UTC; gaps and overlaps as {@link instantOf} says. */
 export function localToUtc(local: string, zone: Zone): string {
-  return formatSql(fromSql(local, zone).toUTC());
+  return formatWall(instantOf(storedWall(local), zone));
 }
 
 export function utcToLocal(utc: string, zone: Zone): string {
-  return formatSql(fromSql(utc, FixedOffsetZone.utcInstance).setZone(zone));
+  return formatWall(wallOf(storedWall(utc), zone));
 }
 
 /** ISO 8601 with offset for a local time in a zone: '2027-05-18T09:30:00+02:00' (UTC too gets '+00:00', like PHP). */
 export function toIsoWithOffset(local: string, zone: Zone): string {
-  return fromSql(local, zone).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+  const instant = instantOf(storedWall(local), zone);
+  const offset = offsetAt(zone, instant);
+  const abs = Math.abs(offset);
+  const sign = offset < 0 ? '-' : '+';
+  return `${formatWall(instant + offset * MINUTE).replace(' ', 'T')}${sign}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
 }
+
+const pad2 = (n: number): string => String(n).padStart(2, '0');
 
 /** {year, month, day, hour, minutes, seconds} as zero-padded strings, by splitting the string only. */
 export function dateDetails(s: string): { year: string; month: string; day: string; hour: string; minutes: string; seconds: string } {
@@ -111,6 +195,7 @@ export function dateDetails(s: string): { year: string; month: string; day: stri
 const ABBR_LOCALES = ['en-US', 'en-CA', 'en-GB', 'en-IE', 'en-AU', 'en-NZ', 'en-IN', 'en-ZA', 'en-SG', 'en-HK', 'ja'];
 const GMT_STYLE = /^(GMT|UTC)[+-]/;
 const formatters = new Map<string, Intl.DateTimeFormat>();
+const abbreviations = new LRUCache<string, string>({ max: 1000 });
 
 function zoneNameIn(locale: string, ianaName: string, millis: number): string {
   const key = `${locale}|${ianaName}`;
@@ -129,12 +214,16 @@ function zoneNameIn(locale: string, ianaName: string, millis: number): string {
  */
 export function timezoneAbbr(local: string, zone: Zone, tzName: string): string {
   if (zone.type !== 'iana') return tzName.trim() || zone.name;
-  const millis = fromSql(local, zone).toMillis();
-  for (const locale of ABBR_LOCALES) {
-    const name = zoneNameIn(locale, zone.name, millis);
-    if (!GMT_STYLE.test(name)) return name;
+  const millis = instantOf(storedWall(local), zone);
+  // Asking ICU takes a few locales at several microseconds each; a zone's name changes with its
+  // offset, and (rarely) from one year to another.
+  const key = `${zone.name}|${offsetAt(zone, millis)}|${new Date(millis).getUTCFullYear()}`;
+  let abbr = abbreviations.get(key);
+  if (abbr === undefined) {
+    abbr = ABBR_LOCALES.map((locale) => zoneNameIn(locale, zone.name, millis)).find((name) => !GMT_STYLE.test(name)) ?? zoneNameIn(ABBR_LOCALES[0]!, zone.name, millis);
+    abbreviations.set(key, abbr);
   }
-  return zoneNameIn(ABBR_LOCALES[0]!, zone.name, millis);
+  return abbr;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -142,6 +231,8 @@ export function timezoneAbbr(local: string, zone: Zone, tzName: string): string 
 
 /** Reads a client-sent date in `zone`, strtotime-like. Returns local wall-clock 'YYYY-MM-DD HH:MM:SS' in that zone, or null if unparseable. `now` is the reference instant (default: new Date()). */
 export function parseDateInput(input: unknown, zone: Zone, now: Date = new Date()): string | null {
+  const plain = typeof input === 'string' ? plainWall(input) : undefined;
+  if (plain !== undefined) return plain === null ? null : formatWall(wallOf(instantOf(plain, zone), zone));
   const dt = parseDateTime(input, zone, now);
   return dt ? formatSql(dt) : null;
 }
@@ -166,15 +257,17 @@ function fromTimestamp(seconds: number, zone: Zone): DateTime | null {
 /** `Y-m-d H:i[:s]`, what most clients send: read directly, as the grammar would, without its cost. */
 const PLAIN = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 
-function parseText(input: string, zone: Zone, now: Date): DateTime | null {
+/** Wall milliseconds of a plain `Y-m-d H:i[:s]`; null when it names no real time (24:00, Feb 30, as in the grammar); undefined for other forms. */
+function plainWall(input: string): number | null | undefined {
   const plain = PLAIN.exec(input);
-  if (plain) {
-    const [year, month, day, hour, minute, second] = plain.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
-    // Luxon would roll 24:00 over to the next day; a date written so is as invalid here as in the grammar.
-    if (hour > 23 || minute > 59 || second > 59) return null;
-    const dt = DateTime.fromObject({ year, month, day, hour, minute, second }, { zone });
-    return dt.isValid ? firstOccurrence(dt) : null;
-  }
+  if (!plain) return undefined;
+  const [year, month, day, hour, minute, second] = plain.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  return wallFromFields(year, month, day, hour, minute, second);
+}
+
+function parseText(input: string, zone: Zone, now: Date): DateTime | null {
+  const plain = plainWall(input);
+  if (plain !== undefined) return plain === null ? null : DateTime.fromMillis(instantOf(plain, zone), { zone });
   const text = normalize(input);
   if (text === '') return null;
   if (/^-?\d+$/.test(text)) return fromTimestamp(Number(text), zone);
@@ -393,7 +486,7 @@ function weekdayDelta(from: number, to: number, mode: 'this' | 'next' | 'last'):
  * 4. Add months and days to the date fields, letting overflow roll over as PHP does (Jan 31 +1 month = Mar 3),
  *    unless `first/last day of` pins the day within the resulting month.
  * 5. Add hours/minutes/seconds as elapsed time, so `+2 hours` is two real hours even across a DST change.
- * The wall-clock result is pinned to an instant by {@link firstOccurrence}.
+ * The wall-clock result is pinned to an instant by {@link instantOf}.
  */
 function resolve(expr: Expr, zone: Zone, nowInstant: Date): DateTime | null {
   const workZone = expr.offset ?? zone;
@@ -410,8 +503,8 @@ function resolve(expr: Expr, zone: Zone, nowInstant: Date): DateTime | null {
   else if (expr.dayOf === 'last') date = month.endOf('month').startOf('day');
   else date = month.plus({ days: date.day - 1 + expr.rel.days });
 
-  const local = firstOccurrence(DateTime.fromObject({ year: date.year, month: date.month, day: date.day, ...time }, { zone: workZone }));
-  return local.plus({ seconds: expr.rel.seconds }).setZone(zone);
+  const local = atWallClock(date.year, date.month, date.day, time, workZone);
+  return local && local.plus({ seconds: expr.rel.seconds }).setZone(zone);
 }
 
 // --- chrono-node fallback ---------------------------------------------------------------------------------------
@@ -428,8 +521,8 @@ function parseWithChrono(text: string, zone: Zone, now: Date): DateTime | null {
   const c = results[0].start;
   if (c.isCertain('timezoneOffset')) return DateTime.fromJSDate(c.date(), { zone });
 
-  const date = { year: c.get('year') ?? undefined, month: c.get('month') ?? undefined, day: c.get('day') ?? undefined };
-  return firstOccurrence(DateTime.fromObject({ ...date, ...chronoClock(c, DateTime.fromJSDate(now, { zone })) }, { zone }));
+  const today = DateTime.fromJSDate(now, { zone });
+  return atWallClock(c.get('year') ?? today.year, c.get('month') ?? today.month, c.get('day') ?? today.day, chronoClock(c, today), zone);
 }
 
 /**

@@ -328,6 +328,37 @@ describe('localToUtc / utcToLocal', () => {
 
   it('throws on a malformed stored string', () => {
     assert.throws(() => localToUtc('yesterday', PARIS), RangeError);
+    assert.throws(() => localToUtc('2027-02-30 10:00:00', PARIS), RangeError);
+    assert.throws(() => utcToLocal('2027-01-01 24:00:00', PARIS), RangeError);
+  });
+
+  it('agrees with Luxon\'s own reading at every quarter hour around real zone changes', () => {
+    // The conversions skip Luxon's parser for speed; the reference is Luxon's reading followed by
+    // its first possible offset, across gaps, overlaps, half-hour DST and a standard-offset change.
+    const cases: [string, string][] = [
+      ['Europe/Paris', '2031-03-30'],
+      ['Europe/Paris', '2030-10-27'],
+      ['America/New_York', '2030-03-10'],
+      ['America/New_York', '2030-11-03'],
+      ['Australia/Lord_Howe', '2030-04-07'],
+      ['Australia/Lord_Howe', '2030-10-06'],
+      ['America/Santiago', '2030-04-07'],
+      ['Pacific/Apia', '2011-12-30'],
+      ['Europe/Moscow', '2014-10-26'],
+      ['Asia/Kathmandu', '2030-01-01'],
+    ];
+    for (const [name, day] of cases) {
+      const z = zone(name);
+      const start = DateTime.fromISO(`${day}T00:00:00`, { zone: 'utc' }).minus({ days: 1 });
+      for (let step = 0; step < 3 * 96; step += 1) {
+        const local = start.plus({ minutes: 15 * step }).toFormat('yyyy-MM-dd HH:mm:ss');
+        const reference = DateTime.fromSQL(local, { zone: z }).getPossibleOffsets()[0]!;
+        assert.equal(localToUtc(local, z), reference.toUTC().toFormat('yyyy-MM-dd HH:mm:ss'), `${name} ${local}`);
+        assert.equal(toIsoWithOffset(local, z), reference.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ"), `${name} ${local}`);
+        assert.equal(utcToLocal(local, z), DateTime.fromSQL(local, { zone: 'utc' }).setZone(z).toFormat('yyyy-MM-dd HH:mm:ss'), `${name} ${local}`);
+        assert.equal(parseDateInput(local, z), reference.toFormat('yyyy-MM-dd HH:mm:ss'), `${name} ${local}`);
+      }
+    }
   });
 });
 
