@@ -131,7 +131,7 @@ async function main(): Promise<void> {
   // Exactly what `npm start` runs after its build (`node <flags> dist/src/server.js`).
   const startArgs = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/).slice(1);
   const profileDir = args['cpu-prof'];
-  const child = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), ...startArgs], {
+  const child = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : []), ...startArgs], {
     env: { ...process.env, ...database.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -3,51 +3,68 @@ import type { RequestContext } from '../../http/context.js';
 import { costDetails, formatCost } from '../../lib/cost.js';
 import { dateDetails } from '../../lib/dates.js';
 import { loadImages } from '../images/image.service.js';
-import { loadLinkedObjects } from '../linked/linked.service.js';
+import type { LinkedKind, LinkedRow } from '../linked/linked-kind.js';
+import { toLinkedObject } from '../linked/linked.service.js';
 import { ORGANIZER } from '../organizers/organizer.kind.js';
 import { blankProtected, globalId, languageFields, postHead, renderHtml, type Related } from '../posts/post.mapper.js';
-import { loadTranslations, translateIds } from '../posts/post.service.js';
+import { loadShownMembers, loadTranslations, type ShownMembers } from '../posts/post.service.js';
 import { loadEmbeddedTerms } from '../terms/term.embed.js';
 import { VENUE } from '../venues/venue.kind.js';
 import { eventJsonLd } from './event.jsonld.js';
 
 /** Everything embedded in a page of events, loaded with a fixed number of queries. */
 export interface EventRelations extends Related {
-  venues: Map<number, Record<string, unknown>>;
-  /** Event id → venue id in the request's language. */
-  venueOf: Map<number, number>;
-  organizers: Map<number, Record<string, unknown>>;
-  organizersOf: Map<number, number[]>;
+  /** Event id → its venue object, in the request's language when it has a translation. */
+  venueOf: Map<number, Record<string, unknown>>;
+  organizersOf: Map<number, Record<string, unknown>[]>;
   terms: Awaited<ReturnType<typeof loadEmbeddedTerms>>;
 }
 
+/** What a create has just written, so its response need not read it back. */
+export interface Written {
+  organizerIds: number[];
+}
+
 /**
- * Loads venues, organizers, terms, images and translations for `rows`: one query each (plus the
- * language mapping of linked records), whatever the number of events.
+ * Loads venues, organizers, terms, images and translations for `rows`: at most six queries,
+ * whatever the number of events. `written`: `rows` is one event just created with these links.
  */
-export async function loadEventRelations(db: Db, rows: EventRow[], ctx: RequestContext, single: boolean): Promise<EventRelations> {
+export async function loadEventRelations(db: Db, rows: EventRow[], ctx: RequestContext, single: boolean, written?: Written): Promise<EventRelations> {
   const ids = rows.map((r) => r.id);
-  const links = ids.length === 0 ? [] : await db.selectFrom('event_organizers').select(['event_id', 'organizer_id']).where('event_id', 'in', ids).orderBy('event_id').orderBy('position').execute();
-  const [venueMap, organizerMap, terms, images, translations] = await Promise.all([
-    translateIds(db, 'venues', rows.flatMap((r) => (r.venue_id === null ? [] : [r.venue_id])), ctx.lang),
-    translateIds(db, 'organizers', links.map((l) => l.organizer_id), ctx.lang),
+  const links = written
+    ? written.organizerIds.map((organizer_id) => ({ event_id: rows[0]!.id, organizer_id }))
+    : ids.length === 0
+      ? []
+      : await db.selectFrom('event_organizers').select(['event_id', 'organizer_id']).where('event_id', 'in', ids).orderBy('event_id').orderBy('position').execute();
+  // A new event outside any group (trid = its own new id) is alone in it.
+  const grouped = rows.filter((r) => !(written && r.trid === r.id));
+  const [venues, organizers, terms, translations] = await Promise.all([
+    loadShownMembers<LinkedRow>(db, 'venues', rows.flatMap((r) => (r.venue_id === null ? [] : [r.venue_id])), ctx.lang),
+    loadShownMembers<LinkedRow>(db, 'organizers', links.map((l) => l.organizer_id), ctx.lang),
     loadEmbeddedTerms(db, ids, ctx),
-    loadImages(db, rows.map((r) => r.image_id)),
-    loadTranslations(db, 'events', rows.map((r) => r.trid)),
+    loadTranslations(db, 'events', grouped.map((r) => r.trid)),
   ]);
-  const venueOf = new Map<number, number>();
-  for (const row of rows) if (row.venue_id !== null) venueOf.set(row.id, venueMap.get(row.venue_id) ?? row.venue_id);
-  const organizersOf = new Map<number, number[]>();
+  const images = await loadImages(db, [...rows, ...venues.shown.values(), ...organizers.shown.values()].map((r) => r.image_id));
+  const objects = (kind: LinkedKind, members: ShownMembers<LinkedRow>) =>
+    new Map([...members.shown].map(([id, row]) => [id, toLinkedObject(kind, row, { images, translations: members.translations }, ctx, single)]));
+  const venueObjects = objects(VENUE, venues);
+  const organizerObjects = objects(ORGANIZER, organizers);
+
+  const venueOf = new Map<number, Record<string, unknown>>();
+  for (const row of rows) {
+    const venue = row.venue_id === null ? undefined : venueObjects.get(row.venue_id);
+    if (venue) venueOf.set(row.id, venue);
+  }
+  const organizersOf = new Map<number, Record<string, unknown>[]>();
   for (const link of links) {
+    const organizer = organizerObjects.get(link.organizer_id);
+    if (!organizer) continue;
     const list = organizersOf.get(link.event_id) ?? [];
-    list.push(organizerMap.get(link.organizer_id) ?? link.organizer_id);
+    // Two linked organizers of one group show once, as their translation.
+    if (!list.includes(organizer)) list.push(organizer);
     organizersOf.set(link.event_id, list);
   }
-  const [venues, organizers] = await Promise.all([
-    loadLinkedObjects(db, VENUE, [...venueOf.values()], ctx, single),
-    loadLinkedObjects(db, ORGANIZER, [...organizersOf.values()].flat(), ctx, single),
-  ]);
-  return { images, translations, venues, venueOf, organizers, organizersOf, terms };
+  return { images, translations, venueOf, organizersOf, terms };
 }
 
 export interface MapOptions {
@@ -62,9 +79,8 @@ export function toEventObject(row: EventRow, rel: EventRelations, ctx: RequestCo
   const { id, ...head } = postHead(row, ctx, 'event');
   const url = head.url;
   const raw = JSON.parse(row.cost) as string[];
-  const venueId = rel.venueOf.get(row.id);
-  const venue = venueId !== undefined ? rel.venues.get(venueId) : undefined;
-  const organizers = (rel.organizersOf.get(row.id) ?? []).flatMap((id) => rel.organizers.get(id) ?? []) as Record<string, unknown>[];
+  const venue = rel.venueOf.get(row.id);
+  const organizers = rel.organizersOf.get(row.id) ?? [];
   const terms = rel.terms.get(row.id) ?? { categories: [], tags: [] };
   const event: Record<string, unknown> = {
     id,

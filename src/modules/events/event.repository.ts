@@ -1,9 +1,12 @@
 import type { Db, EventRow, EventTable } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 
 /** Reads and writes of the events table and its links; the first parameter may be a transaction. */
 
-export function findById(db: Db, id: number): Promise<EventRow | undefined> {
-  return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+const byId = prepared((db, args: { id: number }) => db.selectFrom('events').selectAll().where('id', '=', args.id));
+
+export async function findById(db: Db, id: number): Promise<EventRow | undefined> {
+  return (await byId(db, { id }))[0];
 }
 
 /** Whether `id` belongs to a record of another kind (the ids of all post-like records are one sequence). */
@@ -25,8 +28,11 @@ export function findBySlug(db: Db, slug: string, lang: string): Promise<EventRow
     .executeTakeFirst();
 }
 
+const insertRow = prepared((db, row: EventTable) => db.insertInto('events').values(row));
+
+/** `row` has every column (the shape of the statement follows its keys). */
 export async function insert(db: Db, row: EventTable): Promise<void> {
-  await db.insertInto('events').values(row).execute();
+  await insertRow(db, row);
 }
 
 export async function update(db: Db, id: number, columns: Partial<EventTable>): Promise<void> {
@@ -53,10 +59,14 @@ export async function termIds(db: Db, eventId: number, taxonomy: 'cal_events_cat
   return rows.map((r) => r.id);
 }
 
+const linkTerms = prepared((db, args: { eventId: number; termIds: number[] }) =>
+  db.insertInto('event_terms').values(args.termIds.map((term_id) => ({ event_id: args.eventId, term_id }))),
+);
+
 /** Replaces the terms of one taxonomy. */
 export async function setTerms(db: Db, eventId: number, previous: number[], next: number[]): Promise<void> {
   if (previous.length > 0) await db.deleteFrom('event_terms').where('event_id', '=', eventId).where('term_id', 'in', previous).execute();
-  if (next.length > 0) await db.insertInto('event_terms').values([...new Set(next)].map((term_id) => ({ event_id: eventId, term_id }))).execute();
+  if (next.length > 0) await linkTerms(db, { eventId, termIds: [...new Set(next)] });
 }
 
 export async function allTermIds(db: Db, eventId: number): Promise<number[]> {

@@ -7,7 +7,7 @@ import { eventErrors } from './event.errors.js';
 import { assertReadable } from './event.access.js';
 import { listEvents, windowKey } from './event.list.js';
 import { totalHeaders } from '../../http/pagination.js';
-import { loadEventRelations, toEventObject } from './event.mapper.js';
+import { loadEventRelations, toEventObject, type Written } from './event.mapper.js';
 import * as events from './event.repository.js';
 import {
   EventCreateSchema,
@@ -26,9 +26,9 @@ import { checkEventInput, type EventChanges } from './event.input.js';
 const BASE = '/cal/events/v1/events';
 
 /** The event object of one row, with its relations (a fixed number of queries). */
-export async function eventObject(db: Db, row: EventRow, ctx: RequestContext, single: boolean, blank = false): Promise<Record<string, unknown>> {
-  const relations = await loadEventRelations(db, [row], ctx, single);
-  return toEventObject(row, relations, ctx, { single, blank });
+async function eventObject(db: Db, row: EventRow, ctx: RequestContext, single: boolean, written?: Written): Promise<Record<string, unknown>> {
+  const relations = await loadEventRelations(db, [row], ctx, single, written);
+  return toEventObject(row, relations, ctx, { single, blank: false });
 }
 
 /** An unknown id is a 404; the id of a venue, organizer or image is a 400, as in the original. */
@@ -71,8 +71,8 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const row = await createEvent(db, request.prepared as EventChanges, request.ctx);
-      return reply.code(201).send(await eventObject(db, row, request.ctx, false));
+      const { row, organizerIds } = await createEvent(db, request.prepared as EventChanges, request.ctx);
+      return reply.code(201).send(await eventObject(db, row, request.ctx, false, { organizerIds }));
     },
   );
 

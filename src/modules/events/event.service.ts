@@ -25,20 +25,22 @@ async function venueColumn(trx: Db, changes: EventChanges, ctx: RequestContext):
 /**
  * Organizers and terms of a checked payload, inside the write transaction, with the term counts
  * moved accordingly. `before` is the stored event (status and terms), null for a new one.
+ * Returns the organizer ids when they were set.
  */
-async function applyLinks(trx: Db, eventId: number, changes: EventChanges, ctx: RequestContext, before: { status: string } | null): Promise<void> {
+async function applyLinks(trx: Db, eventId: number, changes: EventChanges, ctx: RequestContext, before: { status: string } | null): Promise<number[] | undefined> {
+  let organizerIds: number[] | undefined;
   if (changes.organizers !== undefined) {
-    const ids: number[] = [];
+    organizerIds = [];
     for (const plan of changes.organizers) {
       const id = await applyLink(trx, plan, ORGANIZER, ctx);
-      if (!ids.includes(id)) ids.push(id);
+      if (!organizerIds.includes(id)) organizerIds.push(id);
     }
-    await events.setOrganizers(trx, eventId, ids, before === null);
+    await events.setOrganizers(trx, eventId, organizerIds, before === null);
   }
   const termsChange = changes.categories !== undefined || changes.tags !== undefined;
   const statusBefore = before?.status ?? null;
   const statusAfter = changes.common.status ?? statusBefore;
-  if (!termsChange && (statusAfter === 'publish') === (statusBefore === 'publish')) return;
+  if (!termsChange && (statusAfter === 'publish') === (statusBefore === 'publish')) return organizerIds;
   const termsBefore = before === null ? [] : await events.allTermIds(trx, eventId);
   const applied: number[] = [];
   for (const [key, taxonomy] of [['categories', 'cal_events_cat'], ['tags', 'post_tag']] as const) {
@@ -52,6 +54,7 @@ async function applyLinks(trx: Db, eventId: number, changes: EventChanges, ctx: 
   // A new event's terms are exactly those just applied; an update's need reading back.
   const termsAfter = !termsChange ? termsBefore : before === null ? applied : await events.allTermIds(trx, eventId);
   await shiftTermCounts(trx, { termIds: termsBefore, published: statusBefore === 'publish' }, { termIds: termsAfter, published: statusAfter === 'publish' });
+  return organizerIds;
 }
 
 /** Every author a write sets (the event's and its inline venue's and organizers') must be allowed. */
@@ -73,17 +76,17 @@ const NEW_EVENT: Pick<EventTable, 'cost' | 'currency_symbol' | 'currency_code' |
 
 /**
  * POST /events: writes a checked event and its links in one transaction. Returns the stored row
- * (every column is written explicitly), so the response needs no read back.
+ * (every column is written explicitly) and its organizers, so the response needs no read back.
  */
-export async function createEvent(db: Db, changes: EventChanges, ctx: RequestContext): Promise<EventRow> {
+export async function createEvent(db: Db, changes: EventChanges, ctx: RequestContext): Promise<{ row: EventRow; organizerIds: number[] }> {
   assertAuthors(changes, ctx);
   return db.transaction().execute(async (trx) => {
     const post = await newPostColumns(trx, 'events', changes.common, ctx, changes.title ?? '');
     const row = { ...NEW_EVENT, ...post, ...changes.columns, ...(await venueColumn(trx, changes, ctx)) } as EventRow;
     await events.insert(trx, row);
-    await applyLinks(trx, post.id, changes, ctx, null);
+    const organizerIds = (await applyLinks(trx, post.id, changes, ctx, null)) ?? [];
     await bumpDataVersion(trx);
-    return row;
+    return { row, organizerIds };
   });
 }
 

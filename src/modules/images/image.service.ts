@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { prepared } from '../../db/prepared.js';
 import type { Db, ImageRow } from '../../db/database.js';
 import { invalidParam } from '../../http/errors.js';
 import { asId } from '../../http/params.js';
@@ -50,10 +51,12 @@ export async function applyImageInput(trx: Db, input: ImageInput): Promise<numbe
 }
 
 /** One query for every image of a page. */
+const imagesById = prepared((db, args: { ids: number[] }) => db.selectFrom('images').select(['id', 'url', 'extension', 'width', 'height']).where('id', 'in', args.ids));
+
 export async function loadImages(db: Db, ids: (number | null)[]): Promise<Map<number, ImageObject>> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
   if (wanted.length === 0) return new Map();
-  const rows = await db.selectFrom('images').select(['id', 'url', 'extension', 'width', 'height']).where('id', 'in', wanted).execute();
+  const rows = await imagesById(db, { ids: wanted });
   return new Map(rows.map((row) => [row.id, toImageObject(row)]));
 }
 

@@ -168,12 +168,3 @@ export function toLinkedObject(kind: LinkedKind, row: LinkedRow, related: Relate
   });
   return { ...head, ...kind.tailFields(row), ...globalId(ctx, row.id), ...languageFields(row, related) };
 }
-
-/** Objects for the given ids (already mapped to the request's language), for embedding in events. */
-export async function loadLinkedObjects(db: Db, kind: LinkedKind, ids: number[], ctx: RequestContext, single: boolean): Promise<Map<number, Record<string, unknown>>> {
-  const wanted = [...new Set(ids)];
-  if (wanted.length === 0) return new Map();
-  const rows = (await db.selectFrom(kind.table).selectAll().where('id', 'in', wanted).execute()) as LinkedRow[];
-  const related = await loadRelated(db, kind, rows);
-  return new Map(rows.map((row) => [row.id, toLinkedObject(kind, row, related, ctx, single)]));
-}

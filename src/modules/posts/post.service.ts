@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Compilable, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database, Db, PostColumns } from '../../db/database.js';
 import { conflict, forbidden } from '../../http/errors.js';
 import type { RequestContext } from '../../http/context.js';
@@ -11,6 +11,7 @@ import { applyImageInput, parseImageInput, type ImageInput } from '../images/ima
 import { can, POST_STATUSES, scaleBackStatus, type Actor } from '../users/roles.js';
 import * as users from '../users/user.repository.js';
 import { asId } from '../../http/params.js';
+import { prepared, type PreparedArgs } from '../../db/prepared.js';
 
 /**
  * What events, venues and organizers have in common: author, status, publication dates, slug,
@@ -22,6 +23,14 @@ type PostsDb = Kysely<Record<PostTableName, PostColumns> & Pick<Database, 'posts
 const posts = (db: Db): PostsDb => db as unknown as PostsDb;
 
 const KIND: Record<PostTableName, 'event' | 'venue' | 'organizer'> = { events: 'event', venues: 'venue', organizers: 'organizer' };
+
+/** One prepared query per table (a table name is part of the SQL, never a placeholder). */
+function perTable<A extends PreparedArgs<A>, R>(
+  build: (db: PostsDb, table: PostTableName, args: A) => Compilable<R>,
+): Record<PostTableName, (db: Db, args: A) => Promise<R[]>> {
+  const each = (table: PostTableName) => prepared((db: Db, args: A) => build(posts(db), table, args));
+  return { events: each('events'), venues: each('venues'), organizers: each('organizers') };
+}
 
 export interface CommonInput {
   author?: unknown;
@@ -178,13 +187,19 @@ export function assertMayAssignAuthor(actor: Actor | null, author: number | unde
   throw forbidden('rest_cannot_assign_author', 'Sorry, you are not allowed to create records as this user.');
 }
 
+const slugTaken = perTable((db, table, args: { lang: string; slug: string; excludeId: number }) =>
+  db.selectFrom(table).select('id').where('lang', '=', args.lang).where('slug', '=', args.slug).where('status', '<>', 'trash').where('id', '<>', args.excludeId).limit(1),
+);
+
 /**
  * The first free slug of `base` among the language's records not in the trash (SPEC item 22).
- * Candidates are looked up by exact value, a batch at a time, so the (lang, slug) index serves it.
+ * Candidates are looked up by exact value, so the (lang, slug) index serves it: the base alone
+ * first (usually free), then a batch at a time.
  */
 export async function uniqueSlug(db: Db, table: PostTableName, lang: string, base: string, excludeId: number | null): Promise<string> {
+  if ((await slugTaken[table](db, { lang, slug: base, excludeId: excludeId ?? 0 })).length === 0) return base;
   const BATCH = 20;
-  for (let first = 1; ; first += BATCH) {
+  for (let first = 2; ; first += BATCH) {
     const candidates = Array.from({ length: BATCH }, (_, i) => slugCandidate(base, first + i));
     const rows = await posts(db)
       .selectFrom(table)
@@ -200,9 +215,11 @@ export async function uniqueSlug(db: Db, table: PostTableName, lang: string, bas
   }
 }
 
+const newPostId = prepared((db, args: { type: (typeof KIND)[PostTableName] }) => db.insertInto('posts').values({ type: args.type }).returning('id'));
+
 /** Columns for a new record from its checked common fields; allocates the shared post id. */
 export async function newPostColumns(trx: Db, table: PostTableName, changes: CommonChanges, ctx: RequestContext, title: string): Promise<PostColumns> {
-  const { id } = await trx.insertInto('posts').values({ type: KIND[table] }).returning('id').executeTakeFirstOrThrow();
+  const [{ id }] = (await newPostId(trx, { type: KIND[table] })) as [{ id: number }];
   const now = nowUtc();
   const zone = zoneOrUtc(ctx.settings.timezone);
   const status = changes.status ?? 'publish';
@@ -258,24 +275,46 @@ async function leaveGroup(trx: Db, table: PostTableName, existing: Existing, col
   if (heir?.id) await posts(trx).updateTable(table).set({ trid: heir.id }).where('trid', '=', existing.id).where('id', '<>', existing.id).execute();
 }
 
-/** Maps ids of linked records to their translation in `lang` when one exists (one query). */
-export async function translateIds(db: Db, table: PostTableName, ids: number[], lang: string): Promise<Map<number, number>> {
-  const map = new Map<number, number>(ids.map((id) => [id, id]));
-  if (ids.length === 0) return map;
-  // The members of the records' groups, found through the trid index (a self-join lets SQLite
-  // scan the whole table first).
-  const members = await posts(db)
+const groupMembers = perTable((db, table, args: { ids: number[] }) =>
+  db
     .selectFrom(table)
-    .select(['id', 'trid', 'lang', 'status'])
-    .where('trid', 'in', (eb) => eb.selectFrom(table).select('trid').where('id', 'in', [...new Set(ids)]))
-    .execute();
-  const tridOf = new Map(members.map((m) => [m.id, m.trid]));
-  const inLanguage = new Map(members.filter((m) => m.lang === lang && m.status !== 'trash').map((m) => [m.trid, m.id]));
-  for (const id of ids) {
-    const target = inLanguage.get(tridOf.get(id) ?? -1);
-    if (target !== undefined) map.set(id, target);
+    .selectAll()
+    .where('trid', 'in', (eb) => eb.selectFrom(table).select('trid').where('id', 'in', args.ids))
+    .orderBy('id'),
+);
+
+/** Linked records as a response shows them, with their groups' translations. */
+export interface ShownMembers<R extends PostColumns> {
+  /** Each id asked for → the record to show: its translation in the request's language when there is one. */
+  shown: Map<number, R>;
+  /** `{lang: id}` of each group, without trashed members. */
+  translations: Map<number, Record<string, number>>;
+}
+
+/**
+ * Loads whole translation groups of the given records in one query (through the trid index; a
+ * self-join lets SQLite scan the table first) and picks, per id, the member in `lang` that is not
+ * in the trash, else the record itself. The lowest id wins wherever a group holds two candidates.
+ */
+export async function loadShownMembers<R extends PostColumns>(db: Db, table: PostTableName, ids: number[], lang: string): Promise<ShownMembers<R>> {
+  const wanted = [...new Set(ids)];
+  const result: ShownMembers<R> = { shown: new Map(), translations: new Map() };
+  if (wanted.length === 0) return result;
+  const members = (await groupMembers[table](db, { ids: wanted })) as R[];
+  const inLanguage = new Map<number, R>();
+  for (const member of members) {
+    if (member.status === 'trash') continue;
+    const group = result.translations.get(member.trid) ?? {};
+    group[member.lang] ??= member.id;
+    result.translations.set(member.trid, group);
+    if (member.lang === lang && !inLanguage.has(member.trid)) inLanguage.set(member.trid, member);
   }
-  return map;
+  const byId = new Map(members.map((member) => [member.id, member]));
+  for (const id of wanted) {
+    const row = byId.get(id);
+    if (row) result.shown.set(id, inLanguage.get(row.trid) ?? row);
+  }
+  return result;
 }
 
 /** All ids of the given records' translation groups, for filters that match every translation. */
@@ -289,15 +328,17 @@ export async function withTranslations(db: Db, table: PostTableName, ids: number
   return [...new Set([...ids, ...rows.map((r) => r.id)])];
 }
 
+const termGroups = prepared((db, args: { trids: number[] }) => db.selectFrom('terms').select(['id', 'trid', 'lang']).where('trid', 'in', args.trids).orderBy('id'));
+const postGroups = perTable((db, table, args: { trids: number[] }) =>
+  db.selectFrom(table).select(['id', 'trid', 'lang']).where('trid', 'in', args.trids).where('status', '<>', 'trash').orderBy('id'),
+);
+
 /** `{lang: id}` of each translation group, one query for a page. */
 export async function loadTranslations(db: Db, table: PostTableName | 'terms', trids: number[]): Promise<Map<number, Record<string, number>>> {
   const groups = new Map<number, Record<string, number>>();
   const wanted = [...new Set(trids)];
   if (wanted.length === 0) return groups;
-  const rows =
-    table === 'terms'
-      ? await db.selectFrom('terms').select(['id', 'trid', 'lang']).where('trid', 'in', wanted).orderBy('id').execute()
-      : await posts(db).selectFrom(table).select(['id', 'trid', 'lang']).where('trid', 'in', wanted).where('status', '<>', 'trash').orderBy('id').execute();
+  const rows = table === 'terms' ? await termGroups(db, { trids: wanted }) : await postGroups[table](db, { trids: wanted });
   for (const row of rows) {
     const group = groups.get(row.trid) ?? {};
     group[row.lang] ??= row.id;

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { Db, TermRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { slugify } from '../../lib/slug.js';
-import { loadTranslations } from '../posts/post.service.js';
-import { toEmbeddedTerm } from './term.mapper.js';
+import { prepared } from '../../db/prepared.js';
+import { toEmbeddedTerm, type TermTranslations } from './term.mapper.js';
 import type { EmbeddedTerm } from './term.schema.js';
 import type { Taxonomy } from './term.taxonomy.js';
 import { insertTerm } from './term.service.js';
@@ -18,29 +18,40 @@ export interface EventTerms {
   tags: EmbeddedTerm[];
 }
 
+const embeddedTerms = prepared((db, args: { eventIds: number[]; lang: string }) =>
+  db
+    .selectFrom('event_terms as et')
+    .innerJoin('terms as t', 't.id', 'et.term_id')
+    // The translation, only looked for when the linked term is in another language.
+    .leftJoin('terms as tr', (join) => join.onRef('tr.trid', '=', 't.trid').onRef('tr.taxonomy', '=', 't.taxonomy').on('tr.lang', '=', args.lang).on('t.lang', '<>', args.lang))
+    .innerJoin('terms as s', (join) => join.on(sql<boolean>`s.id = coalesce(tr.id, t.id)`))
+    .innerJoin('terms as m', 'm.trid', 's.trid')
+    .select(['et.event_id', 's.id', 's.taxonomy', 's.lang', 's.trid', 's.name', 's.slug', 's.description', 's.parent', 's.count', 'm.id as member_id', 'm.lang as member_lang'])
+    .where('et.event_id', 'in', args.eventIds)
+    .orderBy('et.event_id')
+    .orderBy(sql`lower(s.name)`)
+    .orderBy('s.id')
+    .orderBy('m.id'),
+);
+
 /**
  * The categories and tags of each event, each shown as its translation in the request's language
- * when there is one (SPEC "Languages"), ordered by name. Two queries for any number of events.
+ * when there is one (SPEC "Languages"), ordered by name, with its group's translations. One query
+ * for any number of events: each shown term comes once per member of its group.
  */
 export async function loadEmbeddedTerms(db: Db, eventIds: number[], ctx: Pick<RequestContext, 'lang' | 'base'>): Promise<Map<number, EventTerms>> {
   const result = new Map<number, EventTerms>(eventIds.map((id) => [id, { categories: [], tags: [] }]));
   if (eventIds.length === 0) return result;
-  const rows = await db
-    .selectFrom('event_terms as et')
-    .innerJoin('terms as t', 't.id', 'et.term_id')
-    // The translation, only looked for when the linked term is in another language.
-    .leftJoin('terms as tr', (join) => join.onRef('tr.trid', '=', 't.trid').onRef('tr.taxonomy', '=', 't.taxonomy').on('tr.lang', '=', ctx.lang).on('t.lang', '<>', ctx.lang))
-    .innerJoin('terms as s', (join) => join.on(sql<boolean>`s.id = coalesce(tr.id, t.id)`))
-    .select(['et.event_id', 's.id', 's.taxonomy', 's.lang', 's.trid', 's.name', 's.slug', 's.description', 's.parent', 's.count'])
-    .where('et.event_id', 'in', [...new Set(eventIds)])
-    .orderBy('et.event_id')
-    .orderBy(sql`lower(s.name)`)
-    .orderBy('s.id')
-    .execute();
-  const translations = await loadTranslations(db, 'terms', rows.map((r) => r.trid));
+  const rows = await embeddedTerms(db, { eventIds: [...new Set(eventIds)], lang: ctx.lang });
+  const translations: TermTranslations = new Map();
+  for (const row of rows) {
+    const group = translations.get(row.trid) ?? {};
+    group[row.member_lang] ??= row.member_id;
+    translations.set(row.trid, group);
+  }
   const seen = new Set<string>();
-  for (const { event_id: eventId, ...term } of rows) {
-    // Two linked terms of one group (or a group with two terms in a language) show once.
+  for (const { event_id: eventId, member_id: _id, member_lang: _lang, ...term } of rows) {
+    // Each term once, even when two linked terms of one group (or a group with two terms in a language) show as it.
     const key = `${eventId}:${term.id}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -103,20 +114,23 @@ export async function resolveTermInputs(db: Db, taxonomy: Taxonomy, items: unkno
   return { ids: [...new Set(ids)], names };
 }
 
+const termsNamed = prepared((db, args: { taxonomy: Taxonomy; lang: string; slugs: string[]; lowered: string[] }) =>
+  db
+    .selectFrom('terms')
+    .select(['id', 'slug', 'name'])
+    .where('taxonomy', '=', args.taxonomy)
+    .where('lang', '=', args.lang)
+    .where((eb) => eb.or([...(args.slugs.length > 0 ? [eb('slug', 'in', args.slugs)] : []), eb(sql<string>`lower(name)`, 'in', args.lowered)]))
+    .orderBy('id'),
+);
+
 /** Each text's term: by slug first, then by name (any case); lowest id on ties. One query. */
 async function matchNames(db: Db, taxonomy: Taxonomy, texts: string[], lang: string): Promise<Map<string, number>> {
   const found = new Map<string, number>();
   if (texts.length === 0) return found;
   const slugs = [...new Set(texts.map(slugify).filter((s) => s !== ''))];
   const lowered = [...new Set(texts.map((t) => t.toLowerCase()))];
-  const rows = await db
-    .selectFrom('terms')
-    .select(['id', 'slug', 'name'])
-    .where('taxonomy', '=', taxonomy)
-    .where('lang', '=', lang)
-    .where((eb) => eb.or([...(slugs.length > 0 ? [eb('slug', 'in', slugs)] : []), eb(sql<string>`lower(name)`, 'in', lowered)]))
-    .orderBy('id')
-    .execute();
+  const rows = await termsNamed(db, { taxonomy, lang, slugs, lowered });
   for (const text of texts) {
     const slug = slugify(text);
     const bySlug = slug === '' ? undefined : rows.find((r) => r.slug === slug);
@@ -170,6 +184,13 @@ export async function recountTerms(trx: Db, termIds: number[]): Promise<void> {
     .execute();
 }
 
+const addToCounts = prepared((db, args: { ids: number[]; by: number }) =>
+  db
+    .updateTable('terms')
+    .set((eb) => ({ count: eb('count', '+', args.by) }))
+    .where('id', 'in', args.ids),
+);
+
 /**
  * Moves counts by what one event write changed: a term counts the event when it is linked and the
  * event is published. Exact because it runs in the write's transaction with the before and after
@@ -181,6 +202,6 @@ export async function shiftTermCounts(trx: Db, before: { termIds: number[]; publ
   const is = counted(after);
   const gained = [...is].filter((id) => !was.has(id));
   const lost = [...was].filter((id) => !is.has(id));
-  if (gained.length > 0) await trx.updateTable('terms').set((eb) => ({ count: eb('count', '+', 1) })).where('id', 'in', gained).execute();
-  if (lost.length > 0) await trx.updateTable('terms').set((eb) => ({ count: eb('count', '-', 1) })).where('id', 'in', lost).execute();
+  if (gained.length > 0) await addToCounts(trx, { ids: gained, by: 1 });
+  if (lost.length > 0) await addToCounts(trx, { ids: lost, by: -1 });
 }

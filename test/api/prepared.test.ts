@@ -1,0 +1,54 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { prepared } from '../../src/db/prepared.js';
+import { backends, createTestApp, type TestApp } from '../helpers/app.js';
+
+/** Settings rows are the simplest table to play with: key → value. */
+const byKeys = prepared((db, args: { keys: string[]; notLike: string }) =>
+  db
+    .selectFrom('settings')
+    .select(['key', 'value'])
+    .where('key', 'in', args.keys)
+    .where('value', 'not like', args.notLike)
+    .orderBy('key'),
+);
+
+for (const backend of backends()) {
+  describe(`prepared queries [${backend}]`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(backend);
+      await t.storage.db
+        .insertInto('settings')
+        .values(['a', 'b', 'c'].map((key) => ({ key: `prep_${key}`, value: `value ${key}` })))
+        .execute();
+    });
+    after(() => t.close());
+
+    it('should bind new arguments on every call, with one statement per list length', async () => {
+      const db = t.storage.db;
+      const keys = (rows: { key: string }[]) => rows.map((r) => r.key);
+      assert.deepEqual(keys(await byKeys(db, { keys: ['prep_a'], notLike: '%x' })), ['prep_a']);
+      assert.deepEqual(keys(await byKeys(db, { keys: ['prep_b'], notLike: '%x' })), ['prep_b']);
+      assert.deepEqual(keys(await byKeys(db, { keys: ['prep_a', 'prep_c'], notLike: '%x' })), ['prep_a', 'prep_c']);
+      assert.deepEqual(keys(await byKeys(db, { keys: ['prep_a', 'prep_c'], notLike: '%c' })), ['prep_a']);
+      assert.deepEqual(keys(await byKeys(db, { keys: ['prep_b'], notLike: '%b' })), []);
+    });
+
+    it('should run inside a transaction and see its writes', async () => {
+      await t.storage.db.transaction().execute(async (trx) => {
+        await trx.updateTable('settings').set({ value: 'changed' }).where('key', '=', 'prep_a').execute();
+        const [row] = await byKeys(trx, { keys: ['prep_a'], notLike: '%x' });
+        assert.equal(row?.value, 'changed');
+      });
+    });
+
+    it('should refuse, in the test suite, a build that reads a value from outside its arguments', { skip: process.env['CAL_VERIFY_PREPARED'] !== '1' }, async () => {
+      let outside = 'prep_a';
+      const frozen = prepared((db) => db.selectFrom('settings').select('key').where('key', '=', outside));
+      assert.equal((await frozen(t.storage.db, {})).length, 1);
+      outside = 'prep_b';
+      await assert.rejects(frozen(t.storage.db, {}), /differs from its fresh build/);
+    });
+  });
+}
