@@ -82,7 +82,9 @@ export async function createEvent(db: Db, changes: EventChanges, ctx: RequestCon
   assertAuthors(changes, ctx);
   return db.transaction().execute(async (trx) => {
     const post = await newPostColumns(trx, 'events', changes.common, ctx, changes.title ?? '');
-    const row = { ...NEW_EVENT, ...post, ...changes.columns, ...(await venueColumn(trx, changes, ctx)) } as EventRow;
+    // Object.assign, not a literal that starts with a spread: V8 builds those property by property, at
+    // about a microsecond each (see post.mapper.ts).
+    const row = Object.assign({}, NEW_EVENT, post, changes.columns, await venueColumn(trx, changes, ctx)) as EventRow;
     await events.insert(trx, row);
     const organizerIds = (await applyLinks(trx, post.id, changes, ctx, null)) ?? [];
     await bumpDataVersion(trx);
@@ -95,11 +97,11 @@ export async function updateEvent(db: Db, existing: EventRow, changes: EventChan
   if (!canEdit(ctx.actor, existing)) throw restForbidden(ctx.actor !== null);
   assertAuthors(changes, ctx);
   return db.transaction().execute(async (trx) => {
-    const columns = { ...(await updatedPostColumns(trx, 'events', changes.common, ctx, existing, changes.title)), ...changes.columns, ...(await venueColumn(trx, changes, ctx)) };
+    const columns = Object.assign({}, await updatedPostColumns(trx, 'events', changes.common, ctx, existing, changes.title), changes.columns, await venueColumn(trx, changes, ctx));
     await events.update(trx, existing.id, columns);
     await applyLinks(trx, existing.id, changes, ctx, existing);
     await bumpDataVersion(trx);
-    return { ...existing, ...columns };
+    return Object.assign({}, existing, columns);
   });
 }
 
@@ -113,5 +115,5 @@ export async function trashEvent(db: Db, existing: EventRow, ctx: RequestContext
     await shiftTermCounts(trx, { termIds, published: existing.status === 'publish' }, { termIds, published: false });
     await bumpDataVersion(trx);
   });
-  return { ...existing, status: 'trash' };
+  return Object.assign({}, existing, { status: 'trash' });
 }

@@ -112,7 +112,7 @@ export async function insertLinked(trx: Db, kind: LinkedKind, changes: LinkedCha
   if (duplicate !== undefined) return { id: duplicate, created: false };
   const name = changes.name ?? '';
   const columns = await newPostColumns(trx, kind.table, changes.common, ctx, name);
-  const values = { ...columns, ...changes.fields, ...changes.flags, ...changes.geo };
+  const values = Object.assign({}, columns, changes.fields, changes.flags, changes.geo);
   await trx.insertInto(kind.table).values(values as never).execute();
   return { id: columns.id, created: true };
 }
@@ -137,7 +137,7 @@ async function findDuplicate(db: Db, kind: LinkedKind, changes: LinkedChanges, c
 
 export async function updateLinked(trx: Db, kind: LinkedKind, existing: LinkedRow, changes: LinkedChanges, ctx: RequestContext): Promise<void> {
   const columns = await updatedPostColumns(trx, kind.table, changes.common, ctx, existing, changes.name);
-  await trx.updateTable(kind.table).set({ ...columns, ...changes.fields, ...changes.flags, ...changes.geo } as never).where('id', '=', existing.id).execute();
+  await trx.updateTable(kind.table).set(Object.assign({}, columns, changes.fields, changes.flags, changes.geo) as never).where('id', '=', existing.id).execute();
 }
 
 export function findLinked(db: Db, kind: LinkedKind, id: number): Promise<LinkedRow | undefined> {
@@ -155,16 +155,20 @@ export async function loadRelated(db: Db, kind: LinkedKind, rows: LinkedRow[]): 
 
 /** The venue or organizer object, in the original's key order; `single` adds json_ld. */
 export function toLinkedObject(kind: LinkedKind, row: LinkedRow, related: Related, ctx: RequestContext, single: boolean): Record<string, unknown> {
-  const head = dropFalsy({
-    ...postHead(row, ctx, kind.pagePath),
-    author: row.author === 0 ? '' : String(row.author),
-    [kind.nameField]: row.title,
-    description: renderHtml(row.description),
-    excerpt: renderHtml(row.excerpt),
-    slug: row.slug,
-    image: row.image_id !== null ? (related.images.get(row.image_id) ?? false) : false,
-    ...kind.bodyFields(row, ctx),
-    ...(single ? { json_ld: kind.jsonLd(row, ctx) } : {}),
-  });
-  return { ...head, ...kind.tailFields(row), ...globalId(ctx, row.id), ...languageFields(row, related) };
+  const head = dropFalsy(
+    Object.assign(
+      postHead(row, ctx, kind.pagePath),
+      {
+        author: row.author === 0 ? '' : String(row.author),
+        [kind.nameField]: row.title,
+        description: renderHtml(row.description),
+        excerpt: renderHtml(row.excerpt),
+        slug: row.slug,
+        image: row.image_id !== null ? (related.images.get(row.image_id) ?? false) : false,
+      },
+      kind.bodyFields(row, ctx),
+      single ? { json_ld: kind.jsonLd(row, ctx) } : {},
+    ),
+  );
+  return Object.assign(head, kind.tailFields(row), globalId(ctx, row.id), languageFields(row, related));
 }
