@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
-import { LRUCache } from 'lru-cache';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import type { Database, Db } from './database.js';
 import type { DialectName } from './dialect.js';
+import { sqliteDatabase } from './sqlite-statements.js';
 import * as initial from './migrations/001_initial.js';
 import * as linkedTitleCi from './migrations/002_linked_title_ci.js';
 import * as terms from './migrations/003_terms.js';
 import * as eventWindow from './migrations/004_event_window.js';
+import * as termGroups from './migrations/005_term_groups.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '002_linked_title_ci': linkedTitleCi,
   '003_terms': terms,
   '004_event_window': eventWindow,
+  '005_term_groups': termGroups,
 };
 
 export interface Storage {
@@ -60,27 +62,8 @@ export async function connect(options: StorageOptions): Promise<Storage> {
   // SQLite's lower() folds ASCII only; case-insensitive search and matching must fold "Été" as
   // PostgreSQL does. Registered before migrations, so expression indexes use it too.
   sqlite.function('lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...log });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteDatabase(sqlite) }), ...log });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
-}
-
-/**
- * Kysely prepares every statement anew; compiling SQL is a large share of a fast query's cost, so
- * prepared statements are kept by their SQL text (they are run synchronously, never interleaved).
- */
-function withStatementCache(sqlite: SQLite.Database): { close(): void; prepare(sql: string): SQLite.Statement } {
-  const statements = new LRUCache<string, SQLite.Statement>({ max: 1000 });
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      let statement = statements.get(sql);
-      if (!statement) {
-        statement = sqlite.prepare(sql);
-        statements.set(sql, statement);
-      }
-      return statement;
-    },
-  };
 }
 
 /** Brings the schema up to date; throws (and so stops start-up) on any failure. */
