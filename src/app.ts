@@ -72,7 +72,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     routes,
     pageCache: new PageCache(deps.storage.db),
     inFlight: new InFlight(),
-    counts: new CountCache(deps.storage.db),
+    counts: new CountCache(),
     auth: new Authenticator(deps.storage.db, config.authFailLimit),
   };
   app.decorate('services', services);

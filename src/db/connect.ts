@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import type { Database, Db } from './database.js';
 import type { DialectName } from './dialect.js';

@@ -28,20 +28,21 @@ export class PageCache {
   constructor(private readonly db: Db) {}
 
   /**
-   * Answers from the cache or from `produce`. `keyParts` must hold everything besides the view,
-   * language root and data version that changes the response.
+   * Answers from the cache or from `produce`, which gets the data version the key holds.
+   * `keyParts` must hold everything besides the view, language root and data version that changes
+   * the response.
    */
   async respond(
     request: FastifyRequest,
     reply: FastifyReply,
     keyParts: string[],
-    produce: () => Promise<{ body: unknown; headers?: Record<string, string> }>,
+    produce: (version: string) => Promise<{ body: unknown; headers?: Record<string, string> }>,
   ): Promise<FastifyReply> {
     const version = await readDataVersion(this.db);
     const key = [version, viewOf(request.ctx.actor), request.ctx.restRoot, request.ctx.site, ...keyParts].join('\n');
     let cached = this.entries.get(key);
     if (!cached) {
-      const { body, headers = {} } = await produce();
+      const { body, headers = {} } = await produce(version);
       const fields = (request.query as Record<string, unknown> | undefined)?.['_fields'];
       const bytes = Buffer.from(JSON.stringify(pickFields(body, fields)));
       cached = { body: bytes, headers, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` };

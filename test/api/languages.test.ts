@@ -93,6 +93,26 @@ for (const backend of backends()) {
       assert.equal((await t.request({ method: 'GET', url: `/pt${NS}/events` })).statusCode, 404);
     });
 
+    it('should show two linked organizers of one group once, as their translation, in reads and in the create response', async () => {
+      const english = await post(`${NS}/organizers`, { organizer: 'Choir' });
+      const french = await post(`/fr${NS}/organizers`, { organizer: 'Chorale', translation_of: english.id });
+      const payload = { title: 'Concert', start_date: '2030-06-14 20:00:00', end_date: '2030-06-14 22:00:00', organizer: [english.id, french.id], venue: en['venue'] };
+      const created = await post(`/fr${NS}/events`, payload);
+      assert.deepEqual(created.organizer.map((o: { id: number }) => o.id), [french.id]);
+      assert.equal(created.venue.id, fr['venue'], 'the venue shows as its French translation');
+      assert.deepEqual(created.organizer[0].translations, { en: english.id, fr: french.id });
+      assert.deepEqual(created.translations, { fr: created.id });
+      // A single read adds json_ld to linked records; the rest is what the create answered.
+      const read = await t.request({ method: 'GET', url: `/fr${NS}/events/${created.id}` });
+      const withoutJsonLd = ({ json_ld: _jsonLd, ...rest }: Record<string, unknown>) => rest;
+      assert.deepEqual(read.data.organizer.map(withoutJsonLd), created.organizer);
+      assert.deepEqual(withoutJsonLd(read.data.venue), created.venue);
+      const inEnglish = await t.request({ method: 'GET', url: `${NS}/events/${created.id}` });
+      assert.deepEqual(inEnglish.data.organizer.map((o: { id: number }) => o.id), [english.id]);
+      const translated = await post(`${NS}/events`, { ...payload, translation_of: created.id });
+      assert.deepEqual(translated.translations, { fr: created.id, en: translated.id }, 'a created translation answers its whole group');
+    });
+
     it('should take a record out of its group with translation_of null, leaving the rest linked', async () => {
       const a = await post(`${NS}/events`, { title: 'Grouped', start_date: '2030-06-12 10:00:00', end_date: '2030-06-12 18:00:00' });
       const b = await post(`/de${NS}/events`, { title: 'Gruppe', start_date: '2030-06-12 10:00:00', end_date: '2030-06-12 18:00:00', translation_of: a.id });

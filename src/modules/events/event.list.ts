@@ -206,7 +206,7 @@ export function windowKey(q: EventListParams, ctx: RequestContext, now: DateTime
 }
 
 /** GET /events: one query for the page, one for the total, a fixed number for the embedded records. */
-export async function listEvents(db: Db, counts: CountCache, q: EventListParams, ctx: RequestContext, now: DateTime = DateTime.utc()): Promise<Page<'events'>> {
+export async function listEvents(db: Db, counts: CountCache, q: EventListParams, ctx: RequestContext, version: string, now: DateTime = DateTime.utc()): Promise<Page<'events'>> {
   const page = q.page ?? 1;
   const perPage = clampPerPage(q.per_page);
   const filter = await buildFilter(db, q, ctx, now);
@@ -218,7 +218,7 @@ export async function listEvents(db: Db, counts: CountCache, q: EventListParams,
     .where(sql<SqlBool>`events.hide_from_listings = 0`)
     .where((eb) => eb.and(filter.where));
   const [total, rows] = await Promise.all([
-    counts.count(base.select((eb) => eb.fn.countAll<number>().as('n'))),
+    counts.count(base.select((eb) => eb.fn.countAll<number>().as('n')), version),
     base
       .selectAll('events')
       .$if(filter.byInclude, (qb) => qb.orderBy('events.date').orderBy('events.id'))

@@ -45,8 +45,17 @@ export async function loadEventRelations(db: Db, rows: EventRow[], ctx: RequestC
     loadTranslations(db, 'events', grouped.map((r) => r.trid)),
   ]);
   const images = await loadImages(db, [...rows, ...venues.shown.values(), ...organizers.shown.values()].map((r) => r.image_id));
-  const objects = (kind: LinkedKind, members: ShownMembers<LinkedRow>) =>
-    new Map([...members.shown].map(([id, row]) => [id, toLinkedObject(kind, row, { images, translations: members.translations }, ctx, single)]));
+  // One object per record shown, whichever of its group's ids the events link.
+  const objects = (kind: LinkedKind, members: ShownMembers<LinkedRow>) => {
+    const shown = new Map<number, Record<string, unknown>>();
+    const byLinkedId = new Map<number, Record<string, unknown>>();
+    for (const [id, row] of members.shown) {
+      let object = shown.get(row.id);
+      if (!object) shown.set(row.id, (object = toLinkedObject(kind, row, { images, translations: members.translations }, ctx, single)));
+      byLinkedId.set(id, object);
+    }
+    return byLinkedId;
+  };
   const venueObjects = objects(VENUE, venues);
   const organizerObjects = objects(ORGANIZER, organizers);
 

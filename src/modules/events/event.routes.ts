@@ -55,8 +55,8 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/cal/events/v1/events', { schema: { querystring: EventListQuery, response: responses({ 200: EventListSchema }) }, config: { access: 'public' } }, async (request, reply) => {
     const query = request.query as EventListParams;
-    return pageCache.respond(request, reply, [request.url, windowKey(query, request.ctx)], async () => {
-      const page = await listEvents(db, app.services.counts, query, request.ctx);
+    return pageCache.respond(request, reply, [request.url, windowKey(query, request.ctx)], async (version) => {
+      const page = await listEvents(db, app.services.counts, query, request.ctx, version);
       return { body: page, headers: totalHeaders(page) };
     });
   });
