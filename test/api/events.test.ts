@@ -274,6 +274,20 @@ for (const backend of backends()) {
         assert.ok(b <= 9, `big read took ${b} queries`);
       });
 
+      it('should create concurrent events naming the same new term and image once each, without an error', async () => {
+        const payload = (i: number) => ({
+          title: `Race ${i}`, start_date: '2031-08-01 10:00:00', end_date: '2031-08-01 12:00:00',
+          categories: ['Racing category'], tags: ['racing-tag'], image: 'https://example.com/race.jpg',
+        });
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => create(payload(i))));
+        assert.deepEqual(results.map((r) => r.statusCode), Array(8).fill(201), results.map((r) => r.body).join('\n'));
+        assert.equal(new Set(results.map((r) => r.data.categories[0].id)).size, 1);
+        assert.equal(new Set(results.map((r) => r.data.tags[0].id)).size, 1);
+        assert.equal(new Set(results.map((r) => r.data.image.id)).size, 1);
+        const category = await t.request({ method: 'GET', url: `/cal/events/v1/categories/${results[0]!.data.categories[0].id}` });
+        assert.equal(category.data.count, 8);
+      });
+
       it('should list a page in a constant number of queries whatever the number of events and their links', async () => {
         const day = '2031-07-09';
         for (let i = 0; i < 4; i += 1) {

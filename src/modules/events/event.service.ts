@@ -11,6 +11,7 @@ import { VENUE } from '../venues/venue.kind.js';
 import { eventErrors } from './event.errors.js';
 import type { EventChanges, LinkPlan } from './event.input.js';
 import * as events from './event.repository.js';
+import { inTransaction } from '../../db/transaction.js';
 
 async function applyLink(trx: Db, plan: LinkPlan, kind: typeof VENUE, ctx: RequestContext): Promise<number> {
   return plan.kind === 'id' ? plan.id : (await insertLinked(trx, kind, plan.changes, ctx)).id;
@@ -80,7 +81,7 @@ const NEW_EVENT: Pick<EventTable, 'cost' | 'currency_symbol' | 'currency_code' |
  */
 export async function createEvent(db: Db, changes: EventChanges, ctx: RequestContext): Promise<{ row: EventRow; organizerIds: number[] }> {
   assertAuthors(changes, ctx);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const post = await newPostColumns(trx, 'events', changes.common, ctx, changes.title ?? '');
     // Object.assign, not a literal that starts with a spread: V8 builds those property by property, at
     // about a microsecond each (see post.mapper.ts).
@@ -96,7 +97,7 @@ export async function createEvent(db: Db, changes: EventChanges, ctx: RequestCon
 export async function updateEvent(db: Db, existing: EventRow, changes: EventChanges, ctx: RequestContext): Promise<EventRow> {
   if (!canEdit(ctx.actor, existing)) throw restForbidden(ctx.actor !== null);
   assertAuthors(changes, ctx);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const columns = Object.assign({}, await updatedPostColumns(trx, 'events', changes.common, ctx, existing, changes.title), changes.columns, await venueColumn(trx, changes, ctx));
     await events.update(trx, existing.id, columns);
     await applyLinks(trx, existing.id, changes, ctx, existing);
@@ -109,7 +110,7 @@ export async function updateEvent(db: Db, existing: EventRow, changes: EventChan
 export async function trashEvent(db: Db, existing: EventRow, ctx: RequestContext): Promise<EventRow> {
   if (!canEdit(ctx.actor, existing)) throw restForbidden(ctx.actor !== null);
   if (existing.status === 'trash') throw eventErrors.inTrash();
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await events.update(trx, existing.id, { status: 'trash' });
     const termIds = await events.allTermIds(trx, existing.id);
     await shiftTermCounts(trx, { termIds, published: existing.status === 'publish' }, { termIds, published: false });

@@ -9,6 +9,7 @@ import type { LinkedKind, LinkedRow } from './linked-kind.js';
 import { linkedErrors } from './linked.errors.js';
 import { findBySlug, unlinkFromEvents } from './linked.repository.js';
 import { checkLinkedInput, findLinked, insertLinked, loadRelated, toLinkedObject, updateLinked, type LinkedChanges } from './linked.service.js';
+import { inTransaction } from '../../db/transaction.js';
 
 /**
  * What the venue and organizer routes do, for either kind: locate a record, check the caller may
@@ -48,7 +49,7 @@ export async function checkLinkedRecord(db: Db, kind: LinkedKind, input: Record<
 /** Creates a checked record, or finds its duplicate (original 4.3); returns its id either way. */
 export async function createLinkedRecord(db: Db, kind: LinkedKind, changes: LinkedChanges, ctx: RequestContext): Promise<number> {
   assertMayAssignAuthor(ctx.actor, changes.common.author);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const { id, created } = await insertLinked(trx, kind, changes, ctx);
     if (created) await bumpDataVersion(trx);
     return id;
@@ -57,7 +58,7 @@ export async function createLinkedRecord(db: Db, kind: LinkedKind, changes: Link
 
 /** Writes an update; a record entering the trash leaves its events in the same transaction. */
 async function writeUpdate(db: Db, kind: LinkedKind, row: LinkedRow, changes: LinkedChanges, ctx: RequestContext): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await updateLinked(trx, kind, row, changes, ctx);
     if (changes.common.status === 'trash' && row.status !== 'trash') await unlinkFromEvents(trx, kind, row.id);
     await bumpDataVersion(trx);
