@@ -75,6 +75,7 @@ export function prepared<A extends PreparedArgs<A>, R>(build: (db: Db, args: A) 
       if (shapes.size >= MAX_SHAPES) shapes.clear();
       shapes.set(shape, template);
     }
+    // The template's query node and id go along unchanged: no plugin is installed to look at them.
     const query: CompiledQuery = { ...template, parameters: bind(template, args as AnyArgs) };
     if (verify) assertSame(query, build(db, args).compile());
     const result = await db.executeQuery<R>(query as CompiledQuery<R>);

@@ -28,7 +28,7 @@ export function sqliteDatabase(sqlite: SQLite.Database): SqliteDatabase {
 function fastRows(statement: SQLite.Statement): SqliteStatement {
   if (!statement.reader) return statement;
   const raw = statement.raw(true);
-  const names = raw.columns().map((column) => column.name);
+  let names = raw.columns().map((column) => column.name);
   const toRow = (values: unknown[]): Record<string, unknown> => {
     const row: Record<string, unknown> = {};
     for (let i = 0; i < names.length; i += 1) row[names[i]!] = values[i];
@@ -36,7 +36,12 @@ function fastRows(statement: SQLite.Statement): SqliteStatement {
   };
   return {
     reader: true,
-    all: (parameters) => (raw.all(parameters) as unknown[][]).map(toRow),
+    all(parameters) {
+      const rows = raw.all(parameters) as unknown[][];
+      // SQLite re-prepares a statement whose tables changed (a migration adding a column to `select *`).
+      if (rows.length > 0 && rows[0]!.length !== names.length) names = raw.columns().map((column) => column.name);
+      return rows.map(toRow);
+    },
     run: (parameters) => raw.run(parameters),
     *iterate(parameters) {
       for (const values of raw.iterate(parameters) as IterableIterator<unknown[]>) yield toRow(values);

@@ -72,7 +72,7 @@ function fixedZone(sign: string, hours: number, minutes: number): Zone | null {
 // Stored strings
 
 export function formatSql(dt: DateTime): string {
-  return formatWall(dt.toMillis() + dt.offset * MINUTE);
+  return formatWall(dt.toMillis() + Math.round(dt.offset * MINUTE));
 }
 
 /*
@@ -119,39 +119,40 @@ function atWallClock(year: number, month: number, day: number, clock: Clock, zon
  * Pins a wall-clock time read in a zone to one instant, as Luxon's own reading followed by its
  * getPossibleOffsets()[0] does: a time repeated by a fall-back change is its first occurrence (the
  * earlier instant, with the pre-change offset); a time skipped by a spring-forward gap is moved
- * forward by the gap (Paris 02:30 on the change day is 03:30 CEST).
+ * forward by the gap (Paris 02:30 on the change day is 03:30 CEST). Around a few historical
+ * changes Luxon's answer depends on today's offset; this one does not.
  */
 function instantOf(wall: number, zone: Zone): number {
-  if (zone.isUniversal) return wall - zone.offset(wall) * MINUTE;
   const before = offsetAt(zone, wall - DAY);
   const after = offsetAt(zone, wall + DAY);
   // The offset a time has if read with the offsets in force a day before and a day after.
-  const early = offsetAt(zone, wall - before * MINUTE);
-  const late = before === after ? early : offsetAt(zone, wall - after * MINUTE);
-  if (early === late) return wall - early * MINUTE;
-  const holds = (offset: number): boolean => offsetAt(zone, wall - offset * MINUTE) === offset;
-  if (holds(early) && holds(late)) return wall - Math.max(early, late) * MINUTE;
-  if (holds(early)) return wall - early * MINUTE;
-  if (holds(late)) return wall - late * MINUTE;
-  return wall - Math.min(early, late) * MINUTE;
+  const early = offsetAt(zone, wall - before);
+  const late = before === after ? early : offsetAt(zone, wall - after);
+  if (early === late) return wall - early;
+  const holds = (offset: number): boolean => offsetAt(zone, wall - offset) === offset;
+  if (holds(early) && holds(late)) return wall - Math.max(early, late);
+  if (holds(early)) return wall - early;
+  if (holds(late)) return wall - late;
+  return wall - Math.min(early, late);
 }
 
 /** The wall clock of an instant in a zone. */
 function wallOf(instant: number, zone: Zone): number {
-  return instant + offsetAt(zone, instant) * MINUTE;
+  return instant + offsetAt(zone, instant);
 }
 
 /**
- * A zone's offset (minutes) at an instant. Intl answers it in microseconds, and one write asks
- * for the same few instants several times (reading, converting and naming its dates), so answers
- * are remembered: they never change while the process runs.
+ * A zone's offset at an instant, in whole milliseconds (local mean times before standard time
+ * have offsets in seconds). Intl answers it in microseconds, and one write asks for the same few
+ * instants several times (reading, converting and naming its dates), so answers are remembered:
+ * they never change while the process runs.
  */
 function offsetAt(zone: Zone, instant: number): number {
-  if (zone.isUniversal) return zone.offset(instant);
+  if (zone.isUniversal) return Math.round(zone.offset(instant) * MINUTE);
   const key = `${zone.name}|${instant}`;
   let offset = offsets.get(key);
   if (offset === undefined) {
-    offset = zone.offset(instant);
+    offset = Math.round(zone.offset(instant) * MINUTE);
     offsets.set(key, offset);
   }
   return offset;
@@ -171,9 +172,10 @@ export function utcToLocal(utc: string, zone: Zone): string {
 export function toIsoWithOffset(local: string, zone: Zone): string {
   const instant = instantOf(storedWall(local), zone);
   const offset = offsetAt(zone, instant);
-  const abs = Math.abs(offset);
+  // Hours and minutes, dropping the seconds of local mean times, as Luxon's ZZ does.
+  const minutes = Math.trunc(Math.abs(offset) / MINUTE);
   const sign = offset < 0 ? '-' : '+';
-  return `${formatWall(instant + offset * MINUTE).replace(' ', 'T')}${sign}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
+  return `${formatWall(instant + offset).replace(' ', 'T')}${sign}${pad2(Math.trunc(minutes / 60))}:${pad2(minutes % 60)}`;
 }
 
 const pad2 = (n: number): string => String(n).padStart(2, '0');
@@ -207,6 +209,14 @@ function zoneNameIn(locale: string, ianaName: string, millis: number): string {
   return formatter.formatToParts(millis).find((part) => part.type === 'timeZoneName')?.value ?? '';
 }
 
+function firstAbbreviation(ianaName: string, millis: number): string {
+  for (const locale of ABBR_LOCALES) {
+    const name = zoneNameIn(locale, ianaName, millis);
+    if (!GMT_STYLE.test(name)) return name;
+  }
+  return zoneNameIn(ABBR_LOCALES[0]!, ianaName, millis);
+}
+
 /**
  * Abbreviation of the zone at that local time, DST-aware: 'CET'/'CEST', 'EST'/'EDT', 'UTC'. Fixed offsets are
  * named as the caller wrote them (`tzName`, e.g. 'UTC+2'). Zones without a common abbreviation get ICU's
@@ -215,12 +225,12 @@ function zoneNameIn(locale: string, ianaName: string, millis: number): string {
 export function timezoneAbbr(local: string, zone: Zone, tzName: string): string {
   if (zone.type !== 'iana') return tzName.trim() || zone.name;
   const millis = instantOf(storedWall(local), zone);
-  // Asking ICU takes a few locales at several microseconds each; a zone's name changes with its
-  // offset, and (rarely) from one year to another.
-  const key = `${zone.name}|${offsetAt(zone, millis)}|${new Date(millis).getUTCFullYear()}`;
+  // Asking ICU takes a few locales at several microseconds each. A zone's name changes with its
+  // offset, and sometimes without (Metlakatla's PST and AKDT in 2019), but never within a day.
+  const key = `${zone.name}|${offsetAt(zone, millis)}|${Math.floor(millis / DAY)}`;
   let abbr = abbreviations.get(key);
   if (abbr === undefined) {
-    abbr = ABBR_LOCALES.map((locale) => zoneNameIn(locale, zone.name, millis)).find((name) => !GMT_STYLE.test(name)) ?? zoneNameIn(ABBR_LOCALES[0]!, zone.name, millis);
+    abbr = firstAbbreviation(zone.name, millis);
     abbreviations.set(key, abbr);
   }
   return abbr;

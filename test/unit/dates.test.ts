@@ -380,6 +380,13 @@ describe('timezoneAbbr', () => {
     assert.equal(timezoneAbbr('2027-01-18 09:30:00', zone('Asia/Kathmandu'), 'Asia/Kathmandu'), 'GMT+5:45');
   });
 
+  it('names a zone by the day, not only by its offset and year', () => {
+    // Metlakatla kept the offset -08:00 in 2019 under two names: PST in January, AKDT in June.
+    const metlakatla = zone('America/Metlakatla');
+    assert.equal(timezoneAbbr('2019-01-15 12:00:00', metlakatla, 'America/Metlakatla'), 'PST');
+    assert.equal(timezoneAbbr('2019-06-15 12:00:00', metlakatla, 'America/Metlakatla'), 'AKDT');
+  });
+
   it('names fixed offsets as given', () => {
     assert.equal(timezoneAbbr('2027-01-18 09:30:00', zone('UTC+2'), 'UTC+2'), 'UTC+2');
     assert.equal(timezoneAbbr('2027-01-18 09:30:00', zone('UTC+5.5'), 'UTC+5.5'), 'UTC+5.5');
@@ -392,6 +399,14 @@ describe('toIsoWithOffset / formatSql / dateDetails', () => {
     assert.equal(toIsoWithOffset('2027-01-18 09:30:00', PARIS), '2027-01-18T09:30:00+01:00');
     assert.equal(toIsoWithOffset('2027-01-18 09:30:00', UTC), '2027-01-18T09:30:00+00:00');
     assert.equal(toIsoWithOffset('2027-01-18 09:30:00', zone('UTC-5:30')), '2027-01-18T09:30:00-05:30');
+  });
+
+  it('writes hours and minutes of a local mean time, whose offset has seconds', () => {
+    // Abidjan kept its local mean time, -00:16:08, until 1912.
+    const abidjan = zone('Africa/Abidjan');
+    assert.equal(toIsoWithOffset('1850-01-01 00:00:00', abidjan), '1850-01-01T00:00:00-00:16');
+    assert.equal(localToUtc('1850-01-01 00:00:00', abidjan), '1850-01-01 00:16:08');
+    assert.equal(utcToLocal('1850-01-01 00:16:08', abidjan), '1850-01-01 00:00:00');
   });
 
   it('formats SQL-style wall clock', () => {
