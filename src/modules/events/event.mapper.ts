@@ -11,6 +11,7 @@ import { loadShownMembers, loadTranslations, type ShownMembers } from '../posts/
 import { loadEmbeddedTerms } from '../terms/term.embed.js';
 import { VENUE } from '../venues/venue.kind.js';
 import { eventJsonLd } from './event.jsonld.js';
+import * as events from './event.repository.js';
 
 /** Everything embedded in a page of events, loaded with a fixed number of queries. */
 export interface EventRelations extends Related {
@@ -35,7 +36,7 @@ export async function loadEventRelations(db: Db, rows: EventRow[], ctx: RequestC
     ? written.organizerIds.map((organizer_id) => ({ event_id: rows[0]!.id, organizer_id }))
     : ids.length === 0
       ? []
-      : await db.selectFrom('event_organizers').select(['event_id', 'organizer_id']).where('event_id', 'in', ids).orderBy('event_id').orderBy('position').execute();
+      : await events.organizerLinks(db, ids);
   // A new event outside any group (trid = its own new id) is alone in it.
   const grouped = rows.filter((r) => !(written && r.trid === r.id));
   const [venues, organizers, terms, translations] = await Promise.all([

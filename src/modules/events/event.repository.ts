@@ -40,6 +40,15 @@ export async function update(db: Db, id: number, columns: Partial<EventTable>): 
   await db.updateTable('events').set(columns).where('id', '=', id).execute();
 }
 
+const linksOf = prepared((db, args: { eventIds: number[] }) =>
+  db.selectFrom('event_organizers').select(['event_id', 'organizer_id']).where('event_id', 'in', args.eventIds).orderBy('event_id').orderBy('position'),
+);
+
+/** The organizer links of events, in each event's order. */
+export function organizerLinks(db: Db, eventIds: number[]): Promise<{ event_id: number; organizer_id: number }[]> {
+  return linksOf(db, { eventIds });
+}
+
 /** Replaces the organizers, keeping the order given (`fresh`: the event has none yet). */
 export async function setOrganizers(db: Db, eventId: number, ids: number[], fresh = false): Promise<void> {
   if (!fresh) await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
