@@ -29,3 +29,12 @@ export function containsInsensitive(dialect: DialectName, column: Expression<str
 export function likeEscape(input: string): string {
   return input.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+/**
+ * Makes the writers that pass the same `key` take turns until their transactions end: on
+ * PostgreSQL with an advisory lock; SQLite's writers never overlap, so there nothing is needed.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function transactionLock(trx: Kysely<any>, key: string): Promise<void> {
+  if (dialectOf(trx) === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+}

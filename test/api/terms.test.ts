@@ -196,6 +196,14 @@ for (const backend of backends()) {
         assert.deepEqual(res.data.urls, { self: `${base}/tags/${res.data.id}`, collection: `${base}/tags` });
       });
 
+      it('should create one tag of a name sent by concurrent requests, and refuse the others as term_exists', async () => {
+        const name = `Concurrent ${token()}`;
+        const results = await Promise.all(Array.from({ length: 6 }, () => create('tags', { name })));
+        const codes = results.map((r) => r.statusCode).sort();
+        assert.deepEqual(codes, [201, 400, 400, 400, 400, 400], results.map((r) => r.body).join('\n'));
+        for (const refused of results.filter((r) => r.statusCode === 400)) assert.equal(refused.data.code, 'term_exists');
+      });
+
       it('should refuse a parent: the taxonomy is not hierarchical', async () => {
         const res = await create('tags', { name: `T ${token()}`, parent: 0 });
         assert.equal(res.statusCode, 400);

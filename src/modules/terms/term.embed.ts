@@ -7,6 +7,7 @@ import { toEmbeddedTerm, type TermTranslations } from './term.mapper.js';
 import type { EmbeddedTerm } from './term.schema.js';
 import type { Taxonomy } from './term.taxonomy.js';
 import { insertTerm } from './term.service.js';
+import { lockNames } from './term.repository.js';
 
 /**
  * What the events module needs from terms: the terms embedded in events, the `categories`/`tags`
@@ -144,6 +145,7 @@ async function matchNames(db: Db, taxonomy: Taxonomy, texts: string[], lang: str
  */
 export async function applyTermInputs(trx: Db, taxonomy: Taxonomy, resolved: TermInputs, lang: string): Promise<number[]> {
   const ids = [...resolved.ids];
+  if (resolved.names.length > 0) await lockNames(trx, taxonomy, lang);
   const existing = await matchNames(trx, taxonomy, resolved.names, lang);
   // Two names of one request with the same slug ("Rock & Roll", "rock roll") are one term, as when
   // the original creates the first and then finds the second by slug.

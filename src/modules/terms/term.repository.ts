@@ -1,6 +1,6 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, TermRow, TermTable } from '../../db/database.js';
-import { containsInsensitive, dialectOf, likeEscape } from '../../db/dialect.js';
+import { containsInsensitive, dialectOf, likeEscape, transactionLock } from '../../db/dialect.js';
 import { slugCandidate } from '../../lib/slug.js';
 import type { TermOrderby } from './term.schema.js';
 import type { Taxonomy } from './term.taxonomy.js';
@@ -197,4 +197,12 @@ export async function page(db: Db, filter: TermFilter, order: TermOrder, limit: 
   let query = filtered(db, filter).select(TERM_COLUMNS);
   if (key !== null) query = query.orderBy(key, order.direction);
   return query.orderBy('id', key === null ? order.direction : 'asc').limit(limit).offset(offset).execute();
+}
+
+/**
+ * Taken before a write looks a term name up and then creates it, so two requests creating the
+ * same name one after the other's look-up cannot both create it.
+ */
+export function lockNames(trx: Db, taxonomy: Taxonomy, lang: string): Promise<void> {
+  return transactionLock(trx, `terms:${taxonomy}:${lang}`);
 }

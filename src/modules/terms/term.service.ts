@@ -12,6 +12,7 @@ import type { TermTranslations } from './term.mapper.js';
 import * as terms from './term.repository.js';
 import type { TermInput, TermListQuery, TermOrderby } from './term.schema.js';
 import type { TaxonomyDef } from './term.taxonomy.js';
+import { inTransaction } from '../../db/transaction.js';
 
 /** The error catalog of the term routes (original section 7, SPEC item 15). */
 export const termErrors = {
@@ -138,8 +139,10 @@ export async function createTerm(db: Db, def: TaxonomyDef, input: TermInput & { 
   const checked = await checkFields(db, def, input, ctx, null);
   const name = checked.name!;
   const parent = checked.parent ?? 0;
-  await checkDuplicateName(db, def, ctx.lang, name, parent, checked.slug);
-  const id = await db.transaction().execute(async (trx) => {
+  const id = await inTransaction(db, async (trx) => {
+    // In the transaction, after concurrent creators of the same name: they are seen.
+    await terms.lockNames(trx, def.taxonomy, ctx.lang);
+    await checkDuplicateName(trx, def, ctx.lang, name, parent, checked.slug);
     const newId = await insertTerm(trx, def, { name, parent, description: checked.description ?? '', slug: checked.slug ?? slugify(name), trid: checked.trid ?? null }, ctx.lang);
     await bumpDataVersion(trx);
     return newId;
