@@ -28,7 +28,8 @@ export function sqliteDatabase(sqlite: SQLite.Database): SqliteDatabase {
 function fastRows(statement: SQLite.Statement): SqliteStatement {
   if (!statement.reader) return statement;
   const raw = statement.raw(true);
-  let names = raw.columns().map((column) => column.name);
+  const columnNames = (): string[] => raw.columns().map((column) => column.name);
+  let names = columnNames();
   const toRow = (values: unknown[]): Record<string, unknown> => {
     const row: Record<string, unknown> = {};
     for (let i = 0; i < names.length; i += 1) row[names[i]!] = values[i];
@@ -39,7 +40,7 @@ function fastRows(statement: SQLite.Statement): SqliteStatement {
     all(parameters) {
       const rows = raw.all(parameters) as unknown[][];
       // SQLite re-prepares a statement whose tables changed (a migration adding a column to `select *`).
-      if (rows.length > 0 && rows[0]!.length !== names.length) names = raw.columns().map((column) => column.name);
+      if (rows.length > 0 && rows[0]!.length !== names.length) names = columnNames();
       return rows.map(toRow);
     },
     run: (parameters) => raw.run(parameters),

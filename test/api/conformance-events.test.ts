@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DateTime } from 'luxon';
-import { backends, createTestApp, type TestApp } from '../helpers/app.js';
+import { backends, createTestApp, type Backend, type TestApp } from '../helpers/app.js';
 
 /**
  * Conformance of the event routes with the expectations of the original plugin's REST acceptance
@@ -44,17 +44,18 @@ function nextWednesdayAt(zone: string, hour: number): DateTime {
 const sql = (d: DateTime) => d.toFormat(SQL);
 const utcOf = (d: DateTime) => d.toUTC().toFormat(SQL);
 
+/** A service in the site's zone, with an administrator and an editor. */
+async function siteApp(backend: Backend): Promise<{ t: TestApp; admin: User; editor: User }> {
+  const t = await createTestApp(backend, { CAL_TIMEZONE: SITE_ZONE });
+  return { t, admin: await t.asUser('administrator'), editor: await t.asUser('editor') };
+}
+
 for (const backend of backends()) {
   describe(`conformance: event insertion (EventInsertionCest) [${backend}]`, () => {
     let t: TestApp;
     let admin: User;
     let editor: User;
-
-    before(async () => {
-      t = await createTestApp(backend, { CAL_TIMEZONE: SITE_ZONE });
-      admin = await t.asUser('administrator');
-      editor = await t.asUser('editor');
-    });
+    before(async () => ({ t, admin, editor } = await siteApp(backend)));
     after(() => t.close());
 
     // `null` means anonymous (an explicit undefined would pick the default).
@@ -374,12 +375,7 @@ for (const backend of backends()) {
     let t: TestApp;
     let admin: User;
     let editor: User;
-
-    before(async () => {
-      t = await createTestApp(backend, { CAL_TIMEZONE: SITE_ZONE });
-      admin = await t.asUser('administrator');
-      editor = await t.asUser('editor');
-    });
+    before(async () => ({ t, admin, editor } = await siteApp(backend)));
     after(() => t.close());
 
     const haveEvent = async (extra: Record<string, unknown> = {}, auth = admin.authorization): Promise<number> => {

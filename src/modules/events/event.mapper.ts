@@ -32,11 +32,7 @@ export interface Written {
  */
 export async function loadEventRelations(db: Db, rows: EventRow[], ctx: RequestContext, single: boolean, written?: Written): Promise<EventRelations> {
   const ids = rows.map((r) => r.id);
-  const links = written
-    ? written.organizerIds.map((organizer_id) => ({ event_id: rows[0]!.id, organizer_id }))
-    : ids.length === 0
-      ? []
-      : await events.organizerLinks(db, ids);
+  const links = written ? written.organizerIds.map((organizer_id) => ({ event_id: rows[0]!.id, organizer_id })) : await events.organizerLinks(db, ids);
   // A new event outside any group (trid = its own new id) is alone in it.
   const grouped = rows.filter((r) => !(written && r.trid === r.id));
   const [venues, organizers, terms, translations] = await Promise.all([

@@ -45,8 +45,8 @@ const linksOf = prepared((db, args: { eventIds: number[] }) =>
 );
 
 /** The organizer links of events, in each event's order. */
-export function organizerLinks(db: Db, eventIds: number[]): Promise<{ event_id: number; organizer_id: number }[]> {
-  return linksOf(db, { eventIds });
+export async function organizerLinks(db: Db, eventIds: number[]): Promise<{ event_id: number; organizer_id: number }[]> {
+  return eventIds.length === 0 ? [] : linksOf(db, { eventIds });
 }
 
 /** Replaces the organizers, keeping the order given (`fresh`: the event has none yet). */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { prepared } from '../../db/prepared.js';
+import { allocatePostId } from '../posts/post-ids.js';
 import type { Db, ImageRow } from '../../db/database.js';
 import { invalidParam } from '../../http/errors.js';
 import { asId } from '../../http/params.js';
@@ -44,7 +45,7 @@ export async function applyImageInput(trx: Db, input: ImageInput): Promise<numbe
   if (input.kind === 'id') return input.id;
   const existing = await trx.selectFrom('images').select('id').where('url', '=', input.url).executeTakeFirst();
   if (existing) return existing.id;
-  const { id } = await trx.insertInto('posts').values({ type: 'image' }).returning('id').executeTakeFirstOrThrow();
+  const id = await allocatePostId(trx, 'image');
   const extension = path.extname(new URL(input.url).pathname).slice(1).toLowerCase();
   await trx.insertInto('images').values({ id, url: input.url, extension, width: null, height: null }).execute();
   return id;

@@ -12,6 +12,7 @@ import { can, POST_STATUSES, scaleBackStatus, type Actor } from '../users/roles.
 import * as users from '../users/user.repository.js';
 import { asId } from '../../http/params.js';
 import { prepared, type PreparedArgs } from '../../db/prepared.js';
+import { allocatePostId } from './post-ids.js';
 
 /**
  * What events, venues and organizers have in common: author, status, publication dates, slug,
@@ -215,11 +216,9 @@ export async function uniqueSlug(db: Db, table: PostTableName, lang: string, bas
   }
 }
 
-const newPostId = prepared((db, args: { type: (typeof KIND)[PostTableName] }) => db.insertInto('posts').values({ type: args.type }).returning('id'));
-
 /** Columns for a new record from its checked common fields; allocates the shared post id. */
 export async function newPostColumns(trx: Db, table: PostTableName, changes: CommonChanges, ctx: RequestContext, title: string): Promise<PostColumns> {
-  const [{ id }] = (await newPostId(trx, { type: KIND[table] })) as [{ id: number }];
+  const id = await allocatePostId(trx, KIND[table]);
   const now = nowUtc();
   const zone = zoneOrUtc(ctx.settings.timezone);
   const status = changes.status ?? 'publish';
