@@ -5,7 +5,7 @@ import { connect, migrate } from './db/connect.js';
 import type { Db, UserRow } from './db/database.js';
 import { ApiError } from './http/errors.js';
 import { isValidTimezone } from './lib/dates.js';
-import { isRole, ROLES } from './modules/users/roles.js';
+import { isRole, ROLES } from './auth/roles.js';
 import * as users from './modules/users/user.repository.js';
 import { addApplicationPassword, createUser, removeUser } from './modules/users/user.service.js';
 

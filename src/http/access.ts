@@ -1,6 +1,6 @@
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { restForbidden } from './errors.js';
-import { can, type Actor } from '../modules/users/roles.js';
+import { can, type Actor } from '../auth/roles.js';
 import type { Access } from './context.js';
 
 /** Whether `actor` passes a route's declared access level. */

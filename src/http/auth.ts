@@ -5,7 +5,7 @@ import type { Db } from '../db/database.js';
 import { ApiError } from './errors.js';
 import { DUMMY_HASH, verifyPassword } from '../modules/users/passwords.js';
 import * as users from '../modules/users/user.repository.js';
-import { isRole, type Actor } from '../modules/users/roles.js';
+import { isRole, type Actor } from '../auth/roles.js';
 
 /** How long a verified header is trusted: a revoked password or a changed role takes effect within this. */
 const VERIFIED_TTL_MS = 2_000;

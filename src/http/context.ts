@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import type { Actor, Capability } from '../modules/users/roles.js';
-import type { Settings } from '../modules/settings/settings.service.js';
+import type { Actor, Capability } from '../auth/roles.js';
+import type { Settings } from './site-settings.js';
 import { rootPathOf } from './languages.js';
 
 export const NAMESPACE = 'cal/events/v1';

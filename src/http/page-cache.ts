@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
 import { readDataVersion } from '../db/data-version.js';
 import { pickFields } from './fields.js';
-import { can, type Actor } from '../modules/users/roles.js';
+import { can, type Actor } from '../auth/roles.js';
 
 interface CachedResponse {
   /** Encoded once: sending stored bytes is what makes a cached page cheap. */

@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { connect, migrate, type Storage } from '../../src/db/connect.js';
 import { isValidTimezone } from '../../src/lib/dates.js';
 import { createUser } from '../../src/modules/users/user.service.js';
-import type { Role } from '../../src/modules/users/roles.js';
+import type { Role } from '../../src/auth/roles.js';
 import { createScratchDatabase } from './scratch-postgres.js';
 
 export type Backend = 'sqlite' | 'postgres';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { can, canEdit, canRead, defaultListStatuses, isRole, POST_STATUSES, ROLES, scaleBackStatus, type Actor, type Capability, type Role } from '../../src/modules/users/roles.js';
+import { can, canEdit, canRead, defaultListStatuses, isRole, POST_STATUSES, ROLES, scaleBackStatus, type Actor, type Capability, type Role } from '../../src/auth/roles.js';
 
 const actor = (role: Role, id = 10): Actor => ({ id, username: role, role });
 const OWN = 10;

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EventRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
-import { canEdit, canRead } from '../users/roles.js';
+import { canEdit, canRead } from '../../auth/roles.js';
 import { eventErrors } from './event.errors.js';
 import type { EventReadParams } from './event.schema.js';
 

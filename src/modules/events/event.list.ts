@@ -11,7 +11,7 @@ import { Problems } from '../../http/problems.js';
 import { formatSql, parseDateTime, zoneOrUtc, type Zone } from '../../lib/dates.js';
 import { checkStatusFilter, visibleTo, withTranslations } from '../posts/post.service.js';
 import { resolveTermFilter } from './event.term-filter.js';
-import { defaultListStatuses } from '../users/roles.js';
+import { defaultListStatuses } from '../../auth/roles.js';
 import { eventErrors } from './event.errors.js';
 import { loadEventRelations, toEventObject } from './event.mapper.js';
 import { unlocked } from './event.access.js';

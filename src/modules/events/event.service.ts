@@ -6,7 +6,7 @@ import { insertLinked } from '../linked/linked.service.js';
 import { ORGANIZER } from '../organizers/organizer.kind.js';
 import { assertMayAssignAuthor, newPostColumns, updatedPostColumns } from '../posts/post.service.js';
 import { applyTermInputs, shiftTermCounts } from '../terms/term.embed.js';
-import { canEdit } from '../users/roles.js';
+import { canEdit } from '../../auth/roles.js';
 import { VENUE } from '../venues/venue.kind.js';
 import { eventErrors } from './event.errors.js';
 import type { EventChanges, LinkPlan } from './event.input.js';

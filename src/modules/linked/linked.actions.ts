@@ -3,7 +3,7 @@ import { bumpDataVersion } from '../../db/data-version.js';
 import type { RequestContext } from '../../http/context.js';
 import { restForbidden } from '../../http/errors.js';
 import { Problems } from '../../http/problems.js';
-import { canEdit, canRead } from '../users/roles.js';
+import { canEdit, canRead } from '../../auth/roles.js';
 import { assertMayAssignAuthor } from '../posts/post.service.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
 import { linkedErrors } from './linked.errors.js';

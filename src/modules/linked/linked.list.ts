@@ -7,7 +7,7 @@ import { parseTruthy } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
 import { nowUtc } from '../../lib/clock.js';
 import { checkStatusFilter, visibleTo } from '../posts/post.service.js';
-import { defaultListStatuses, POST_STATUSES } from '../users/roles.js';
+import { defaultListStatuses, POST_STATUSES } from '../../auth/roles.js';
 import type { LinkedKind } from './linked-kind.js';
 import { linkedErrors } from './linked.errors.js';
 import { countLinked, eventExists, hasLinkedEvent, linkedToEvent, pageLinked } from './linked.repository.js';

@@ -6,7 +6,7 @@ import type { Problems } from '../../http/problems.js';
 import { zoneOrUtc } from '../../lib/dates.js';
 import { loadImages } from '../images/image.service.js';
 import { checkCommonFields, newPostColumns, updatedPostColumns, loadTranslations, visibleTo, type CommonChanges, type Existing } from '../posts/post.service.js';
-import { POST_STATUSES } from '../users/roles.js';
+import { POST_STATUSES } from '../../auth/roles.js';
 import { dropFalsy, globalId, languageFields, postHead, renderHtml, type Related } from '../posts/post.mapper.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
 import { isHttpUrl } from '../../lib/url.js';

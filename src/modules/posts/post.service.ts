@@ -8,7 +8,7 @@ import { localToUtc, parseDateInput, utcToLocal, zoneOrUtc, type Zone } from '..
 import { sanitizeUntrusted } from '../../lib/html.js';
 import { slugCandidate, slugify } from '../../lib/slug.js';
 import { applyImageInput, parseImageInput, type ImageInput } from '../images/image.service.js';
-import { can, POST_STATUSES, scaleBackStatus, type Actor } from '../users/roles.js';
+import { can, POST_STATUSES, scaleBackStatus, type Actor } from '../../auth/roles.js';
 import * as users from '../users/user.repository.js';
 import { asId } from '../../http/params.js';
 import { prepared, type PreparedArgs } from '../../db/prepared.js';

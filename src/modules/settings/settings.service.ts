@@ -1,14 +1,10 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { bumpDataVersion } from '../../db/data-version.js';
+import type { Settings } from '../../http/site-settings.js';
 
-export interface Settings {
-  timezone: string;
-  geoloc: boolean;
-  geoloc_radius: number;
-  geoloc_unit: 'mi' | 'km';
-  site_url: string | null;
-}
+export type { Settings };
+
 
 /** Settings are re-read at most this often, so every instance sees a change within a second. */
 const TTL_MS = 1_000;

@@ -1,6 +1,6 @@
 import type { TermRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
-import { can } from '../users/roles.js';
+import { can } from '../../auth/roles.js';
 import type { EmbeddedTerm } from './term.schema.js';
 import { taxonomyDef, type TaxonomyDef } from './term.taxonomy.js';
 

@@ -1,5 +1,5 @@
 import type { TermTable } from '../../db/database.js';
-import type { Capability } from '../users/roles.js';
+import type { Capability } from '../../auth/roles.js';
 
 export type Taxonomy = TermTable['taxonomy'];
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { responses } from '../../http/schemas.js';
 import { settingsRoutes } from '../settings/settings.routes.js';
-import type { Actor } from './roles.js';
+import type { Actor } from '../../auth/roles.js';
 import * as users from './user.repository.js';
 import * as service from './user.service.js';
 import {

@@ -1,6 +1,6 @@
 import type { Db, UserRow } from '../../db/database.js';
 import { nowUtc } from '../../lib/clock.js';
-import type { Role } from './roles.js';
+import type { Role } from '../../auth/roles.js';
 
 const USER_COLUMNS = ['id', 'username', 'email', 'role', 'registered'] as const;
 

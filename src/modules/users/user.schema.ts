@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ROLES } from './roles.js';
+import { ROLES } from '../../auth/roles.js';
 
 /**
  * Schemas of the admin user routes. Response schemas name their keys explicitly: Fastify's

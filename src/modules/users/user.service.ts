@@ -3,7 +3,7 @@ import { bumpDataVersion } from '../../db/data-version.js';
 import { conflict, invalidParam, notFound } from '../../http/errors.js';
 import { generateApplicationPassword, hashPassword, verifyPassword } from './passwords.js';
 import * as users from './user.repository.js';
-import type { Role } from './roles.js';
+import type { Role } from '../../auth/roles.js';
 
 /** The module's errors, in one place; the HTTP routes and the CLI both surface them. */
 const userNotFound = () => notFound('rest_user_invalid_id', 'Invalid user ID.');

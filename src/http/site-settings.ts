@@ -1,0 +1,12 @@
+/**
+ * The site settings every request carries in its context (time zone, geolocation, site address).
+ * The settings module stores and changes them; the type lives with the shared HTTP pieces, which
+ * read it but import no module.
+ */
+export interface Settings {
+  timezone: string;
+  geoloc: boolean;
+  geoloc_radius: number;
+  geoloc_unit: 'mi' | 'km';
+  site_url: string | null;
+}
