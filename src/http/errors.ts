@@ -23,13 +23,28 @@ export class ApiError extends Error {
   }
 }
 
-/** 400 `rest_invalid_param` naming each bad parameter; `details` is `[]` when there are none, as the original's. */
-export function invalidParams(params: Record<string, string>, details: unknown = []): ApiError {
-  return new ApiError(400, 'rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, { params, details });
+/** One validator's error code for a parameter, as WordPress puts it in `data.details`. */
+export interface ParamDetail {
+  code: string;
+  message: string;
+  data: null;
 }
 
-export function invalidParam(name: string, reason = 'Invalid parameter.', details?: unknown): ApiError {
-  return invalidParams({ [name]: reason }, details ?? []);
+/**
+ * 400 `rest_invalid_param` naming each bad parameter. `details` is keyed by parameter, each entry
+ * the `{code, message, data}` of the validator that refused it, as WordPress sends it; `[]` when
+ * no validator gave a code, as the original's.
+ */
+export function invalidParams(params: Record<string, string>, details: Record<string, ParamDetail> = {}): ApiError {
+  return new ApiError(400, 'rest_invalid_param', `Invalid parameter(s): ${Object.keys(params).join(', ')}`, {
+    params,
+    details: Object.keys(details).length > 0 ? details : [],
+  });
+}
+
+/** One bad parameter; with `code`, its `details` entry carries that code and the reason as message. */
+export function invalidParam(name: string, reason = 'Invalid parameter.', code?: string): ApiError {
+  return invalidParams({ [name]: reason }, code ? { [name]: { code, message: reason, data: null } } : {});
 }
 
 export function missingParams(names: string[]): ApiError {

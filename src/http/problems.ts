@@ -1,13 +1,15 @@
-import { invalidParams } from './errors.js';
+import { invalidParams, type ParamDetail } from './errors.js';
 
 /** Collects every bad parameter of a request so the 400 names them all, as WordPress does. */
 export class Problems {
   private readonly params: Record<string, string> = {};
-  private details: Record<string, unknown> = {};
+  private readonly details: Record<string, ParamDetail> = {};
 
-  add(name: string, reason: string, details?: Record<string, unknown>): void {
-    this.params[name] ??= reason;
-    if (details) this.details = { ...this.details, ...details };
+  /** `code`, when a validator has one, goes into `data.details` under the parameter's name. */
+  add(name: string, reason: string, code?: string): void {
+    if (name in this.params) return;
+    this.params[name] = reason;
+    if (code) this.details[name] = { code, message: reason, data: null };
   }
 
   has(name: string): boolean {
@@ -15,6 +17,6 @@ export class Problems {
   }
 
   throwIfAny(): void {
-    if (Object.keys(this.params).length > 0) throw invalidParams(this.params, Object.keys(this.details).length > 0 ? this.details : []);
+    if (Object.keys(this.params).length > 0) throw invalidParams(this.params, this.details);
   }
 }

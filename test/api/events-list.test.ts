@@ -126,11 +126,23 @@ for (const backend of backends()) {
       assert.equal((await list('post_parent=999999')).statusCode, 400);
       const ticketed = await list('ticketed=true');
       assert.equal(ticketed.statusCode, 400);
-      assert.equal(ticketed.data.data.details.code, 'tickets-not-available');
+      assert.deepEqual(Object.keys(ticketed.data.data.details), ['ticketed']);
+      assert.equal(ticketed.data.data.details.ticketed.code, 'tickets-not-available');
+      assert.equal(typeof ticketed.data.data.details.ticketed.message, 'string');
+      assert.equal(ticketed.data.data.details.ticketed.data, null);
       assert.equal((await list('start_date=2029-12-01&end_date=2030-12-31&ticketed=false')).data.total, 4);
       const geo = await list('geoloc=true');
       assert.equal(geo.statusCode, 400);
-      assert.equal(geo.data.data.details.code, 'geoloc-extension-not-active');
+      assert.equal(geo.data.data.details.geoloc.code, 'geoloc-extension-not-active');
+      // Only one of the pair names the missing one, with the extension's code while it is off.
+      const half = await list('geoloc_lat=48.85');
+      assert.equal(half.statusCode, 400);
+      assert.deepEqual(Object.keys(half.data.data.params), ['geoloc_lng']);
+      assert.equal(half.data.data.details.geoloc_lng.code, 'geoloc-extension-not-active');
+      const otherHalf = await list('geoloc_lng=2.35');
+      assert.deepEqual(Object.keys(otherHalf.data.data.params), ['geoloc_lat']);
+      // Without a validator's code, details stays the original's empty list.
+      assert.deepEqual((await list('start_date=foo')).data.data.details, []);
       assert.equal((await list('start_date=foo')).statusCode, 400);
     });
 

@@ -80,16 +80,20 @@ async function linkedFilter(db: Db, table: 'venues' | 'organizers', name: string
   return withTranslations(db, table, ids);
 }
 
+/**
+ * SPEC 14: only one of geoloc_lat/geoloc_lng names the missing one, extension on or off; while the
+ * extension is off, its check comes first and every geoloc* parameter is refused with its code.
+ */
 function checkGeoloc(q: EventListParams, ctx: RequestContext): void {
   const given = (['geoloc', 'geoloc_lat', 'geoloc_lng'] as const).filter((p) => q[p] !== undefined);
   if (given.length === 0) return;
+  const missing = q.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
+  const onlyOne = (q.geoloc_lat === undefined) !== (q.geoloc_lng === undefined);
   if (!ctx.settings.geoloc) {
-    throw invalidParam(given[0]!, 'The geolocation filters need the geolocation extension, which is off.', { code: 'geoloc-extension-not-active' });
+    const reason = 'The geolocation filters need the geolocation extension, which is off.';
+    throw invalidParam(onlyOne ? missing : given[0]!, reason, 'geoloc-extension-not-active');
   }
-  if ((q.geoloc_lat === undefined) !== (q.geoloc_lng === undefined)) {
-    const missing = q.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng';
-    throw invalidParam(missing, `${missing} must be given with ${missing === 'geoloc_lat' ? 'geoloc_lng' : 'geoloc_lat'}.`);
-  }
+  if (onlyOne) throw invalidParam(missing, `${missing} must be given with ${missing === 'geoloc_lat' ? 'geoloc_lng' : 'geoloc_lat'}.`);
 }
 
 /** Great-circle distance filter, bounded first by a latitude/longitude box the venues_geo index serves. */
@@ -116,7 +120,7 @@ async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now:
   const byInclude = q.include !== undefined && q.include.length > 0;
 
   if (booleanParam(q.ticketed, 'ticketed') === true) {
-    throw invalidParam('ticketed', 'Ticketing is not part of this service.', { code: 'tickets-not-available' });
+    throw invalidParam('ticketed', 'Ticketing is not part of this service.', 'tickets-not-available');
   }
 
   const statuses = checkStatusFilter(q.status, ctx.actor, problems) ?? defaultListStatuses(ctx.actor);
