@@ -3,7 +3,6 @@ import swagger from '@fastify/swagger';
 import cors from '@fastify/cors';
 import type { Config } from './config.js';
 import type { Storage } from './db/connect.js';
-import { Authenticator } from './http/auth.js';
 import { buildContext, NAMESPACE, type Access } from './http/context.js';
 import { ErrorSchema } from './http/schemas.js';
 import { registerErrorHandler } from './http/errors.js';
@@ -15,6 +14,7 @@ import { applyFieldsFilter } from './http/fields.js';
 import { RouteTable } from './http/route-table.js';
 import { PageCache } from './http/page-cache.js';
 import { InFlight } from './http/in-flight.js';
+import { registerOverloadGuard } from './http/overload.js';
 import { CountCache } from './db/count-cache.js';
 import { SettingsStore } from './modules/settings/settings.service.js';
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
@@ -23,6 +23,7 @@ import { venueRoutes } from './modules/venues/venue.routes.js';
 import { organizerRoutes } from './modules/organizers/organizer.routes.js';
 import { termRoutes } from './modules/terms/term.routes.js';
 import { adminRoutes } from './modules/users/admin.routes.js';
+import { Authenticator, registerAuthentication } from './modules/users/authentication.js';
 
 export interface AppDeps {
   storage: Storage;
@@ -87,11 +88,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   registerErrorHandler(app);
 
-  app.addHook('onRequest', async (request) => {
-    const actor = await services.auth.authenticate(request);
-    // A placeholder until preValidation knows the language; error responses may need the caller.
-    request.ctx = { actor } as never;
-  });
+  // First of all hooks: an overloaded instance refuses work before authenticating or reading anything.
+  await registerOverloadGuard(app, config);
+  registerAuthentication(app, services.auth);
   app.addHook('preValidation', async (request) => {
     mergeQueryIntoBody(request);
     splitCsvArrays(request.query, request.routeOptions.schema?.querystring as never);

@@ -20,6 +20,10 @@ export interface Config {
   readonly geoloc: boolean;
   readonly siteUrl: string | undefined;
   readonly authFailLimit: number;
+  /** Mean event-loop delay (ms) over a sample above which requests get 503; 0 turns the check off. */
+  readonly maxEventLoopDelayMs: number;
+  /** V8 heap in use (MB) above which requests get 503; 0 turns the check off. */
+  readonly maxHeapUsedMb: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -44,6 +48,8 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
 
   const port = integer(value('PORT') ?? '8080', 'PORT', 0, 65535, problems);
   const authFailLimit = integer(value('CAL_AUTH_FAIL_LIMIT') ?? '10', 'CAL_AUTH_FAIL_LIMIT', 1, 1_000_000, problems);
+  const maxEventLoopDelayMs = integer(value('CAL_MAX_EVENT_LOOP_DELAY_MS') ?? '250', 'CAL_MAX_EVENT_LOOP_DELAY_MS', 0, 600_000, problems);
+  const maxHeapUsedMb = integer(value('CAL_MAX_HEAP_USED_MB') ?? '0', 'CAL_MAX_HEAP_USED_MB', 0, 1_000_000, problems);
 
   const languages = (value('CAL_LANGUAGES') ?? 'en,fr,it,es,de').split(',').map((l) => l.trim().toLowerCase()).filter(Boolean);
   const unknown = languages.filter((l) => !(KNOWN_LANGUAGES as readonly string[]).includes(l));
@@ -87,6 +93,8 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     geoloc: geolocRaw === '1' || geolocRaw === 'true',
     siteUrl: siteUrl?.replace(/\/+$/, ''),
     authFailLimit,
+    maxEventLoopDelayMs,
+    maxHeapUsedMb,
     logLevel,
   });
 }

@@ -9,6 +9,7 @@ import * as linkedTitleCi from './migrations/002_linked_title_ci.js';
 import * as terms from './migrations/003_terms.js';
 import * as eventWindow from './migrations/004_event_window.js';
 import * as termGroups from './migrations/005_term_groups.js';
+import * as authVersion from './migrations/009_auth_version.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003_terms': terms,
   '004_event_window': eventWindow,
   '005_term_groups': termGroups,
+  '009_auth_version': authVersion,
 };
 
 export interface Storage {

@@ -119,7 +119,9 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    // A 503 is the overload guard's answer, not a failure: a warning without the stack.
+    if (apiError.status === 503) request.log.warn({ code: apiError.code }, 'request refused under pressure');
+    else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(reply, apiError);
   });
 }

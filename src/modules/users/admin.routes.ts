@@ -69,7 +69,6 @@ async function userRoutes(fastify: FastifyInstance): Promise<void> {
     { schema: { ...doc, summary: 'Change a user\'s role or email', params: UserIdParams, body: UserUpdateSchema, response: responses({ 200: UserSchema }) }, config: admin },
     async (request) => {
       const user = await service.updateUser(db, callerOf(request).id, request.params.id, request.body);
-      app.services.auth.forget();
       return user;
     },
   );
@@ -82,7 +81,6 @@ async function userRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const previous = await service.removeUser(db, request.params.id, { callerId: callerOf(request).id, reassign: request.query.reassign });
-      app.services.auth.forget();
       return { deleted: true, previous };
     },
   );
@@ -110,7 +108,6 @@ async function userRoutes(fastify: FastifyInstance): Promise<void> {
     { schema: { ...doc, summary: 'Revoke an application password', params: PasswordParams, response: responses({ 200: DeletedSchema }) }, config: admin },
     async (request) => {
       await service.revokeApplicationPassword(db, request.params.id, request.params.passwordId);
-      app.services.auth.forget();
       return { deleted: true };
     },
   );

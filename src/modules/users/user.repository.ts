@@ -36,6 +36,17 @@ export async function remove(db: Db, id: number): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
+/** The user an application password belongs to, if both still exist. */
+export function findByPassword(db: Db, userId: number, passwordId: number): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .innerJoin('app_passwords', 'app_passwords.user_id', 'users.id')
+    .select(['users.id', 'users.username', 'users.email', 'users.role', 'users.registered'])
+    .where('users.id', '=', userId)
+    .where('app_passwords.id', '=', passwordId)
+    .executeTakeFirst();
+}
+
 export function passwordHashes(db: Db, userId: number): Promise<{ id: number; hash: string }[]> {
   return db.selectFrom('app_passwords').select(['id', 'hash']).where('user_id', '=', userId).execute();
 }

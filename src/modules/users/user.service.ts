@@ -1,5 +1,5 @@
 import type { Db, UserRow } from '../../db/database.js';
-import { bumpDataVersion } from '../../db/data-version.js';
+import { bumpAuthVersion, bumpDataVersion } from '../../db/data-version.js';
 import { conflict, invalidParam, notFound } from '../../http/errors.js';
 import { generateApplicationPassword, hashPassword, verifyPassword } from './passwords.js';
 import * as users from './user.repository.js';
@@ -64,7 +64,12 @@ export async function updateUser(db: Db, callerId: number, id: number, patch: { 
   const user = await getUser(db, id);
   checkEmail(patch.email);
   if (id === callerId && patch.role !== undefined && patch.role !== user.role) throw invalidParam('role', 'You cannot change your own role.');
-  return (await users.update(db, id, patch)) ?? user;
+  return db.transaction().execute(async (trx) => {
+    const updated = (await users.update(trx, id, patch)) ?? user;
+    // Every instance re-checks remembered credentials of this user before trusting the old role.
+    if (patch.role !== undefined && patch.role !== user.role) await bumpAuthVersion(trx);
+    return updated;
+  });
 }
 
 export async function addApplicationPassword(db: Db, userId: number, name = ''): Promise<string> {
@@ -79,10 +84,13 @@ export async function listApplicationPasswords(db: Db, userId: number): Promise<
   return users.passwordList(db, userId);
 }
 
-/** Revokes one application password; the authentication cache forgets it within seconds. */
+/** Revokes one application password; it stops working on the next request at every instance. */
 export async function revokeApplicationPassword(db: Db, userId: number, passwordId: number): Promise<void> {
   await getUser(db, userId);
-  if (!(await users.revokePassword(db, userId, passwordId))) throw passwordNotFound();
+  await db.transaction().execute(async (trx) => {
+    if (!(await users.revokePassword(trx, userId, passwordId))) throw passwordNotFound();
+    await bumpAuthVersion(trx);
+  });
 }
 
 /** Deletes a user and hands their events, venues and organizers to `heir` (SPEC item 25). */
@@ -96,6 +104,7 @@ export async function deleteUser(db: Db, id: number, heir: number): Promise<User
     // Application passwords go with the user (ON DELETE CASCADE).
     await users.remove(trx, id);
     await bumpDataVersion(trx);
+    await bumpAuthVersion(trx);
   });
   return user;
 }

@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/database.js';
+import { readVersions, type Versions } from '../../db/data-version.js';
+import { ApiError } from '../../http/errors.js';
+import { DUMMY_HASH, verifyPassword } from './passwords.js';
+import * as users from './user.repository.js';
+import { isRole, type Actor } from '../../auth/roles.js';
+
+/**
+ * How long a verified header is remembered. A change that takes access away does not wait for
+ * this: it bumps the auth version, and a remembered header is re-checked (one indexed query, no
+ * scrypt) when the version moved. The lifetime only bounds the memory of idle credentials.
+ */
+const VERIFIED_TTL_MS = 60_000;
+const WINDOW_MS = 60_000;
+
+/** A header verified once: who it is, through which application password, at which auth version. */
+interface Verified {
+  actor: Actor;
+  passwordId: number;
+  authVersion: string;
+}
+
+interface Failures {
+  count: number;
+  resetAt: number;
+}
+
+type Refusal = 'invalid_username' | 'incorrect_password';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The data and auth versions, read once by an authenticated request in one statement; the
+     * page cache keys on the data version and need not read it again. Null for anonymous requests.
+     */
+    versions: Versions | null;
+  }
+}
+
+/** The contract's codes; the message and the time taken are the same for both. */
+const unauthorized = (code: Refusal = 'incorrect_password'): ApiError =>
+  new ApiError(401, code, 'The username or application password you entered is incorrect.', {}, { 'WWW-Authenticate': 'Basic realm="cal-events"' });
+
+/**
+ * HTTP Basic with application passwords. Verifying scrypt hashes on every request would cost tens
+ * of milliseconds, so a successful verification is remembered, keyed by a hash of the header, with
+ * the auth version it was made at. Every authenticated request reads the current versions (one
+ * statement, which also serves the page cache's data version); when the auth version moved, the
+ * remembered header is re-checked against the database before it is trusted again, so a revocation
+ * made through any instance, or the CLI, takes effect on the next request everywhere.
+ * Failed attempts are limited per (address, username) and per address (CONTRACT "Limits").
+ */
+export class Authenticator {
+  private readonly verified = new LRUCache<string, Verified>({ max: 10_000, ttl: VERIFIED_TTL_MS });
+  private readonly failures = new LRUCache<string, Failures>({ max: 100_000, ttl: WINDOW_MS });
+  private readonly pending = new Map<string, Promise<Verified | Refusal>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly failLimit: number,
+  ) {}
+
+  /** The caller, null for anonymous requests; throws 401/429 for bad or throttled credentials. */
+  async authenticate(request: FastifyRequest): Promise<Actor | null> {
+    const header = request.headers.authorization;
+    if (header === undefined) return null;
+    const credentials = parseBasic(header);
+    if (!credentials) throw unauthorized();
+    // A throttled pair is refused even with the right password (CONTRACT), so before the cache.
+    const pairKey = `${request.ip}\n${credentials.username}`;
+    const ipKey = `${request.ip}\n`;
+    this.refuseWhenThrottled(pairKey, this.failLimit);
+    this.refuseWhenThrottled(ipKey, this.failLimit * 10);
+    const key = createHash('sha256').update(header).digest('base64');
+    const versions = await readVersions(this.db);
+    request.versions = versions;
+    const cached = this.verified.get(key);
+    if (cached && cached.authVersion === versions.auth) return cached.actor;
+    if (cached) {
+      const still = await this.recheck(cached, versions.auth);
+      if (still) {
+        this.verified.set(key, still);
+        return still.actor;
+      }
+      this.verified.delete(key);
+    }
+
+    const verified = await this.verifyShared(key, credentials.username, credentials.password, versions.auth);
+    if (typeof verified === 'string') {
+      this.countFailure(pairKey);
+      this.countFailure(ipKey);
+      throw unauthorized(verified);
+    }
+    this.failures.delete(pairKey);
+    this.verified.set(key, verified);
+    return verified.actor;
+  }
+
+  /**
+   * A remembered header after the auth version moved: still valid when its application password
+   * and its user exist, with the user's current role. No scrypt: the password was verified before.
+   */
+  private async recheck(cached: Verified, authVersion: string): Promise<Verified | null> {
+    const user = await users.findByPassword(this.db, cached.actor.id, cached.passwordId);
+    if (!user || !isRole(user.role)) return null;
+    return { actor: { id: user.id, username: user.username, role: user.role }, passwordId: cached.passwordId, authVersion };
+  }
+
+  /**
+   * Concurrent requests with the same header (a client's first burst) share one verification
+   * instead of each paying for scrypt; each still counts its own failure.
+   */
+  private verifyShared(key: string, username: string, password: string, authVersion: string): Promise<Verified | Refusal> {
+    const pending = this.pending.get(key);
+    if (pending) return pending;
+    const verification = this.verify(username, password, authVersion).finally(() => this.pending.delete(key));
+    this.pending.set(key, verification);
+    return verification;
+  }
+
+  /**
+   * `authVersion` was read before the user and hashes: a change committed after that read leaves a
+   * newer version behind, so the next request re-checks what this one verified.
+   */
+  private async verify(username: string, password: string, authVersion: string): Promise<Verified | Refusal> {
+    const user = await users.findByUsername(this.db, username);
+    const hashes = user && isRole(user.role) ? await users.passwordHashes(this.db, user.id) : [];
+    // At least one scrypt whatever the username, so timing does not tell whether a user exists.
+    if (!user || !isRole(user.role) || hashes.length === 0) {
+      await verifyPassword(password, DUMMY_HASH);
+      return user ? 'incorrect_password' : 'invalid_username';
+    }
+    for (const { id, hash } of hashes) {
+      if (await verifyPassword(password, hash)) return { actor: { id: user.id, username: user.username, role: user.role }, passwordId: id, authVersion };
+    }
+    return 'incorrect_password';
+  }
+
+  private refuseWhenThrottled(key: string, limit: number): void {
+    const entry = this.failures.get(key);
+    if (entry && entry.count >= limit && entry.resetAt > Date.now()) {
+      const retryAfter = Math.max(1, Math.ceil((entry.resetAt - Date.now()) / 1000));
+      throw new ApiError(429, 'rest_too_many_requests', 'Too many failed authentication attempts. Try again later.', {}, { 'Retry-After': String(retryAfter) });
+    }
+  }
+
+  private countFailure(key: string): void {
+    const entry = this.failures.get(key);
+    if (entry && entry.resetAt > Date.now()) {
+      entry.count += 1;
+    } else {
+      this.failures.set(key, { count: 1, resetAt: Date.now() + WINDOW_MS });
+    }
+  }
+}
+
+/**
+ * Authentication is this module's job: one hook, registered by the app before every route, that
+ * resolves the caller (null when anonymous) or refuses bad and throttled credentials.
+ */
+export function registerAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
+  app.decorateRequest('versions', null);
+  app.addHook('onRequest', async (request) => {
+    const actor = await authenticator.authenticate(request);
+    // A placeholder until preValidation knows the language; error responses may need the caller.
+    request.ctx = { actor } as never;
+  });
+}
+
+function parseBasic(header: string): { username: string; password: string } | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return null;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
