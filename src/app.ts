@@ -15,6 +15,8 @@ import { RouteTable } from './http/route-table.js';
 import { PageCache } from './http/page-cache.js';
 import { InFlight } from './http/in-flight.js';
 import { registerOverloadGuard } from './http/overload.js';
+import { boundNumericInputs } from './http/numbers.js';
+import { clientErrorHandler, frameworkErrors } from './http/client-errors.js';
 import { CountCache } from './db/count-cache.js';
 import { SettingsStore } from './modules/settings/settings.service.js';
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
@@ -61,6 +63,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     rewriteUrl: languageRootRewriter(config),
     routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true },
     requestIdHeader: 'x-request-id',
+    frameworkErrors,
+    clientErrorHandler,
     logController: new CompletedOnlyLogController(),
     ajv: { customOptions: { coerceTypes: 'array', allErrors: true, removeAdditional: false, useDefaults: true, strict: false } },
   });
@@ -83,6 +87,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addSchema(ErrorSchema);
   app.addHook('onRoute', (route) => {
     routes.add(route);
+    boundNumericInputs(route);
     withAccessLast(route);
     services.inFlight.track(route);
   });

@@ -6,8 +6,18 @@ import { parseQueryString } from './params.js';
  * multipart forms (read with the platform's own parser; files are not accepted here).
  */
 export function registerBodyParsers(app: FastifyInstance): void {
+  // Many clients send `Content-Type: application/json` on every request, a DELETE or a GET with no
+  // body included: an empty (or blank) body is no body, whatever its type; only a non-empty body that
+  // does not parse is 400. Fastify's own parser (with its prototype-poisoning checks) does the rest.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (String(body).trim() === '') done(null, undefined);
+    else json(request, body as string, done);
+  });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, parseQueryString(String(body))));
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, body, done) => {
+    if ((body as Buffer).length === 0) return done(null, undefined);
     new Response(body as Buffer, { headers: { 'content-type': String(request.headers['content-type']) } })
       .formData()
       .then((form) => {
