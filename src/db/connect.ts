@@ -9,6 +9,7 @@ import * as linkedTitleCi from './migrations/002_linked_title_ci.js';
 import * as terms from './migrations/003_terms.js';
 import * as eventWindow from './migrations/004_event_window.js';
 import * as termGroups from './migrations/005_term_groups.js';
+import * as monotonicIds from './migrations/006_monotonic_ids.js';
 import * as authVersion from './migrations/009_auth_version.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003_terms': terms,
   '004_event_window': eventWindow,
   '005_term_groups': termGroups,
+  '006_monotonic_ids': monotonicIds,
   '009_auth_version': authVersion,
 };
 
@@ -67,10 +69,13 @@ export async function connect(options: StorageOptions): Promise<Storage> {
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
-/** Brings the schema up to date; throws (and so stops start-up) on any failure. */
-export async function migrate(db: Db): Promise<void> {
+/**
+ * Brings the schema up to date (or to `target`, a migration name: tests of a migration start from
+ * the one before it); throws (and so stops start-up) on any failure.
+ */
+export async function migrate(db: Db, target?: string): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = target === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(target);
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}`, { cause: error });
