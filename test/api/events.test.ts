@@ -410,6 +410,15 @@ for (const backend of backends()) {
         assert.deepEqual(again.data.venue, []);
       });
 
+      it('should remove the image with null, false, 0 or "" (SPEC 21), false as a JSON boolean included', async () => {
+        for (const none of [null, false, 0, '', '0']) {
+          const created = await create({ title: 'Pictured', start_date: '2031-06-01 10:00:00', end_date: '2031-06-01 12:00:00', image: 'https://img.example.com/c.png' });
+          const res = await t.request({ method: 'POST', url: `${EVENTS}/${created.data.id}`, auth: editor.authorization, payload: { image: none } });
+          assert.equal(res.statusCode, 200, `${JSON.stringify(none)}: ${res.body}`);
+          assert.equal(res.data.image, false, JSON.stringify(none));
+        }
+      });
+
       it('should let contributors edit only their own unpublished events', async () => {
         const contributor = await t.asUser('contributor');
         const own = await create({ title: 'Mine', start_date: '2031-06-01 10:00:00', end_date: '2031-06-01 12:00:00' }, contributor.authorization);

@@ -72,6 +72,11 @@ for (const backend of backends()) {
         assert.equal('geo_lat' in data, false);
         const row = await fx.t.storage.db.selectFrom('venues').select(['geo_lat', 'geo_lng']).where('id', '=', data.id).executeTakeFirstOrThrow();
         assert.deepEqual(row, { geo_lat: null, geo_lng: null });
+        // Not validated either: any value is ignored unread, as in the original without the extension.
+        for (const junk of [{ geo_lng: 'east' }, { geo_lat: true, geo_lng: { x: 1 } }, { geo_lat: 1e300 }]) {
+          const ignored = await create(junk);
+          assert.equal('geo_lng' in ignored, false, JSON.stringify(junk));
+        }
       });
     });
 

@@ -216,9 +216,36 @@ export function describeLinkedKind(spec: KindSpec): void {
         });
 
         it('should ignore unknown fields', async () => {
-          const data = await create(named(`Unknown ${token()}`, { foo: 'bar', slug: 'chosen-slug' }));
+          const data = await create(named(`Unknown ${token()}`, { foo: 'bar' }));
           assert.equal('foo' in data, false);
-          assert.notEqual(data.slug, 'chosen-slug');
+        });
+
+        it('should take a slug sent on create and update, unique in its language with -2, -3', async () => {
+          const word = token();
+          const first = await create(named(`Slugged ${word}`, { slug: `Chosen ${word}` }));
+          assert.equal(first.slug, `chosen-${word}`);
+          const second = await create(named(`Other ${word}`, { slug: `chosen-${word}` }));
+          assert.equal(second.slug, `chosen-${word}-2`);
+          const french = await t.request({ method: 'POST', url: `/fr${base}`, auth: editor.authorization, payload: named(`Français ${word}`, { slug: `chosen-${word}` }) });
+          assert.equal(french.data.slug, `chosen-${word}`, 'slugs are unique per language');
+          const renamed = await t.request({ method: 'POST', url: `${base}/${second.id}`, auth: editor.authorization, payload: { slug: `renamed-${word}` } });
+          assert.equal(renamed.data.slug, `renamed-${word}`);
+          const kept = await t.request({ method: 'POST', url: `${base}/${first.id}`, auth: editor.authorization, payload: { slug: `chosen-${word}` } });
+          assert.equal(kept.data.slug, `chosen-${word}`, 'its own slug stays');
+          const clash = await t.request({ method: 'POST', url: `${base}/${first.id}`, auth: editor.authorization, payload: { slug: `renamed-${word}` } });
+          assert.equal(clash.data.slug, `renamed-${word}-2`);
+          const bySlug = await t.request({ method: 'GET', url: `${base}/by-slug/renamed-${word}-2` });
+          assert.equal(bySlug.data.id, first.id);
+        });
+
+        it('should remove the image with null, false, 0 or ""', async () => {
+          for (const none of [null, false, 0, '']) {
+            const data = await create(named(`Pictured ${token()}`, { image: 'https://example.org/picture.jpg' }));
+            assert.equal(data.image.url, 'https://example.org/picture.jpg');
+            const res = await t.request({ method: 'POST', url: `${base}/${data.id}`, auth: editor.authorization, payload: { image: none } });
+            assert.equal(res.statusCode, 200, `${JSON.stringify(none)}: ${res.body}`);
+            assert.equal('image' in res.data, false, JSON.stringify(none));
+          }
         });
 
         it('should return the existing record, with 201, for a case-insensitive duplicate', async () => {
@@ -472,7 +499,7 @@ export function describeLinkedKind(spec: KindSpec): void {
           assert.equal(res.data.total_pages, 1);
           assert.equal(res.headers['x-cal-total'], '3');
           assert.equal(res.headers['x-cal-totalpages'], '1');
-          assert.equal(res.data.rest_url, `http://localhost:80${base}/?page=1&per_page=50`);
+          assert.equal(res.data.rest_url, `http://localhost:80${base}/?page=1&per_page=50&status=publish`);
           assert.equal('json_ld' in res.data[table][0], false);
         });
 
@@ -482,14 +509,14 @@ export function describeLinkedKind(spec: KindSpec): void {
           const first = await list(`search=${word}&per_page=2`);
           assert.deepEqual(Object.keys(first.data), [table, 'rest_url', 'next_rest_url', 'total', 'total_pages']);
           assert.equal(first.data.total_pages, 3);
-          assert.equal(first.data.next_rest_url, `http://localhost:80${base}/?per_page=2&page=2`);
+          assert.equal(first.data.next_rest_url, `http://localhost:80${base}/?per_page=2&status=publish&page=2`);
           const second = await list(`search=${word}&per_page=2&page=2`);
           assert.deepEqual(Object.keys(second.data), [table, 'rest_url', 'next_rest_url', 'previous_rest_url', 'total', 'total_pages']);
-          assert.equal(second.data.rest_url, `http://localhost:80${base}/?page=2&per_page=2`);
-          assert.equal(second.data.previous_rest_url, `http://localhost:80${base}/?per_page=2`);
+          assert.equal(second.data.rest_url, `http://localhost:80${base}/?page=2&per_page=2&status=publish`);
+          assert.equal(second.data.previous_rest_url, `http://localhost:80${base}/?per_page=2&status=publish`);
           const third = await list(`search=${word}&per_page=2&page=3`);
           assert.equal(third.data[table].length, 1);
-          assert.equal(third.data.previous_rest_url, `http://localhost:80${base}/?per_page=2&page=2`);
+          assert.equal(third.data.previous_rest_url, `http://localhost:80${base}/?per_page=2&status=publish&page=2`);
           assert.equal('next_rest_url' in third.data, false);
           const past = await list(`search=${word}&per_page=2&page=4`);
           assert.equal(past.statusCode, 404);
@@ -506,7 +533,7 @@ export function describeLinkedKind(spec: KindSpec): void {
         });
 
         it('should clamp per_page to 50 and refuse a non-positive one', async () => {
-          assert.equal((await list('per_page=500')).data.rest_url, `http://localhost:80${base}/?page=1&per_page=50`);
+          assert.equal((await list('per_page=500')).data.rest_url, `http://localhost:80${base}/?page=1&per_page=50&status=publish`);
           for (const bad of ['0', '-1', 'abc']) {
             const res = await list(`per_page=${bad}`);
             assert.equal(res.statusCode, 400, bad);
@@ -533,7 +560,7 @@ export function describeLinkedKind(spec: KindSpec): void {
           assert.deepEqual(idsOf(await list(`search=${word}`)), [en.id]);
           const french = await list(`search=${word}`, undefined, '/fr');
           assert.deepEqual(idsOf(french), [fr.id]);
-          assert.equal(french.data.rest_url, `http://localhost:80/fr${base}/?page=1&per_page=50`);
+          assert.equal(french.data.rest_url, `http://localhost:80/fr${base}/?page=1&per_page=50&status=publish`);
           assert.deepEqual(idsOf(await list(`search=${word}&i18n_language=fr`)), [fr.id]);
         });
 
@@ -567,7 +594,7 @@ export function describeLinkedKind(spec: KindSpec): void {
           const event = await insertEvent(t, linkOptions(table, linked.id));
           const res = await list(`event=${event}&search=${word}`);
           assert.deepEqual(idsOf(res), [linked.id]);
-          assert.equal(res.data.rest_url, `http://localhost:80${base}/?page=1&per_page=50&event=${event}`);
+          assert.equal(res.data.rest_url, `http://localhost:80${base}/?page=1&per_page=50&event=${event}&status=publish`);
           assert.deepEqual(idsOf(await list(`event=${event}`, undefined, '/fr')), [translation.id]);
           const missing = await list('event=999999');
           assert.equal(missing.statusCode, 400);
@@ -589,7 +616,7 @@ export function describeLinkedKind(spec: KindSpec): void {
           await insertEvent(t, { status: 'trash', ...linkOptions(table, withTrashed.id) });
           const yes = await list(`search=${word}&has_events=true`);
           assert.deepEqual(sorted(yes), [withPublished.id, withPrivate.id]);
-          assert.equal(yes.data.rest_url, `http://localhost:80${base}/?page=1&per_page=50&has_events=true`);
+          assert.equal(yes.data.rest_url, `http://localhost:80${base}/?page=1&per_page=50&has_events=true&status=publish`);
           assert.deepEqual(sorted(await list(`search=${word}&has_events=1`)), [withPublished.id, withPrivate.id]);
           // false is the complement of true, as in the original: draft, pending and trashed links count as none.
           const complement = [withDraft.id, withTrashed.id, without.id].sort((a, b) => a - b);

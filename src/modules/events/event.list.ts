@@ -9,7 +9,7 @@ import { buildPage, clampPerPage, isPastTheEnd, offsetOf, type Page } from '../.
 import { booleanParam } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
 import { formatSql, parseDateTime, zoneOrUtc, type Zone } from '../../lib/dates.js';
-import { checkStatusFilter, visibleTo, withTranslations } from '../posts/post.service.js';
+import { checkStatusFilter, statusEcho, visibleTo, withTranslations } from '../posts/post.service.js';
 import { resolveTermFilter } from './event.term-filter.js';
 import { defaultListStatuses } from '../../auth/roles.js';
 import { eventErrors } from './event.errors.js';
@@ -143,7 +143,7 @@ async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now:
     }
     echo.push(['search', q.search]);
   }
-  echo.push(['status', q.status !== undefined ? statuses.join(',') : statuses.length === 1 ? 'publish' : 'any']);
+  echo.push(['status', statusEcho(q.status, statuses)]);
 
   for (const [param, taxonomy] of [['categories', 'cal_events_cat'], ['tags', 'post_tag']] as const) {
     const items = q[param];

@@ -22,7 +22,8 @@ const EventFields = {
   all_day: Type.Optional(Truthy('Whether the event lasts the whole day or not')),
   start_date: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Integer()], { description: 'The event start date and time' })),
   end_date: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Integer()], { description: 'The event end date and time' })),
-  image: Type.Optional(Type.Union([Type.String(), Type.Integer(), Type.Boolean(), Type.Null()], { description: 'The event featured image ID or URL' })),
+  // A type list, not a union: with coerceTypes a union turns `false` into "false" in its string branch.
+  image: Type.Optional(Type.Unsafe<string | number | boolean | null>({ type: ['integer', 'string', 'boolean', 'null'], description: 'The event featured image ID or URL; null, false, 0 or "" removes it' })),
   cost: Type.Optional(Type.Unknown({ description: 'The event cost' })),
   website: Type.Optional(Nullable(Type.String({ description: 'The event website URL' }))),
   show_map: Type.Optional(Truthy('Whether the event shows a map or not')),

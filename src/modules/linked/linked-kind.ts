@@ -15,8 +15,6 @@ export interface LinkedKind {
   textFields: readonly string[];
   /** Fields that must be http(s) URLs or empty. */
   urlFields: readonly string[];
-  /** Fields that must be e-mail addresses or empty. */
-  emailFields: readonly string[];
   /** Fields a create compares to find an existing duplicate (besides name, description, excerpt). */
   dedupeFields: readonly string[];
   /** Error code stem: `venue` → `rest-venue-not-found`, `venue-is-in-trash`… */

@@ -6,7 +6,7 @@ import { buildPage, clampPerPage, isPastTheEnd, offsetOf, type Page } from '../.
 import { parseTruthy } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
 import { nowUtc } from '../../lib/clock.js';
-import { checkStatusFilter, visibleTo } from '../posts/post.service.js';
+import { checkStatusFilter, statusEcho, visibleTo } from '../posts/post.service.js';
 import { defaultListStatuses, POST_STATUSES } from '../../auth/roles.js';
 import type { LinkedKind } from './linked-kind.js';
 import { linkedErrors } from './linked.errors.js';
@@ -81,9 +81,9 @@ async function buildFilter(db: Db, kind: LinkedKind, q: LinkedListParams, ctx: R
   // False or absent is no filter: it does not mean "without upcoming events" (original 3.2).
   if (truthy(q.only_with_upcoming, 'only_with_upcoming', problems)) where.push(upcomingCondition(kind, ctx, now));
 
-  const statuses = checkStatusFilter(q.status, ctx.actor, problems);
-  where.push(visibleTo(ctx.actor, statuses ?? defaultListStatuses(ctx.actor), kind.table));
-  if (q.status !== undefined) echo.push(['status', q.status.join(',')]);
+  const statuses = checkStatusFilter(q.status, ctx.actor, problems) ?? defaultListStatuses(ctx.actor);
+  where.push(visibleTo(ctx.actor, statuses, kind.table));
+  echo.push(['status', statusEcho(q.status, statuses)]);
 
   const search = q.search ? searchCondition(db, kind, q.search) : null;
   if (search) where.push(search);

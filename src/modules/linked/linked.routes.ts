@@ -70,7 +70,8 @@ export function linkedRoutes(kind: LinkedKind) {
       },
     );
 
-    const single = (path: string, params: typeof IdParams | typeof SlugParams, locate: Locate, by: string) => {
+    const single = (path: string, params: typeof IdParams | typeof SlugParams, locate: Locate, by: 'id' | 'slug') => {
+      const updateBody = by === 'slug' ? schemas.updateBySlug : schemas.update;
       app.get(path, { schema: { tags, summary: `Read a ${kind.code} by ${by}`, params, querystring: ReadQuery, response: one }, config: { access: 'public' } }, async (request, reply) =>
         pageCache.respond(request, reply, [request.url], async () => {
           const row = await locate(db, request);
@@ -98,11 +99,11 @@ export function linkedRoutes(kind: LinkedKind) {
       app.route({
         method: ['POST', 'PUT', 'PATCH'],
         url: path,
-        schema: { tags, security, summary: `Update a ${kind.code} by ${by}: only the fields sent change`, params, body: schemas.update, response: one },
+        schema: { tags, security, summary: `Update a ${kind.code} by ${by}: only the fields sent change`, params, body: updateBody, response: one },
         config: { access: 'edit_posts' },
         preHandler: async (request) => {
           const row = await locate(db, request);
-          request.prepared = { row, changes: await checkLinkedRecord(db, kind, declared(request.body, schemas.update), request.ctx, row) };
+          request.prepared = { row, changes: await checkLinkedRecord(db, kind, declared(request.body, updateBody), request.ctx, row) };
         },
         handler: async (request) => {
           const { row, changes } = request.prepared as { row: LinkedRow; changes: LinkedChanges };

@@ -24,8 +24,10 @@ const ImageSchema = Type.Object(
 const VENUE_BODY: TProperties = {
   show_map: Type.Optional(Truthy('Whether events at the venue show a map (true/false, 1/0, yes/no)')),
   show_map_link: Type.Optional(Truthy('Whether events at the venue show a map link')),
-  geo_lat: Type.Optional(AnyOf<number | null>(['number', 'null'], 'Latitude (geolocation extension; ignored while it is off)')),
-  geo_lng: Type.Optional(AnyOf<number | null>(['number', 'null'], 'Longitude (geolocation extension; ignored while it is off)')),
+  // Any JSON value: while the extension is off they are ignored unread (SPEC 14); while it is on,
+  // linked.service.ts checks them (a number or numeric string in range, null or "" to remove).
+  geo_lat: Type.Optional(Type.Unknown({ description: 'Latitude, -90 to 90 (geolocation extension; ignored while it is off)' })),
+  geo_lng: Type.Optional(Type.Unknown({ description: 'Longitude, -180 to 180 (geolocation extension; ignored while it is off)' })),
 };
 const VENUE_OBJECT: TProperties = {
   geo_lat: Type.Optional(Type.Number({ description: 'Latitude, when the geolocation extension is on' })),
@@ -51,6 +53,7 @@ function bodySchema(kind: LinkedKind, create: boolean) {
       date_utc: Type.Optional(Type.Union([Type.String(), Type.Integer()], { description: `The ${noun} publication date in UTC` })),
       description: Type.Optional(Type.String({ description: `The ${noun} description (HTML)` })),
       excerpt: Type.Optional(Type.String({ description: `The ${noun} excerpt (HTML)` })),
+      slug: Type.Optional(Type.String({ description: `The ${noun} slug; made unique in its language with -2, -3… (default: from the name)` })),
       status: Type.Optional(Type.String({ description: 'Post status: publish, future, draft, pending, private or trash' })),
       ...textProperties(kind, Type.Optional),
       image: Type.Optional(AnyOf<number | string | boolean | null>(['integer', 'string', 'boolean', 'null'], `The ${noun} image: an image id or URL; null, false or "" removes it`)),
@@ -114,5 +117,7 @@ export function linkedSchemas(kind: LinkedKind) {
     list: PageSchema(kind.table, object, `A page of ${kind.table}`),
     create: bodySchema(kind, true),
     update: bodySchema(kind, false),
+    // By slug the path names the record and `slug` is that path parameter, as in the original.
+    updateBySlug: Type.Omit(bodySchema(kind, false), ['slug'], { additionalProperties: true }),
   };
 }

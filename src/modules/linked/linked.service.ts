@@ -24,7 +24,6 @@ export interface LinkedChanges {
 const MAX_TEXT = 10_000;
 /** Every status but trash: a trashed record is never reused as a duplicate. */
 export const LIVE_STATUSES = POST_STATUSES.filter((s) => s !== 'trash');
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * Checks a venue or organizer payload (from its own route or inline in an event). Problems are
@@ -59,7 +58,6 @@ export async function checkLinkedInput(
     const text = value === null ? '' : String(value).trim();
     if (text.length > MAX_TEXT) problems.add(`${prefix}${field}`, `${field} is too long.`);
     else if (kind.urlFields.includes(field) && text !== '' && !isHttpUrl(text)) problems.add(`${prefix}${field}`, `${field} is not a valid URL.`);
-    else if (kind.emailFields.includes(field) && text !== '' && !EMAIL.test(text)) problems.add(`${prefix}${field}`, `${field} is not a valid e-mail address.`);
     else changes.fields[field] = text;
   }
 

@@ -1,6 +1,7 @@
 import type { OrganizerRow } from '../../db/database.js';
 import type { LinkedKind, LinkedRow } from '../linked/linked-kind.js';
 import { stripTags } from '../../lib/html.js';
+import { isEmailAddress } from '../../lib/url.js';
 
 const asOrganizer = (row: LinkedRow): OrganizerRow => row as OrganizerRow;
 
@@ -12,7 +13,8 @@ export function organizerJsonLd(organizer: OrganizerRow): Record<string, unknown
     description: stripTags(organizer.excerpt),
     url: organizer.website,
     telephone: organizer.phone,
-    email: organizer.email,
+    // The e-mail field is free text, as in the original; structured data gets it only when it is an address.
+    email: isEmailAddress(organizer.email) ? organizer.email : '',
     sameAs: organizer.website,
   };
 }
@@ -23,7 +25,6 @@ export const ORGANIZER: LinkedKind = {
   pagePath: 'organizer',
   textFields: ['phone', 'website', 'email'],
   urlFields: ['website'],
-  emailFields: ['email'],
   dedupeFields: ['phone', 'email', 'website'],
   code: 'organizer',
   label: 'Organizer',

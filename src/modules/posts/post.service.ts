@@ -364,6 +364,14 @@ export function visibleTo(actor: Actor | null, statuses: string[], alias?: strin
   return statuses.includes('publish') ? sql<SqlBool>`(${status} = 'publish' or ${own})` : own;
 }
 
+/**
+ * What a list's `rest_url` echoes as `status`, as the original does: the statuses given, else
+ * `publish` for readers of published records only and `any` for those who see more.
+ */
+export function statusEcho(given: unknown, statuses: string[]): string {
+  return given !== undefined ? statuses.join(',') : statuses.length === 1 ? 'publish' : 'any';
+}
+
 /** Parses a `status` list parameter by the original's rules; throws via `problems`. */
 export function checkStatusFilter(value: unknown, actor: Actor | null, problems: Problems): string[] | undefined {
   if (value === undefined) return undefined;

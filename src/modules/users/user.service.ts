@@ -4,6 +4,7 @@ import { conflict, invalidParam, notFound } from '../../http/errors.js';
 import { generateApplicationPassword, hashPassword, verifyPassword } from './passwords.js';
 import * as users from './user.repository.js';
 import type { Role } from '../../auth/roles.js';
+import { isEmailAddress } from '../../lib/url.js';
 
 /** The module's errors, in one place; the HTTP routes and the CLI both surface them. */
 const userNotFound = () => notFound('rest_user_invalid_id', 'Invalid user ID.');
@@ -16,11 +17,9 @@ export interface NewUserResult {
 }
 
 const USERNAME = /^[A-Za-z0-9_.@-]{1,60}$/;
-/** Deliberately loose (one @, a dot in the domain): the address is only informative. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function checkEmail(email: string | undefined): void {
-  if (email !== undefined && email !== '' && !EMAIL.test(email)) throw invalidParam('email', 'Invalid email address.');
+  if (email !== undefined && email !== '' && !isEmailAddress(email)) throw invalidParam('email', 'Invalid email address.');
 }
 
 /** A unique-constraint failure on either back end: two writers raced past our own check. */

@@ -32,7 +32,6 @@ export const VENUE: LinkedKind = {
   pagePath: 'venue',
   textFields: ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince'],
   urlFields: ['website'],
-  emailFields: [],
   dedupeFields: ['address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
   code: 'venue',
   label: 'Venue',
