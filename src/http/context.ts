@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import type { Versions } from '../db/data-version.js';
 import type { Actor, Capability } from '../auth/roles.js';
 import type { Settings } from './site-settings.js';
 import { rootPathOf } from './languages.js';
@@ -67,6 +68,12 @@ export function buildContext(config: Config, request: FastifyRequest, lang: stri
 declare module 'fastify' {
   interface FastifyRequest {
     ctx: RequestContext;
+    /**
+     * The data and auth versions, read once by an authenticated request in one statement (with its
+     * credentials); the page cache keys on the data version and need not read it again. Null for
+     * anonymous requests, whose cached reads read the data version alone.
+     */
+    versions: Versions | null;
   }
   interface FastifyContextConfig {
     /** Who may call the route; enforced by one hook in app.ts after validation. */

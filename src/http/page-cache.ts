@@ -38,7 +38,8 @@ export class PageCache {
     keyParts: string[],
     produce: (version: string) => Promise<{ body: unknown; headers?: Record<string, string> }>,
   ): Promise<FastifyReply> {
-    const version = await readDataVersion(this.db);
+    // An authenticated request read the versions already, with its credentials (one statement).
+    const version = request.versions?.data ?? (await readDataVersion(this.db));
     const key = [version, viewOf(request.ctx.actor), request.ctx.restRoot, request.ctx.site, ...keyParts].join('\n');
     let cached = this.entries.get(key);
     if (!cached) {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.js';
-import { readVersions, type Versions } from '../../db/data-version.js';
+import { readVersions } from '../../db/data-version.js';
 import { ApiError } from '../../http/errors.js';
 import { DUMMY_HASH, verifyPassword } from './passwords.js';
 import * as users from './user.repository.js';
@@ -29,16 +29,6 @@ interface Failures {
 }
 
 type Refusal = 'invalid_username' | 'incorrect_password';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /**
-     * The data and auth versions, read once by an authenticated request in one statement; the
-     * page cache keys on the data version and need not read it again. Null for anonymous requests.
-     */
-    versions: Versions | null;
-  }
-}
 
 /** The contract's codes; the message and the time taken are the same for both. */
 const unauthorized = (code: Refusal = 'incorrect_password'): ApiError =>
