@@ -114,8 +114,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-    exposedHeaders: ['X-Cal-Total', 'X-Cal-TotalPages', 'Allow', 'Retry-After'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'If-Match', 'If-None-Match'],
+    exposedHeaders: ['X-Cal-Total', 'X-Cal-TotalPages', 'Allow', 'Retry-After', 'ETag'],
     maxAge: 600,
   });
   await app.register(swagger, {

@@ -38,3 +38,12 @@ export function likeEscape(input: string): string {
 export async function transactionLock(trx: Kysely<any>, key: string): Promise<void> {
   if (dialectOf(trx) === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
 }
+
+/**
+ * Locks a row until the transaction ends, so a condition checked on it holds until the write
+ * commits: `FOR UPDATE` on PostgreSQL; SQLite's writers never overlap, so there nothing is needed.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function lockRow(trx: Kysely<any>, table: string, id: number): Promise<void> {
+  if (dialectOf(trx) === 'postgres') await sql`select id from ${sql.table(table)} where id = ${id} for update`.execute(trx);
+}

@@ -1,5 +1,20 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Transaction } from 'kysely';
 import type { Database, Db } from './database.js';
+
+type Precondition = (trx: Transaction<Database>) => Promise<void>;
+
+/**
+ * A condition the next write transaction of this async context checks first, inside itself: a
+ * route with `If-Match` sets it around its service call, so the comparison and the write are one
+ * atomic step (with the record locked on PostgreSQL) without every service taking it as a parameter.
+ */
+const preconditions = new AsyncLocalStorage<Precondition>();
+
+/** Runs `work` (which opens the write transaction) with `check` as that transaction's first step. */
+export function withPrecondition<T>(check: Precondition, work: () => Promise<T>): Promise<T> {
+  return preconditions.run(check, work);
+}
 
 /** The violation a concurrent writer causes by inserting the same unique value first. */
 function isUniqueViolation(error: unknown): boolean {
@@ -17,7 +32,11 @@ const ATTEMPTS = 3;
 export async function inTransaction<T>(db: Db, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.transaction().execute(work);
+      const check = preconditions.getStore();
+      return await db.transaction().execute(async (trx) => {
+        if (check) await check(trx);
+        return work(trx);
+      });
     } catch (error) {
       if (attempt >= ATTEMPTS || !isUniqueViolation(error)) throw error;
     }

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
 import { readDataVersion } from '../db/data-version.js';
 import { pickFields } from './fields.js';
+import { etagOf } from './conditional.js';
 import { can, type Actor } from '../auth/roles.js';
 
 interface CachedResponse {
@@ -46,7 +46,7 @@ export class PageCache {
       const { body, headers = {} } = await produce(version);
       const fields = (request.query as Record<string, unknown> | undefined)?.['_fields'];
       const bytes = Buffer.from(JSON.stringify(pickFields(body, fields)));
-      cached = { body: bytes, headers, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` };
+      cached = { body: bytes, headers, etag: etagOf(bytes) };
       this.entries.set(key, cached);
     }
     for (const [name, value] of Object.entries(cached.headers)) void reply.header(name, value);

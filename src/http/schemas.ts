@@ -36,11 +36,26 @@ export const IdList = (description: string) => Type.Array(Type.Integer({ minimum
 /** Ids or slugs. */
 export const IdOrSlugList = (description: string) => Type.Array(Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1 })]), { description });
 
-/** Error responses every route may give; `responses({200: X})` adds them. */
+/** Error responses every route may give (503: the overload guard); `responses({200: X})` adds them. */
 export function responses(ok: Record<number, TSchema>): Record<number | string, TSchema> {
   const error = Type.Ref('Error');
-  return { ...ok, 400: error, 401: error, 403: error, 404: error, 409: error, 410: error, 413: error, 429: error, 500: error };
+  return { ...ok, 400: error, 401: error, 403: error, 404: error, 409: error, 410: error, 413: error, 429: error, 500: error, 503: error };
 }
+
+/** The responses of a record's write, which may carry `If-Match`: 412 when the record changed. */
+export function conditionalResponses(ok: Record<number, TSchema>): Record<number | string, TSchema> {
+  return { ...responses(ok), 412: Type.Ref('Error') };
+}
+
+/** Request headers of a record's write (RFC 9110 §13.1.1), checked by src/http/conditional.ts. */
+export const IfMatchHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      description:
+        'The ETag of the record as last read (a GET, or a write\'s answer), or *: the write applies only if the record is unchanged since, else 412 rest_precondition_failed and nothing changes',
+    }),
+  ),
+});
 
 /**
  * A nullable scalar as `type: [t, 'null']`: with Ajv's type coercion an `anyOf` would turn a JSON

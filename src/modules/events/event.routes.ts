@@ -1,12 +1,14 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Db, EventRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
-import { ID_SEGMENT, IdParams, SlugParams, responses } from '../../http/schemas.js';
+import { conditionalResponses, ID_SEGMENT, IdParams, IfMatchHeaders, SlugParams, responses } from '../../http/schemas.js';
 import { eventErrors } from './event.errors.js';
 import { assertReadable } from './event.access.js';
 import { listEvents, windowKey } from './event.list.js';
 import { totalHeaders } from '../../http/pagination.js';
+import { etagOfBody, underIfMatch, withEtag } from '../../http/conditional.js';
+import { lockRow } from '../../db/dialect.js';
 import { loadEventRelations, toEventObject, type Written } from './event.mapper.js';
 import * as events from './event.repository.js';
 import {
@@ -31,6 +33,22 @@ async function eventObject(db: Db, row: EventRow, ctx: RequestContext, single: b
   return toEventObject(row, relations, ctx, { single, blank: false });
 }
 
+/**
+ * The event's entity tag as a GET answers it to the caller (the single read's object), for
+ * `If-Match` and for the `ETag` of a write's answer. Null when the event no longer exists.
+ */
+async function currentEtag(db: Db, id: number, ctx: RequestContext): Promise<string | null> {
+  await lockRow(db, 'events', id);
+  const row = await events.findById(db, id);
+  return row ? etagOfBody(await eventObject(db, row, ctx, true)) : null;
+}
+
+/** A write's answer: the event object, with the tag a following GET of it will carry. */
+async function written(db: Db, row: EventRow, ctx: RequestContext, reply: FastifyReply, done?: Written): Promise<Record<string, unknown>> {
+  const [body, single] = await Promise.all([eventObject(db, row, ctx, false, done), eventObject(db, row, ctx, true, done)]);
+  return withEtag(reply, etagOfBody(single), body);
+}
+
 /** An unknown id is a 404; the id of a venue, organizer or image is a 400, as in the original. */
 async function byId(db: Db, id: number): Promise<EventRow> {
   const row = await events.findById(db, id);
@@ -52,6 +70,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
   const { pageCache } = app.services;
   app.addSchema(EventSchema);
   const one = responses({ 200: Type.Ref('Event') });
+  const conditional = conditionalResponses({ 200: Type.Ref('Event') });
 
   app.get('/cal/events/v1/events', { schema: { querystring: EventListQuery, response: responses({ 200: EventListSchema }) }, config: { access: 'public' } }, async (request, reply) => {
     const query = request.query as EventListParams;
@@ -72,7 +91,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { row, organizerIds } = await createEvent(db, request.prepared as EventChanges, request.ctx);
-      return reply.code(201).send(await eventObject(db, row, request.ctx, false, { organizerIds }));
+      return reply.code(201).send(await written(db, row, request.ctx, reply, { organizerIds }));
     },
   );
 
@@ -88,25 +107,28 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     // Registered before the update so the methods read GET, DELETE, POST, PUT, PATCH, as in the original.
     app.delete(
       path,
-      { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'edit_posts' }, preHandler: async (request) => void (request.prepared = await locate(request)) },
-      async (request) => {
-        return eventObject(db, await trashEvent(db, request.prepared as EventRow, request.ctx), request.ctx, false);
+      { schema: { params, querystring: EventReadQuery, headers: IfMatchHeaders, response: conditional }, config: { access: 'edit_posts' }, preHandler: async (request) => void (request.prepared = await locate(request)) },
+      async (request, reply) => {
+        const row = request.prepared as EventRow;
+        const trashed = await underIfMatch(request, (trx) => currentEtag(trx, row.id, request.ctx), () => trashEvent(db, row, request.ctx));
+        return written(db, trashed, request.ctx, reply);
       },
     );
 
     app.route({
       method: ['POST', 'PUT', 'PATCH'],
       url: path,
-      schema: { params, body: updateBody, response: one },
+      schema: { params, body: updateBody, headers: IfMatchHeaders, response: conditional },
       config: { access: 'edit_posts' },
       // The record and the payload are checked before the permission, as in the original.
       preHandler: async (request) => {
         const row = await locate(request);
         request.prepared = { row, changes: await checkEventInput(db, request.body as Record<string, unknown>, request.ctx, row, allowPassword) };
       },
-      handler: async (request) => {
+      handler: async (request, reply) => {
         const { row, changes } = request.prepared as { row: EventRow; changes: EventChanges };
-        return eventObject(db, await updateEvent(db, row, changes, request.ctx), request.ctx, false);
+        const updated = await underIfMatch(request, (trx) => currentEtag(trx, row.id, request.ctx), () => updateEvent(db, row, changes, request.ctx));
+        return written(db, updated, request.ctx, reply);
       },
     });
   };

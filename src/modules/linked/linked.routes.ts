@@ -1,13 +1,16 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static, type TObject } from 'typebox';
 import type { Db } from '../../db/database.js';
 import { NAMESPACE } from '../../http/context.js';
 import { totalHeaders } from '../../http/pagination.js';
-import { CommonQuery, ID_SEGMENT, IdParams, SlugParams, responses } from '../../http/schemas.js';
+import { CommonQuery, conditionalResponses, ID_SEGMENT, IdParams, IfMatchHeaders, SlugParams, responses } from '../../http/schemas.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
 import { assertReadable, byId, bySlug, checkLinkedRecord, createLinkedRecord, linkedObject, trashLinkedRecord, updateLinkedRecord } from './linked.actions.js';
-import type { LinkedChanges } from './linked.service.js';
+import { findLinked, type LinkedChanges } from './linked.service.js';
+import { etagOfBody, underIfMatch, withEtag } from '../../http/conditional.js';
+import { lockRow } from '../../db/dialect.js';
+import type { RequestContext } from '../../http/context.js';
 import { listLinked } from './linked.list.js';
 import { LinkedListQuery, linkedSchemas } from './linked.schema.js';
 
@@ -35,8 +38,22 @@ export function linkedRoutes(kind: LinkedKind) {
     const base = `/${NAMESPACE}/${kind.table}`;
     const tags = [kind.table];
     const one = responses({ 200: schemas.object });
-    // Write responses are read back after the commit, without json_ld (single GETs only).
-    const reload = async (request: FastifyRequest, id: number) => linkedObject(db, kind, await byId(db, kind, id), request.ctx, false);
+    const conditional = conditionalResponses({ 200: schemas.object });
+    /**
+     * Write responses are read back after the commit, without json_ld (single GETs only), with the
+     * entity tag a following GET of the record carries.
+     */
+    const reload = async (request: FastifyRequest, reply: FastifyReply, id: number) => {
+      const row = await byId(db, kind, id);
+      const [body, single] = await Promise.all([linkedObject(db, kind, row, request.ctx, false), linkedObject(db, kind, row, request.ctx, true)]);
+      return withEtag(reply, etagOfBody(single), body);
+    };
+    /** The record's tag as a GET answers it now, for `If-Match` (the row locked first). */
+    const currentEtag = async (trx: Db, id: number, ctx: RequestContext): Promise<string | null> => {
+      await lockRow(trx, kind.table, id);
+      const row = await findLinked(trx, kind, id);
+      return row ? etagOfBody(await linkedObject(trx, kind, row, ctx, true)) : null;
+    };
 
     app.get(
       base,
@@ -66,7 +83,7 @@ export function linkedRoutes(kind: LinkedKind) {
       },
       async (request, reply) => {
         const id = await createLinkedRecord(db, kind, request.prepared as LinkedChanges, request.ctx);
-        return reply.code(201).send(await reload(request, id));
+        return reply.code(201).send(await reload(request, reply, id));
       },
     );
 
@@ -84,31 +101,31 @@ export function linkedRoutes(kind: LinkedKind) {
       app.delete(
         path,
         {
-          schema: { tags, security, summary: `Move a ${kind.code} to the trash by ${by}`, params, querystring: ReadQuery, response: one },
+          schema: { tags, security, summary: `Move a ${kind.code} to the trash by ${by}`, params, querystring: ReadQuery, headers: IfMatchHeaders, response: conditional },
           config: { access: 'edit_posts' },
           // An unknown id is a 404 whoever asks: the record is looked up before the permission check.
           preHandler: async (request) => void (request.prepared = await locate(db, request)),
         },
-        async (request) => {
+        async (request, reply) => {
           const row = request.prepared as LinkedRow;
-          await trashLinkedRecord(db, kind, row, request.ctx);
-          return reload(request, row.id);
+          await underIfMatch(request, (trx) => currentEtag(trx, row.id, request.ctx), () => trashLinkedRecord(db, kind, row, request.ctx));
+          return reload(request, reply, row.id);
         },
       );
 
       app.route({
         method: ['POST', 'PUT', 'PATCH'],
         url: path,
-        schema: { tags, security, summary: `Update a ${kind.code} by ${by}: only the fields sent change`, params, body: updateBody, response: one },
+        schema: { tags, security, summary: `Update a ${kind.code} by ${by}: only the fields sent change`, params, body: updateBody, headers: IfMatchHeaders, response: conditional },
         config: { access: 'edit_posts' },
         preHandler: async (request) => {
           const row = await locate(db, request);
           request.prepared = { row, changes: await checkLinkedRecord(db, kind, declared(request.body, updateBody), request.ctx, row) };
         },
-        handler: async (request) => {
+        handler: async (request, reply) => {
           const { row, changes } = request.prepared as { row: LinkedRow; changes: LinkedChanges };
-          await updateLinkedRecord(db, kind, row, changes, request.ctx);
-          return reload(request, row.id);
+          await underIfMatch(request, (trx) => currentEtag(trx, row.id, request.ctx), () => updateLinkedRecord(db, kind, row, changes, request.ctx));
+          return reload(request, reply, row.id);
         },
       });
     };

@@ -1,12 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { NAMESPACE } from '../../http/context.js';
-import { ID_SEGMENT, IdParams, responses } from '../../http/schemas.js';
+import { conditionalResponses, ID_SEGMENT, IdParams, IfMatchHeaders, responses } from '../../http/schemas.js';
 import { toTermList, toTermObject } from './term.mapper.js';
 import { termCreateBody, termListQuery, termListSchema, termSchema, termUpdateBody, type TermInput, type TermListQuery } from './term.schema.js';
 import { createTerm, deleteTerm, getTerm, listTerms, precheck, translationsOf, updateTerm } from './term.service.js';
 import { TAXONOMIES, type TaxonomyDef } from './term.taxonomy.js';
 import { totalHeaders } from '../../http/pagination.js';
+import { etagOfBody, underIfMatch, withEtag } from '../../http/conditional.js';
+import { lockRow } from '../../db/dialect.js';
+import type { Db } from '../../db/database.js';
+import type { RequestContext } from '../../http/context.js';
+import * as terms from './term.repository.js';
 
 const PUBLIC = { access: 'public' } as const;
 const security = [{ basic: [] }];
@@ -23,6 +28,13 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
   const write = { access: def.capability };
   const tags = [def.route];
   const Term = termSchema(def);
+
+  /** The term's tag as a GET answers it now, for `If-Match` (the row locked first). */
+  const currentEtag = async (trx: Db, id: number, ctx: RequestContext): Promise<string | null> => {
+    await lockRow(trx, 'terms', id);
+    const row = await terms.findInTaxonomy(trx, def.taxonomy, id);
+    return row ? etagOfBody(toTermObject(def, row, await translationsOf(trx, [row]), ctx, true)) : null;
+  };
   const TermWithLinks = termSchema(def, true);
 
   /**
@@ -59,7 +71,8 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
       const row = await createTerm(db, def, request.body as TermInput & { name: string }, request.ctx);
       const translations = await translationsOf(db, [row]);
       void reply.code(201).header('Location', `${request.ctx.base}/${def.route}/${row.id}`);
-      return toTermObject(def, row, translations, request.ctx, true);
+      const body = toTermObject(def, row, translations, request.ctx, true);
+      return withEtag(reply, etagOfBody(body), body);
     },
   );
 
@@ -76,20 +89,24 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
   app.route({
     method: ['POST', 'PUT', 'PATCH'],
     url: `${base}/${ID_SEGMENT}`,
-    schema: { tags, security, summary: `Update a ${def.label} (only the fields sent)`, params: IdParams, body: termUpdateBody(def), response: responses({ 200: TermWithLinks }) },
+    schema: { tags, security, summary: `Update a ${def.label} (only the fields sent)`, params: IdParams, body: termUpdateBody(def), headers: IfMatchHeaders, response: conditionalResponses({ 200: TermWithLinks }) },
     config: write,
     preValidation: validateFirst,
-    handler: async (request) => {
-      const row = await updateTerm(db, def, request.params.id, (request.body ?? {}) as TermInput, request.ctx);
-      return toTermObject(def, row, await translationsOf(db, [row]), request.ctx, true);
+    handler: async (request, reply) => {
+      const { id } = request.params;
+      const row = await underIfMatch(request, (trx) => currentEtag(trx, id, request.ctx), () => updateTerm(db, def, id, (request.body ?? {}) as TermInput, request.ctx));
+      // The same object a GET answers: its tag is the one a following read carries.
+      const body = toTermObject(def, row, await translationsOf(db, [row]), request.ctx, true);
+      return withEtag(reply, etagOfBody(body), body);
     },
   });
 
   app.delete(
     `${base}/${ID_SEGMENT}`,
-    { schema: { tags, security, summary: `Delete a ${def.label} for good`, params: IdParams, response: responses({ 200: Term }) }, config: write, preValidation: validateFirst },
+    { schema: { tags, security, summary: `Delete a ${def.label} for good`, params: IdParams, headers: IfMatchHeaders, response: conditionalResponses({ 200: Term }) }, config: write, preValidation: validateFirst },
     async (request) => {
-      const { row, translations } = await deleteTerm(db, def, request.params.id);
+      const { id } = request.params;
+      const { row, translations } = await underIfMatch(request, (trx) => currentEtag(trx, id, request.ctx), () => deleteTerm(db, def, id));
       return toTermObject(def, row, translations, request.ctx, false);
     },
   );

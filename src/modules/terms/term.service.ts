@@ -170,7 +170,7 @@ export async function insertTerm(
 export async function updateTerm(db: Db, def: TaxonomyDef, id: number, input: TermInput, ctx: RequestContext): Promise<TermRow> {
   const existing = await getTerm(db, def, id);
   const checked = await checkFields(db, def, input, ctx, existing);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const changes: Parameters<typeof terms.update>[2] = {};
     if (checked.name !== undefined) changes.name = checked.name;
     if (checked.description !== undefined) changes.description = checked.description;
@@ -201,7 +201,7 @@ async function leaveGroup(trx: Db, term: TermRow): Promise<void> {
 export async function deleteTerm(db: Db, def: TaxonomyDef, id: number): Promise<{ row: TermRow; translations: TermTranslations }> {
   const row = await getTerm(db, def, id);
   const translations = await translationsOf(db, [row]);
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     if (row.trid === row.id) await leaveGroup(trx, row);
     await terms.remove(trx, row);
     await bumpDataVersion(trx);
