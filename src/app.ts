@@ -25,6 +25,11 @@ import { venueRoutes } from './modules/venues/venue.routes.js';
 import { organizerRoutes } from './modules/organizers/organizer.routes.js';
 import { termRoutes } from './modules/terms/term.routes.js';
 import { adminRoutes } from './modules/users/admin.routes.js';
+import { EventSchema } from './modules/events/event.schema.js';
+import { linkedSchemas } from './modules/linked/linked.schema.js';
+import { VENUE } from './modules/venues/venue.kind.js';
+import { ORGANIZER } from './modules/organizers/organizer.kind.js';
+import { EmbeddedTermSchema, TermSchema } from './modules/terms/term.schema.js';
 import { Authenticator, registerAuthentication } from './modules/users/authentication.js';
 
 export interface AppDeps {
@@ -84,7 +89,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerBodyParsers(app);
   app.decorateRequest('ctx', null as never);
   app.decorateRequest('prepared', null);
-  app.addSchema(ErrorSchema);
+  // The shared components, at the root so every module can refer to every other's (an event embeds
+  // venues, organizers and terms) and the OpenAPI documents list them under components.schemas.
+  for (const schema of [ErrorSchema, EventSchema, linkedSchemas(VENUE).object, linkedSchemas(ORGANIZER).object, TermSchema, EmbeddedTermSchema]) app.addSchema(schema);
   app.addHook('onRoute', (route) => {
     routes.add(route);
     boundNumericInputs(route);

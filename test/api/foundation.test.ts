@@ -51,6 +51,40 @@ for (const backend of backends()) {
       assert.equal(result.valid, true, JSON.stringify(result.errors));
     });
 
+    it('should list Venue, Organizer and Term as components, referenced from every route that returns them', async () => {
+      const doc = (await t.request({ method: 'GET', url: '/cal/events/v1/doc' })).data;
+      for (const name of ['Event', 'Venue', 'Organizer', 'Term', 'Error']) assert.ok(doc.components.schemas[name], name);
+      const ok = (path: string, method: string) => JSON.stringify(doc.paths[path][method].responses[method === 'post' && !path.includes('{') ? '201' : '200']);
+      for (const [path, name] of [['/venues/{id}', 'Venue'], ['/venues/by-slug/{slug}', 'Venue'], ['/organizers/{id}', 'Organizer'], ['/categories/{id}', 'Term'], ['/tags/{id}', 'Term'], ['/events/{id}', 'Event']]) {
+        for (const method of ['get', 'post', 'delete']) assert.match(ok(path!, method), new RegExp(`#/components/schemas/${name}"`), `${method} ${path}`);
+      }
+      for (const [path, name] of [['/venues', 'Venue'], ['/organizers', 'Organizer'], ['/categories', 'Term'], ['/tags', 'Term']]) {
+        assert.match(ok(path!, 'get'), new RegExp(`#/components/schemas/${name}"`), `list ${path}`);
+        if (path !== '/categories' && path !== '/tags') assert.match(ok(path!, 'post'), new RegExp(`#/components/schemas/${name}"`), `create ${path}`);
+      }
+      assert.match(JSON.stringify(doc.components.schemas.Event.properties.venue), /#\/components\/schemas\/Venue"/);
+      assert.equal(Object.keys(doc.paths).some((p) => p.includes('admin') || p.startsWith('/users')), false, 'no admin route in the events document');
+      // Conditional writes are documented: the If-Match header and the 412 answer.
+      const update = doc.paths['/events/{id}'].post;
+      assert.ok(update.parameters.some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'if-match'));
+      assert.ok(update.responses['412']);
+    });
+
+    it('should serve the admin namespace its own valid OpenAPI 3.1 document', async () => {
+      const res = await t.request({ method: 'GET', url: '/fr/cal/admin/v1/doc' });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.data.openapi, '3.1.0');
+      assert.deepEqual(res.data.servers, [{ url: 'http://localhost:80/fr/cal/admin/v1/' }]);
+      for (const path of ['/doc', '/users', '/users/{id}', '/users/{id}/application-passwords', '/users/{id}/application-passwords/{passwordId}', '/settings']) {
+        assert.ok(res.data.paths[path], path);
+      }
+      assert.equal(Object.keys(res.data.paths).some((p) => p.startsWith('/events')), false);
+      assert.deepEqual(Object.keys(res.data.components.schemas), ['Error'], 'only the components its paths use');
+      assert.deepEqual(res.data.paths['/users'].get.security, [{ basic: [] }]);
+      const result = await new Validator().validate(res.data);
+      assert.equal(result.valid, true, JSON.stringify(result.errors));
+    });
+
     it('should declare an access level and response schemas on every route', () => {
       for (const entry of t.app.services.routes.entries) {
         for (const endpoint of entry.endpoints) {

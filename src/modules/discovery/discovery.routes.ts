@@ -117,20 +117,72 @@ export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
     }),
   );
 
-  app.get(
-    `/${NAMESPACE}/doc`,
-    {
-      schema: {
-        summary: 'This OpenAPI document',
-        querystring: Type.Object(CommonQuery),
-        response: responses({ 200: Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1 document' }) }),
+  /**
+   * One OpenAPI 3.1 document per namespace, both cut from the one @fastify/swagger generates from
+   * the route schemas: the paths under the namespace (relative to it, which `servers` points at)
+   * and the components they refer to.
+   */
+  const documentRoute = (namespace: string, title: string, description: string) =>
+    app.get(
+      `/${namespace}/doc`,
+      {
+        schema: {
+          summary: 'This OpenAPI document',
+          ...(namespace === ADMIN_NAMESPACE ? { tags: ['admin'] } : {}),
+          querystring: Type.Object(CommonQuery),
+          response: responses({ 200: Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1 document' }) }),
+        },
+        config: { access: 'public' },
       },
-      config: { access: 'public' },
-    },
-    async (request) => {
-      // The original's key order, with `servers` pointing at the request's REST root.
-      const { openapi, info, components, paths, ...rest } = app.swagger() as unknown as Record<string, unknown>;
-      return { openapi, info, components, servers: [{ url: `${request.ctx.base}/` }], paths, ...rest };
-    },
-  );
+      async (request) => {
+        const whole = app.swagger() as unknown as OpenApiDocument;
+        return namespaceDocument(whole, namespace, { title, description }, `${request.ctx.restRoot}${namespace}/`);
+      },
+    );
+  documentRoute(NAMESPACE, 'Event Calendar REST API', 'Calendar events, venues, organizers, event categories and tags (cal/events/v1), one REST root per site language.');
+  // Public like the events document: it describes routes, and every one of them needs an administrator.
+  documentRoute(ADMIN_NAMESPACE, 'Event Calendar administration API', 'Users, their application passwords and the site settings (cal/admin/v1); administrators only, with HTTP Basic.');
+}
+
+interface OpenApiDocument {
+  openapi: string;
+  info: Record<string, unknown>;
+  components: { schemas?: Record<string, unknown>; [key: string]: unknown };
+  paths: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** Names of the components `value` refers to, followed through the components themselves. */
+function referencedComponents(value: unknown, schemas: Record<string, unknown>, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) {
+    for (const item of value) referencedComponents(item, schemas, found);
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const name = key === '$ref' && typeof item === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(item)?.[1] : undefined;
+      if (name !== undefined && !found.has(name)) {
+        found.add(name);
+        referencedComponents(schemas[name], schemas, found);
+      } else {
+        referencedComponents(item, schemas, found);
+      }
+    }
+  }
+  return found;
+}
+
+/** The part of the whole document under `/<namespace>`, in the original's key order. */
+function namespaceDocument(whole: OpenApiDocument, namespace: string, info: { title: string; description: string }, server: string): Record<string, unknown> {
+  const { openapi, info: generated, components, paths, ...rest } = whole;
+  const prefix = `/${namespace}`;
+  const own: Record<string, unknown> = {};
+  for (const [path, item] of Object.entries(paths)) {
+    // The events namespace's paths were made relative to it by the swagger transform (app.ts).
+    if (namespace === NAMESPACE ? !path.startsWith(`/${ADMIN_NAMESPACE}`) : path.startsWith(prefix)) {
+      own[namespace === NAMESPACE ? path : path.slice(prefix.length) || '/'] = item;
+    }
+  }
+  const schemas = components.schemas ?? {};
+  const used = referencedComponents(own, schemas);
+  const kept = Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
+  return { openapi, info: { ...generated, ...info }, components: { ...components, schemas: kept }, servers: [{ url: server }], paths: own, ...rest };
 }

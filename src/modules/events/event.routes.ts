@@ -16,7 +16,6 @@ import {
   EventListQuery,
   EventListSchema,
   EventReadQuery,
-  EventSchema,
   EventSlugUpdateSchema,
   EventUpdateSchema,
   type EventListParams,
@@ -68,7 +67,6 @@ type Locate = (request: FastifyRequest) => Promise<EventRow>;
 export async function eventRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.services.storage;
   const { pageCache } = app.services;
-  app.addSchema(EventSchema);
   const one = responses({ 200: Type.Ref('Event') });
   const conditional = conditionalResponses({ 200: Type.Ref('Event') });
 

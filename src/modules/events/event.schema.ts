@@ -146,10 +146,10 @@ export const EventSchema = Type.Object(
     hide_from_listings: Flag,
     sticky: Flag,
     featured: Flag,
-    categories: Type.Array(Type.Unknown()),
-    tags: Type.Array(Type.Unknown()),
-    venue: Type.Unknown({ description: '[] without a venue, else the venue object' }),
-    organizer: Type.Array(Type.Unknown()),
+    categories: Type.Array(Type.Ref('EventTerm')),
+    tags: Type.Array(Type.Ref('EventTerm')),
+    venue: Type.Union([Type.Ref('Venue'), Type.Array(Type.Never(), { maxItems: 0 })], { description: '[] without a venue, else the venue object' }),
+    organizer: Type.Array(Type.Ref('Organizer')),
     custom_fields: Type.Unknown(),
     // Always present, but the serializer writes required keys before optional ones: marking these
     // optional keeps them after json_ld, in the order clients see from the original.

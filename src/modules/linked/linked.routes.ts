@@ -37,8 +37,8 @@ export function linkedRoutes(kind: LinkedKind) {
     const schemas = linkedSchemas(kind);
     const base = `/${NAMESPACE}/${kind.table}`;
     const tags = [kind.table];
-    const one = responses({ 200: schemas.object });
-    const conditional = conditionalResponses({ 200: schemas.object });
+    const one = responses({ 200: schemas.ref });
+    const conditional = conditionalResponses({ 200: schemas.ref });
     /**
      * Write responses are read back after the commit, without json_ld (single GETs only), with the
      * entity tag a following GET of the record carries.
@@ -75,7 +75,7 @@ export function linkedRoutes(kind: LinkedKind) {
     app.post(
       base,
       {
-        schema: { tags, security, summary: `Create a ${kind.code}`, body: schemas.create, response: responses({ 201: schemas.object }) },
+        schema: { tags, security, summary: `Create a ${kind.code}`, body: schemas.create, response: responses({ 201: schemas.ref }) },
         config: { access: 'edit_posts' },
         preHandler: async (request) => {
           request.prepared = await checkLinkedRecord(db, kind, declared(request.body, schemas.create), request.ctx, null);

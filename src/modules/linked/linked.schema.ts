@@ -93,7 +93,7 @@ function objectSchema(kind: LinkedKind) {
       i18n_language: Type.String(),
       translations: Type.Record(Type.String(), Type.Integer(), { description: 'Ids of the translations by language, this record included' }),
     },
-    { description: `${kind.label}: keys with empty values are left out, as the original does; show_map, show_map_link, global_id… are always present` },
+    { $id: kind.label, description: `${kind.label}: keys with empty values are left out, as the original does; show_map, show_map_link, global_id… are always present` },
   ));
 }
 
@@ -109,12 +109,17 @@ export const LinkedListQuery = Type.Object({
 });
 export type LinkedListParams = Static<typeof LinkedListQuery>;
 
-/** Every schema of one kind's routes. */
+/**
+ * Every schema of one kind's routes. `object` is registered once (addSchema) as the `Venue` or
+ * `Organizer` component; routes and the event's embedded records refer to it by `ref`.
+ */
 export function linkedSchemas(kind: LinkedKind) {
   const object = objectSchema(kind);
+  const ref = Type.Ref(kind.label);
   return {
     object,
-    list: PageSchema(kind.table, object, `A page of ${kind.table}`),
+    ref,
+    list: PageSchema(kind.table, ref, `A page of ${kind.table}`),
     create: bodySchema(kind, true),
     update: bodySchema(kind, false),
     // By slug the path names the record and `slug` is that path parameter, as in the original.

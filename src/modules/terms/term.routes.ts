@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { NAMESPACE } from '../../http/context.js';
 import { conditionalResponses, ID_SEGMENT, IdParams, IfMatchHeaders, responses } from '../../http/schemas.js';
 import { toTermList, toTermObject } from './term.mapper.js';
-import { termCreateBody, termListQuery, termListSchema, termSchema, termUpdateBody, type TermInput, type TermListQuery } from './term.schema.js';
+import { termCreateBody, termListQuery, termListSchema, TermRef, termUpdateBody, type TermInput, type TermListQuery } from './term.schema.js';
 import { createTerm, deleteTerm, getTerm, listTerms, precheck, translationsOf, updateTerm } from './term.service.js';
 import { TAXONOMIES, type TaxonomyDef } from './term.taxonomy.js';
 import { totalHeaders } from '../../http/pagination.js';
@@ -27,7 +27,6 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
   const base = `/${NAMESPACE}/${def.route}`;
   const write = { access: def.capability };
   const tags = [def.route];
-  const Term = termSchema(def);
 
   /** The term's tag as a GET answers it now, for `If-Match` (the row locked first). */
   const currentEtag = async (trx: Db, id: number, ctx: RequestContext): Promise<string | null> => {
@@ -35,7 +34,6 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
     const row = await terms.findInTaxonomy(trx, def.taxonomy, id);
     return row ? etagOfBody(toTermObject(def, row, await translationsOf(trx, [row]), ctx, true)) : null;
   };
-  const TermWithLinks = termSchema(def, true);
 
   /**
    * The original validates the id in the path and `parent` as arguments, before its permission
@@ -63,7 +61,7 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
   app.post(
     base,
     {
-      schema: { tags, security, summary: `Create a ${def.label}`, body: termCreateBody(def), response: responses({ 201: TermWithLinks }) },
+      schema: { tags, security, summary: `Create a ${def.label}`, body: termCreateBody(def), response: responses({ 201: TermRef }) },
       config: write,
       preValidation: validateFirst,
     },
@@ -78,7 +76,7 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
 
   app.get(
     `${base}/${ID_SEGMENT}`,
-    { schema: { tags, summary: `Read a ${def.label}`, params: IdParams, response: responses({ 200: TermWithLinks }) }, config: PUBLIC },
+    { schema: { tags, summary: `Read a ${def.label}`, params: IdParams, response: responses({ 200: TermRef }) }, config: PUBLIC },
     async (request, reply) =>
       app.services.pageCache.respond(request, reply, [request.url], async () => {
         const row = await getTerm(db, def, request.params.id);
@@ -89,7 +87,7 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
   app.route({
     method: ['POST', 'PUT', 'PATCH'],
     url: `${base}/${ID_SEGMENT}`,
-    schema: { tags, security, summary: `Update a ${def.label} (only the fields sent)`, params: IdParams, body: termUpdateBody(def), headers: IfMatchHeaders, response: conditionalResponses({ 200: TermWithLinks }) },
+    schema: { tags, security, summary: `Update a ${def.label} (only the fields sent)`, params: IdParams, body: termUpdateBody(def), headers: IfMatchHeaders, response: conditionalResponses({ 200: TermRef }) },
     config: write,
     preValidation: validateFirst,
     handler: async (request, reply) => {
@@ -103,7 +101,7 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
 
   app.delete(
     `${base}/${ID_SEGMENT}`,
-    { schema: { tags, security, summary: `Delete a ${def.label} for good`, params: IdParams, headers: IfMatchHeaders, response: conditionalResponses({ 200: Term }) }, config: write, preValidation: validateFirst },
+    { schema: { tags, security, summary: `Delete a ${def.label} for good`, params: IdParams, headers: IfMatchHeaders, response: conditionalResponses({ 200: TermRef }) }, config: write, preValidation: validateFirst },
     async (request) => {
       const { id } = request.params;
       const { row, translations } = await underIfMatch(request, (trx) => currentEtag(trx, id, request.ctx), () => deleteTerm(db, def, id));

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { CommonQuery, I18nLanguage, IdList, Nullable, Page, PerPage, Truthy } from '../../http/schemas.js';
+import { keepKeyOrder } from '../../http/pagination.js';
 import type { TaxonomyDef } from './term.taxonomy.js';
 
 /**
@@ -21,29 +22,32 @@ const Links = Type.Record(Type.String(), Type.Array(Type.Object({ href: Type.Str
 });
 
 /**
- * The term endpoints' shape (original 1.4 B); `parent` only for hierarchical taxonomies, `_links`
- * only in single-term responses (GET, create, update).
+ * The term endpoints' shape (original 1.4 B), the `Term` component of both taxonomies: `parent`
+ * only for categories, `_links` only in single-term responses (GET, create, update). Those two
+ * are optional, so every key after `parent` is written as optional too (the serializer writes
+ * required keys first): the order stays the original's; `meta` to `translations` are always there.
  */
-export function termSchema(def: TaxonomyDef, links = false) {
-  return Type.Object(
+export const TermSchema = keepKeyOrder(
+  Type.Object(
     {
       id: Type.Integer(),
       count: Type.Integer({ description: 'Published events with this term' }),
       description: Type.String(),
       name: Type.String(),
       slug: Type.String(),
-      taxonomy: Type.String(),
-      ...(def.hierarchical ? { parent: Type.Integer({ description: 'Parent category id, 0 for none' }) } : {}),
+      taxonomy: Type.String({ description: 'cal_events_cat (categories) or post_tag (tags)' }),
+      parent: Type.Optional(Type.Integer({ description: 'Parent category id, 0 for none (categories only)' })),
       meta: Type.Array(Type.Unknown(), { description: 'Always empty' }),
       url: Type.String({ description: 'Public archive page of the term' }),
       urls: Urls,
-      ...(links ? { _links: Links } : {}),
+      _links: Type.Optional(Links),
       i18n_language: Type.String(),
       translations: Translations,
     },
-    { description: def.hierarchical ? 'Event category' : 'Tag' },
-  );
-}
+    { $id: 'Term', description: 'Event category or tag' },
+  ),
+);
+export const TermRef = Type.Ref('Term');
 
 /** The list envelope (original 2.3): key order rest_url, total, total_pages, items, next, previous. */
 export function termListSchema(def: TaxonomyDef) {
@@ -51,7 +55,7 @@ export function termListSchema(def: TaxonomyDef) {
     rest_url: Type.String(),
     total: Type.Integer(),
     total_pages: Type.Integer(),
-    [def.route]: Type.Array(termSchema(def)),
+    [def.route]: Type.Array(TermRef),
     next_rest_url: Type.Optional(Type.String()),
     previous_rest_url: Type.Optional(Type.String()),
   });
@@ -74,7 +78,7 @@ export const EmbeddedTermSchema = Type.Object(
     i18n_language: Type.String(),
     translations: Translations,
   },
-  { description: 'Event category or tag, as embedded in an event' },
+  { $id: 'EventTerm', description: 'Event category or tag, as embedded in an event' },
 );
 export type EmbeddedTerm = Static<typeof EmbeddedTermSchema>;
 

@@ -26,11 +26,8 @@ const ADMIN_PREFIX = '/cal/admin/v1';
 
 /** Every admin route: administrators only, checked by the access hook in app.ts. */
 const admin = { access: 'manage_options' } as const;
-/**
- * Left out of the OpenAPI document at /cal/events/v1/doc: its server URL is the events namespace,
- * which these paths are not under. The REST index at / lists them.
- */
-const doc = { hide: true } as const;
+/** In the admin namespace's own OpenAPI document, /cal/admin/v1/doc (discovery.routes.ts). */
+const doc = { tags: ['admin'], security: [{ basic: [] }] };
 
 /** The access hook has already refused anonymous callers, so an admin route always has one. */
 function callerOf(request: FastifyRequest): Actor {
