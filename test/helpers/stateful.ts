@@ -143,6 +143,22 @@ abstract class Command implements fc.AsyncCommand<Model, Real> {
   abstract toString(): string;
 }
 
+/** A command on one record the model knows, picked by index among those of its kind. */
+abstract class RecordCommand extends Command {
+  abstract readonly kind: Kind;
+  abstract readonly index: number;
+  async run(model: Model, real: Real): Promise<void> {
+    const rec = model.pick(this.kind, this.index);
+    if (rec) await this.on(rec, model, real);
+  }
+  protected abstract on(rec: Rec, model: Model, real: Real): Promise<void>;
+}
+
+/** Adds a record the service just created to the model. */
+function remember(model: Model, real: Real, kind: Kind, role: Role, lang: Lang, data: { id: number; status?: string; slug: string }): void {
+  model.records.set(`${kind}:${data.id}`, { kind, id: data.id, lang, status: isPost(kind) ? data.status! : 'publish', author: real.users[role].id, slug: data.slug, gone: false });
+}
+
 class Create extends Command {
   constructor(readonly kind: Kind, readonly role: Role, readonly lang: Lang, readonly status: string, readonly title: string) {
     super();
@@ -166,20 +182,18 @@ class Create extends Command {
     claimId(model, this.kind, id);
     assert.equal(res.data.i18n_language, this.lang);
     if (isPost(this.kind)) assert.equal(res.data.status, scaledStatus(this.role, this.status), `${this}: status`);
-    model.records.set(`${this.kind}:${id}`, { kind: this.kind, id, lang: this.lang, status: isPost(this.kind) ? res.data.status : 'publish', author: real.users[this.role].id, slug: res.data.slug, gone: false });
+    remember(model, real, this.kind, this.role, this.lang, res.data);
   }
   toString(): string {
     return `Create(${this.kind}, ${this.role}, ${this.lang}, ${this.status}, ${this.title})`;
   }
 }
 
-class Update extends Command {
+class Update extends RecordCommand {
   constructor(readonly kind: Kind, readonly index: number, readonly role: Role, readonly status: string, readonly title: string, readonly bySlug: boolean) {
     super();
   }
-  async run(model: Model, real: Real): Promise<void> {
-    const rec = model.pick(this.kind, this.index);
-    if (!rec) return;
+  protected async on(rec: Rec, model: Model, real: Real): Promise<void> {
     const bySlug = this.bySlug && isPost(this.kind) && !rec.gone && rec.status !== 'trash' && uniqueLiveSlug(model, rec);
     const url = bySlug ? `${base(rec.lang, this.kind)}/by-slug/${rec.slug}` : `${base(rec.lang, this.kind)}/${rec.id}`;
     const body = isPost(this.kind) ? { ...payloadFor(this.kind, this.title, this.status), start_date: undefined, end_date: undefined } : { description: this.title };
@@ -207,13 +221,11 @@ function uniqueLiveSlug(model: Model, rec: Rec): boolean {
   return model.of(rec.kind).filter((r) => r.lang === rec.lang && r.slug === rec.slug && r.status !== 'trash' && !r.gone).length === 1;
 }
 
-class Delete extends Command {
+class Delete extends RecordCommand {
   constructor(readonly kind: Kind, readonly index: number, readonly role: Role) {
     super();
   }
-  async run(model: Model, real: Real): Promise<void> {
-    const rec = model.pick(this.kind, this.index);
-    if (!rec) return;
+  protected async on(rec: Rec, model: Model, real: Real): Promise<void> {
     const res = await call(real, this.role, 'DELETE', `${base(rec.lang, this.kind)}/${rec.id}`);
     const user = real.users[this.role].id;
     if (rec.gone) return assert.equal(res.statusCode, 404, `${this}: ${res.body}`);
@@ -237,13 +249,11 @@ class Delete extends Command {
   }
 }
 
-class Read extends Command {
+class Read extends RecordCommand {
   constructor(readonly kind: Kind, readonly index: number, readonly role: Role, readonly bySlug: boolean) {
     super();
   }
-  async run(model: Model, real: Real): Promise<void> {
-    const rec = model.pick(this.kind, this.index);
-    if (!rec) return;
+  protected async on(rec: Rec, model: Model, real: Real): Promise<void> {
     const user = real.users[this.role].id;
     if (this.bySlug && isPost(this.kind)) {
       const res = await call(real, this.role, 'GET', `${base(rec.lang, this.kind)}/by-slug/${encodeURIComponent(rec.slug)}`);
@@ -306,13 +316,11 @@ class List extends Command {
   }
 }
 
-class Translate extends Command {
+class Translate extends RecordCommand {
   constructor(readonly kind: Kind, readonly index: number, readonly role: Role, readonly title: string) {
     super();
   }
-  async run(model: Model, real: Real): Promise<void> {
-    const rec = model.pick(this.kind, this.index);
-    if (!rec) return;
+  protected async on(rec: Rec, model: Model, real: Real): Promise<void> {
     const lang: Lang = rec.lang === 'en' ? 'fr' : 'en';
     const res = await call(real, this.role, 'POST', base(lang, this.kind), { ...payloadFor(this.kind, this.title, 'publish'), translation_of: rec.id });
     if (res.statusCode !== 201) return;
@@ -322,7 +330,7 @@ class Translate extends Command {
     assert.equal(res.data.i18n_language, lang);
     // A group's `translations` leaves out its trashed members (the source may be in the trash).
     if (rec.status !== 'trash') assert.equal(res.data.translations[rec.lang], rec.id, `${this}: not linked to its source`);
-    model.records.set(`${this.kind}:${res.data.id}`, { kind: this.kind, id: res.data.id, lang, status: isPost(this.kind) ? res.data.status : 'publish', author: real.users[this.role].id, slug: res.data.slug, gone: false });
+    remember(model, real, this.kind, this.role, lang, res.data);
   }
   toString(): string {
     return `Translate(${this.kind}#${this.index}, ${this.role}, ${this.title})`;
@@ -333,13 +341,12 @@ class Translate extends Command {
  * Writes one record while an editor lists its kind three times at once (the cached path), then
  * checks a list afterwards: a page cached while the write was in flight must not outlive it.
  */
-class Burst extends Command {
+class Burst extends RecordCommand {
   constructor(readonly kind: Kind, readonly index: number, readonly status: string, readonly trash: boolean) {
     super();
   }
-  async run(model: Model, real: Real): Promise<void> {
-    const rec = model.pick(this.kind, this.index);
-    if (!rec || !isPost(this.kind) || rec.status === 'trash') return;
+  protected async on(rec: Rec, model: Model, real: Real): Promise<void> {
+    if (!isPost(this.kind) || rec.status === 'trash') return;
     const list = `${base(rec.lang, this.kind)}?per_page=50${this.kind === 'event' ? '&start_date=2000-01-01&end_date=2100-12-31' : ''}`;
     const write = this.trash
       ? call(real, 'editor', 'DELETE', `${base(rec.lang, this.kind)}/${rec.id}`)
