@@ -71,6 +71,14 @@ function fixedZone(sign: string, hours: number, minutes: number): Zone | null {
 // ---------------------------------------------------------------------------------------------------------------
 // Stored strings
 
+/**
+ * A stored wall-clock time (`Y-m-d H:i:s`) moved by whole days, as text: calendar arithmetic on
+ * the digits, with no zone involved.
+ */
+export function shiftDays(local: string, days: number): string {
+  return formatSql(DateTime.fromSQL(local, { zone: 'utc' }).plus({ days }));
+}
+
 export function formatSql(dt: DateTime): string {
   return formatWall(dt.toMillis() + Math.round(dt.offset * MINUTE));
 }

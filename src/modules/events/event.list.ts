@@ -8,7 +8,7 @@ import { invalidParam } from '../../http/errors.js';
 import { buildPage, clampPerPage, isPastTheEnd, offsetOf, type Page } from '../../http/pagination.js';
 import { booleanParam } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
-import { formatSql, parseDateTime, zoneOrUtc, type Zone } from '../../lib/dates.js';
+import { formatSql, parseDateTime, shiftDays, zoneOrUtc, type Zone } from '../../lib/dates.js';
 import { checkStatusFilter, statusEcho, visibleTo, withTranslations } from '../posts/post.service.js';
 import { resolveTermFilter } from './event.term-filter.js';
 import { defaultListStatuses } from '../../auth/roles.js';
@@ -130,6 +130,10 @@ async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now:
     for (const [name, value] of dateBounds(q, siteZone, strict, problems, now)) {
       const { column, op } = COMPARE[name];
       where.push(sql<SqlBool>`${sql.ref(`events.${column}`)} ${sql.raw(op)} ${value}`);
+      // An event starts before it ends, so an upper bound on the end bounds the start too: the
+      // index on (lang, start_local) then scans the window, not everything after its start. A day
+      // of margin covers local times that repeat when the clocks go back (end_local < start_local).
+      if (column === 'end_local' && op.startsWith('<')) where.push(sql<SqlBool>`events.start_local <= ${shiftDays(value, 1)}`);
       echo.push([name, value]);
     }
   }
