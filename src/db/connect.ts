@@ -10,7 +10,8 @@ import * as terms from './migrations/003_terms.js';
 import * as eventWindow from './migrations/004_event_window.js';
 import * as termGroups from './migrations/005_term_groups.js';
 import * as monotonicIds from './migrations/006_monotonic_ids.js';
-import * as authVersion from './migrations/009_auth_version.js';
+import * as searchTrigram from './migrations/007_search_trigram.js';
+import * as authVersion from './migrations/008_auth_version.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,7 +21,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '004_event_window': eventWindow,
   '005_term_groups': termGroups,
   '006_monotonic_ids': monotonicIds,
-  '009_auth_version': authVersion,
+  '007_search_trigram': searchTrigram,
+  '008_auth_version': authVersion,
 };
 
 export interface Storage {
