@@ -12,6 +12,7 @@ import * as termGroups from './migrations/005_term_groups.js';
 import * as monotonicIds from './migrations/006_monotonic_ids.js';
 import * as searchTrigram from './migrations/007_search_trigram.js';
 import * as authVersion from './migrations/008_auth_version.js';
+import * as eventWindowCounts from './migrations/009_event_window_counts.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '006_monotonic_ids': monotonicIds,
   '007_search_trigram': searchTrigram,
   '008_auth_version': authVersion,
+  '009_event_window_counts': eventWindowCounts,
 };
 
 export interface Storage {

@@ -9,12 +9,18 @@ import type { Compilable } from 'kysely';
 export class CountCache {
   private readonly totals = new LRUCache<string, number>({ max: 10_000 });
 
-  async count(query: Compilable<{ n: number | string | bigint }> & { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }, version: string): Promise<number> {
+  /** `check`, when given, sees each total computed afresh (not those served from the cache). */
+  async count(
+    query: Compilable<{ n: number | string | bigint }> & { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> },
+    version: string,
+    check?: (total: number) => Promise<void>,
+  ): Promise<number> {
     const compiled = query.compile();
     const key = `${version}\n${compiled.sql}\n${JSON.stringify(compiled.parameters)}`;
     let total = this.totals.get(key);
     if (total === undefined) {
       total = Number((await query.executeTakeFirstOrThrow()).n);
+      await check?.(total);
       this.totals.set(key, total);
     }
     return total;

@@ -132,6 +132,14 @@ export interface SettingTable {
   value: string;
 }
 
+/** Listed published events per language, start day and end day (migration 009, kept by triggers). */
+export interface EventWindowCountTable {
+  lang: string;
+  start_day: string;
+  end_day: string;
+  n: number;
+}
+
 export interface Database {
   posts: PostTable;
   events: EventTable;
@@ -144,6 +152,7 @@ export interface Database {
   users: UserTable;
   app_passwords: AppPasswordTable;
   settings: SettingTable;
+  event_window_counts: EventWindowCountTable;
 }
 
 export type Db = Kysely<Database>;

@@ -16,10 +16,13 @@ export function withPrecondition<T>(check: Precondition, work: () => Promise<T>)
   return preconditions.run(check, work);
 }
 
-/** The violation a concurrent writer causes by inserting the same unique value first. */
-function isUniqueViolation(error: unknown): boolean {
+/**
+ * What a concurrent writer can cause and a new attempt resolves: the same unique value inserted
+ * first, or (PostgreSQL) a deadlock between two writers moving counts in opposite orders.
+ */
+function isRetryable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '40P01';
 }
 
 const ATTEMPTS = 3;
@@ -38,7 +41,7 @@ export async function inTransaction<T>(db: Db, work: (trx: Transaction<Database>
         return work(trx);
       });
     } catch (error) {
-      if (attempt >= ATTEMPTS || !isUniqueViolation(error)) throw error;
+      if (attempt >= ATTEMPTS || !isRetryable(error)) throw error;
     }
   }
 }

@@ -1,6 +1,6 @@
-import { sql, type SqlBool, type Expression } from 'kysely';
+import { sql, type SqlBool, type Expression, type SelectQueryBuilder } from 'kysely';
 import { DateTime } from 'luxon';
-import type { Db, EventRow } from '../../db/database.js';
+import type { Database, Db, EventRow } from '../../db/database.js';
 import type { CountCache } from '../../db/count-cache.js';
 import { containsInsensitive, dialectOf, likeEscape } from '../../db/dialect.js';
 import type { RequestContext } from '../../http/context.js';
@@ -16,6 +16,10 @@ import { eventErrors } from './event.errors.js';
 import { loadEventRelations, toEventObject } from './event.mapper.js';
 import { unlocked } from './event.access.js';
 import type { EventListParams } from './event.schema.js';
+import { wholeDay, windowCountQuery, type DayWindow } from './event.window-count.js';
+
+/** The list's query before its select: the count and the page are made from it. */
+type EventQuery = SelectQueryBuilder<Database, 'events', object>;
 
 const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
 type DateParam = 'start_date' | 'end_date' | (typeof RELATIVE)[number];
@@ -34,6 +38,23 @@ interface EventFilter {
   where: Expression<SqlBool>[];
   echo: [string, string][];
   byInclude: boolean;
+  /** Set when the list is the public view of a window of whole days and nothing else: counted from per-day counts. */
+  dayWindow: DayWindow | null;
+}
+
+/** Parameters that filter beyond the date window and the view (the per-day counts know neither). */
+const OTHER_FILTERS = ['search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'post_parent', 'include', 'geoloc', 'geoloc_lat', 'geoloc_lng'] as const;
+
+/** The whole-day window of the bounds, or null when one is not a whole day of its side (strict, relative). */
+function dayWindowOf(bounds: [DateParam, string][]): DayWindow | null {
+  const window: DayWindow = { from: null, to: null };
+  for (const [name, value] of bounds) {
+    const side = name === 'start_date' ? 'from' : name === 'end_date' ? 'to' : null;
+    const day = side === null ? null : wholeDay(value, side);
+    if (side === null || day === null) return null;
+    window[side] = day;
+  }
+  return window;
 }
 
 /**
@@ -126,8 +147,12 @@ async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now:
   const statuses = checkStatusFilter(q.status, ctx.actor, problems) ?? defaultListStatuses(ctx.actor);
   where.push(visibleTo(ctx.actor, statuses, 'events'));
 
+  let dayWindow: DayWindow | null = null;
   if (!byInclude) {
-    for (const [name, value] of dateBounds(q, siteZone, strict, problems, now)) {
+    const bounds = dateBounds(q, siteZone, strict, problems, now);
+    const publicOnly = statuses.length === 1 && statuses[0] === 'publish';
+    if (publicOnly && OTHER_FILTERS.every((name) => q[name] === undefined)) dayWindow = dayWindowOf(bounds);
+    for (const [name, value] of bounds) {
       const { column, op } = COMPARE[name];
       where.push(sql<SqlBool>`${sql.ref(`events.${column}`)} ${sql.raw(op)} ${value}`);
       // An event starts before it ends, so an upper bound on the end bounds the start too: the
@@ -198,7 +223,7 @@ async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now:
   }
 
   problems.throwIfAny();
-  return { where, echo, byInclude };
+  return { where, echo, byInclude, dayWindow };
 }
 
 /**
@@ -213,20 +238,35 @@ export function windowKey(q: EventListParams, ctx: RequestContext, now: DateTime
   return `${now.toISODate()}|${now.setZone(siteZone).toISODate()}`;
 }
 
+/** Set by the test suite: every total taken from the per-day counts is also counted row by row and compared. */
+const verifyCounts = process.env['CAL_VERIFY_COUNTS'] === '1';
+
+/** The exact total: from the per-day counts when the filter allows, else by counting the rows. */
+async function countEvents(db: Db, counts: CountCache, base: EventQuery, filter: EventFilter, lang: string, version: string): Promise<number> {
+  const rowByRow = base.select((eb) => eb.fn.countAll<number>().as('n'));
+  if (filter.dayWindow === null) return counts.count(rowByRow, version);
+  const window = filter.dayWindow;
+  const compare = async (total: number): Promise<void> => {
+    const plain = Number((await rowByRow.executeTakeFirstOrThrow()).n);
+    if (plain !== total) throw new Error(`Per-day counts differ from the rows: ${total} against ${plain} for ${JSON.stringify(window)}`);
+  };
+  return counts.count(windowCountQuery(db, lang, window), version, verifyCounts ? compare : undefined);
+}
+
 /** GET /events: one query for the page, one for the total, a fixed number for the embedded records. */
 export async function listEvents(db: Db, counts: CountCache, q: EventListParams, ctx: RequestContext, version: string, now: DateTime = DateTime.utc()): Promise<Page<'events'>> {
   const page = q.page ?? 1;
   const perPage = clampPerPage(q.per_page);
   const filter = await buildFilter(db, q, ctx, now);
 
-  const base = db
+  const base: EventQuery = db
     .selectFrom('events')
     .where('events.lang', '=', ctx.lang)
     // A literal, matching the partial index of listed published events.
     .where(sql<SqlBool>`events.hide_from_listings = 0`)
     .where((eb) => eb.and(filter.where));
   const [total, rows] = await Promise.all([
-    counts.count(base.select((eb) => eb.fn.countAll<number>().as('n')), version),
+    countEvents(db, counts, base, filter, ctx.lang, version),
     base
       .selectAll('events')
       .$if(filter.byInclude, (qb) => qb.orderBy('events.date').orderBy('events.id'))
