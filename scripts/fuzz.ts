@@ -9,8 +9,13 @@
  */
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import { createTestApp } from '../test/helpers/app.js';
-import { commands, Model, usersOf, type Real } from '../test/helpers/stateful.js';
+import type { Real } from '../test/helpers/stateful.js';
+
+// The checks npm test runs under (src/db/prepared.ts, event.list.ts), set before the service loads.
+process.env['CAL_VERIFY_PREPARED'] = '1';
+process.env['CAL_VERIFY_COUNTS'] = '1';
+const { createTestApp } = await import('../test/helpers/app.js');
+const { commands, Model, usersOf } = await import('../test/helpers/stateful.js');
 
 const { values } = parseArgs({
   options: {
