@@ -48,7 +48,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
 
   const port = integer(value('PORT') ?? '8080', 'PORT', 0, 65535, problems);
   const authFailLimit = integer(value('CAL_AUTH_FAIL_LIMIT') ?? '10', 'CAL_AUTH_FAIL_LIMIT', 1, 1_000_000, problems);
-  const maxEventLoopDelayMs = integer(value('CAL_MAX_EVENT_LOOP_DELAY_MS') ?? '250', 'CAL_MAX_EVENT_LOOP_DELAY_MS', 0, 600_000, problems);
+  const maxEventLoopDelayMs = integer(value('CAL_MAX_EVENT_LOOP_DELAY_MS') ?? '500', 'CAL_MAX_EVENT_LOOP_DELAY_MS', 0, 600_000, problems);
   const maxHeapUsedMb = integer(value('CAL_MAX_HEAP_USED_MB') ?? '0', 'CAL_MAX_HEAP_USED_MB', 0, 1_000_000, problems);
 
   const languages = (value('CAL_LANGUAGES') ?? 'en,fr,it,es,de').split(',').map((l) => l.trim().toLowerCase()).filter(Boolean);
