@@ -246,9 +246,14 @@ async function countEvents(db: Db, counts: CountCache, base: EventQuery, filter:
   const rowByRow = base.select((eb) => eb.fn.countAll<number>().as('n'));
   if (filter.dayWindow === null) return counts.count(rowByRow, version);
   const window = filter.dayWindow;
-  const compare = async (total: number): Promise<void> => {
-    const plain = Number((await rowByRow.executeTakeFirstOrThrow()).n);
-    if (plain !== total) throw new Error(`Per-day counts differ from the rows: ${total} against ${plain} for ${JSON.stringify(window)}`);
+  // Both counts in one snapshot: a write committing between two statements would differ honestly.
+  const compare = async (): Promise<void> => {
+    const snapshot = dialectOf(db) === 'postgres' ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
+    await snapshot.execute(async (trx) => {
+      const [summed] = (await trx.executeQuery<{ n: number | string }>(windowCountQuery(db, lang, window).compile())).rows;
+      const [plain] = (await trx.executeQuery<{ n: number | string }>(rowByRow.compile())).rows;
+      if (Number(summed!.n) !== Number(plain!.n)) throw new Error(`Per-day counts differ from the rows: ${summed!.n} against ${plain!.n} for ${JSON.stringify(window)}`);
+    });
   };
   return counts.count(windowCountQuery(db, lang, window), version, verifyCounts ? compare : undefined);
 }
