@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { connect, migrate } from '../src/db/connect.js';
 import { createUser } from '../src/modules/users/user.service.js';
-import { seed } from './seed.js';
+import { seed, type Seeded } from './seed.js';
 import { createScratchDatabase } from '../test/helpers/scratch-postgres.js';
 
 const { values: args } = parseArgs({
@@ -113,6 +113,55 @@ async function measure(name: string, options: autocannon.Options, pid?: number):
   };
 }
 
+/** A small seeded random source: the same URL mix on every run. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+}
+
+/**
+ * The mixed uncached scenario's URLs: windows of a day, a week, a month, a year and the default,
+ * pages 1 to 20 where the window holds them, category, tag, venue, organizer and featured filters
+ * alone and combined, searches with hits and without, and single events, each URL distinct.
+ */
+function mixedUrls(seeded: Seeded, events: number): { byKind: Record<string, string[]>; all: string[] } {
+  const next = random(42);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const spans = [0, 6, 30, 364];
+  /** A window (or the default, two years from yesterday) and how many days it spans. */
+  const window = (): [string, number] => {
+    if (next() < 0.2) return ['', 730];
+    const span = pick(spans);
+    const from = 1 + Math.floor(next() * (700 - span));
+    return [`&start_date=${day(from)}&end_date=${day(from + span)}`, span + 1];
+  };
+  /** A page the window holds (events are spread evenly over two years), at most 20. */
+  const page = (days: number) => `&page=${1 + Math.floor(next() * Math.min(20, Math.max(1, Math.floor((events * days) / 730 / 50))))}`;
+  const filters = [
+    () => `&categories=${pick(seeded.categorySlugs)}`,
+    () => `&tags=${pick(seeded.tagSlugs)}`,
+    () => `&venue=${pick(seeded.venueIds)}`,
+    () => `&organizer=${pick(seeded.organizerIds)}`,
+    () => '&featured=true',
+    () => `&categories=${pick(seeded.categorySlugs)}&featured=true`,
+    () => `&venue=${pick(seeded.venueIds)}&tags=${pick(seeded.tagSlugs)}`,
+  ];
+  const words = ['robotics', 'jazz', 'garden', 'market event', 'poetry', 'zzzunlikely', 'qqqnothing', 'tasting 12'];
+  const byKind: Record<string, string[]> = { a: [], b: [], c: [], d: [] };
+  for (let i = 0; i < 2000; i += 1) {
+    const u = `&mix=${i}`;
+    const [dates, days] = window();
+    byKind['a']!.push(`/cal/events/v1/events?per_page=50${dates}${page(days)}${u}`);
+    byKind['b']!.push(`/cal/events/v1/events?per_page=50${window()[0]}${pick(filters)()}${u}`);
+    byKind['c']!.push(`/cal/events/v1/events?per_page=50${window()[0]}&search=${encodeURIComponent(pick(words))}${u}`);
+    byKind['d']!.push(`/cal/events/v1/events/${seeded.eventId + Math.floor(next() * events)}?mix=${i}`);
+  }
+  const named = { 'a. window lists': byKind['a']!, 'b. filtered lists': byKind['b']!, 'c. search': byKind['c']!, 'd. single event': byKind['d']! };
+  const all = Array.from({ length: 8000 }, (_, i) => [byKind['a']!, byKind['a']!, byKind['b']!, byKind['c']!, byKind['d']!][i % 5]![Math.floor(i / 5) % 2000]!);
+  return { byKind: named, all };
+}
+
 async function main(): Promise<void> {
   const database = await freshDatabase();
   const storage = await connect({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
@@ -179,6 +228,19 @@ async function main(): Promise<void> {
         ],
       }),
     );
+
+    // 7. Uncached lists as real traffic asks for them: a fixed, seeded mix of distinct URLs, so that
+    // neither the page cache nor (within a run) the count cache answers. One client at a time per kind
+    // (what one visitor waits), then the whole mix on every connection (throughput).
+    const mix = mixedUrls(seeded, EVENTS);
+    const cycle = (urls: string[]) => {
+      let i = 0;
+      return [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: urls[i++ % urls.length]! }) }];
+    };
+    for (const [kind, urls] of Object.entries(mix.byKind)) {
+      record(await onService(`7${kind}, one client`, { url: base, connections: 1, requests: cycle(urls) }));
+    }
+    record(await onService('7. mixed uncached', { url: base, requests: cycle(mix.all) }));
 
     const bare = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': listBytes.length });

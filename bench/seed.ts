@@ -10,6 +10,10 @@ import { recountTerms } from '../src/modules/terms/term.embed.js';
 export interface Seeded {
   categorySlug: string;
   eventId: number;
+  categorySlugs: string[];
+  tagSlugs: string[];
+  venueIds: number[];
+  organizerIds: number[];
 }
 
 const WORDS = ['jazz', 'market', 'workshop', 'concert', 'lecture', 'festival', 'yoga', 'film', 'tasting', 'meetup', 'charity', 'theatre', 'poetry', 'robotics', 'garden'];
@@ -81,5 +85,5 @@ export async function seed(db: Db, events: number, author: number): Promise<Seed
     });
   }
   await recountTerms(db, terms.map((t) => t.id));
-  return { categorySlug: WORDS[0]!, eventId: firstEvent };
+  return { categorySlug: WORDS[0]!, eventId: firstEvent, categorySlugs: [...WORDS], tagSlugs: WORDS.map((w) => `${w}-tag`), venueIds, organizerIds };
 }
