@@ -30,6 +30,22 @@ for (const backend of backends()) {
     });
     after(() => t.close());
 
+    it('should take a record back from the trash out of its group when its language was taken meanwhile', async () => {
+      for (const [kind, name] of [['venues', 'venue'], ['organizers', 'organizer'], ['events', 'title']] as const) {
+        const extra = kind === 'events' ? { start_date: '2030-07-01 10:00:00', end_date: '2030-07-01 11:00:00' } : {};
+        const source = await post(`${NS}/${kind}`, { [name]: `Source ${kind}`, ...extra });
+        const first = await post(`/fr${NS}/${kind}`, { [name]: `Premier ${kind}`, translation_of: source.id, ...extra });
+        await t.request({ method: 'DELETE', url: `${NS}/${kind}/${first.id}`, auth });
+        const second = await post(`/fr${NS}/${kind}`, { [name]: `Second ${kind}`, translation_of: source.id, ...extra });
+        assert.deepEqual(second.translations, { en: source.id, fr: second.id }, 'a trashed translation leaves its language free');
+        const restored = await t.request({ method: 'POST', url: `/fr${NS}/${kind}/${first.id}`, auth, payload: { status: 'publish' } });
+        assert.equal(restored.statusCode, 200, restored.body);
+        assert.deepEqual(restored.data.translations, { fr: first.id }, `${kind}: one live record per language in a group`);
+        const again = await t.request({ method: 'GET', url: `${NS}/${kind}/${source.id}`, auth });
+        assert.deepEqual(again.data.translations, { en: source.id, fr: second.id });
+      }
+    });
+
     it('should link the translations both ways with their languages', async () => {
       const english = await t.request({ method: 'GET', url: `${NS}/events/${en['event']}` });
       assert.equal(english.data.i18n_language, 'en');

@@ -257,10 +257,29 @@ export async function updatedPostColumns(trx: Db, table: PostTableName, changes:
   if (changes.trid !== undefined) columns.trid = changes.trid;
   if (changes.leaveGroup) await leaveGroup(trx, table, existing, columns);
   const leavingTrash = existing.status === 'trash' && changes.status !== undefined && changes.status !== 'trash';
+  // A record back from the trash whose language was taken in its group meanwhile (a new
+  // translation replaced it) leaves the group: a group holds one live record per language.
+  if (leavingTrash && changes.trid === undefined && !changes.leaveGroup && (await languageTaken(trx, table, existing))) {
+    await leaveGroup(trx, table, existing, columns);
+  }
   if (changes.slug !== undefined || leavingTrash) {
     columns.slug = await uniqueSlug(trx, table, existing.lang, changes.slug ?? existing.slug, existing.id);
   }
   return columns;
+}
+
+/** Whether another live record of the group of `existing` is in its language. */
+async function languageTaken(trx: Db, table: PostTableName, existing: Existing): Promise<boolean> {
+  const other = await posts(trx)
+    .selectFrom(table)
+    .select('id')
+    .where('trid', '=', existing.trid)
+    .where('lang', '=', existing.lang)
+    .where('status', '<>', 'trash')
+    .where('id', '<>', existing.id)
+    .limit(1)
+    .executeTakeFirst();
+  return other !== undefined;
 }
 
 /** Takes a record out of its translation group; the group keeps its other members linked. */
