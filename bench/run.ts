@@ -251,6 +251,36 @@ async function main(): Promise<void> {
     bare.close();
     record(bareRow);
 
+    // 8-9. Calendar feeds (issue 15): the default window's iCalendar feed as subscribers poll it
+    // (cached), the bare node:http rate for the same bytes, and uncached feeds of about 500 events
+    // (a window that holds them, an ignored parameter that changes every time), one client at a time.
+    const feedPath = '/cal/events/v1/events?format=ical';
+    const feedBytes = Buffer.from(await (await fetch(`${base}${feedPath}`)).arrayBuffer());
+    console.log(`default-window feed: ${feedBytes.length} bytes, ${feedBytes.toString().split('BEGIN:VEVENT').length - 1} events`);
+    const feedRow = await onService('8. feed (iCalendar), cached', { url: `${base}${feedPath}` });
+    record(feedRow);
+    const feedBare = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/calendar; charset=utf-8', 'content-length': feedBytes.length });
+      res.end(feedBytes);
+    });
+    const feedBarePort = await new Promise<number>((resolve) => feedBare.listen(0, '127.0.0.1', () => resolve((feedBare.address() as net.AddressInfo).port)));
+    const feedBareRow = await measure('8b. bare node:http, feed bytes', { url: `http://127.0.0.1:${feedBarePort}/` });
+    feedBare.close();
+    record(feedBareRow);
+    const feedDay = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const feedDays = Math.max(1, Math.round((500 * 730) / EVENTS));
+    const windowFeed = `/cal/events/v1/events?format=ical&start_date=${feedDay(10)}&end_date=${feedDay(10 + feedDays - 1)}`;
+    const windowFeedEvents = (await (await fetch(`${base}${windowFeed}`)).text()).split('BEGIN:VEVENT').length - 1;
+    let feedBust = 0;
+    record(
+      await onService(`9. feed, uncached (${windowFeedEvents} events)`, {
+        url: `${base}${windowFeed}`,
+        connections: 1,
+        requests: [{ setupRequest: (request) => ({ ...request, path: `${windowFeed}&uncached=${(feedBust += 1)}` }) }],
+      }),
+    );
+    if (feedRow && feedBareRow) console.log(`cached feed / bare-bytes ratio: ${((feedRow.requests_per_sec / Math.max(1, feedBareRow.requests_per_sec)) * 100).toFixed(0)} %`);
+
     const list = results.find((row) => row.scenario.startsWith('1.'));
     const ratio = list && bareRow ? list.requests_per_sec / Math.max(1, bareRow.requests_per_sec) : null;
     console.table(results);

@@ -121,7 +121,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'If-Match', 'If-None-Match'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'If-Match', 'If-None-Match', 'If-Modified-Since'],
     exposedHeaders: ['X-Cal-Total', 'X-Cal-TotalPages', 'Allow', 'Retry-After', 'ETag'],
     maxAge: 600,
   });

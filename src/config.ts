@@ -24,6 +24,8 @@ export interface Config {
   readonly maxEventLoopDelayMs: number;
   /** V8 heap in use (MB) above which requests get 503; 0 turns the check off. */
   readonly maxHeapUsedMb: number;
+  /** Most events one calendar feed holds (the nearest to today first); X-Cal-Total says how many matched. */
+  readonly feedMaxEvents: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -50,6 +52,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   const authFailLimit = integer(value('CAL_AUTH_FAIL_LIMIT') ?? '10', 'CAL_AUTH_FAIL_LIMIT', 1, 1_000_000, problems);
   const maxEventLoopDelayMs = integer(value('CAL_MAX_EVENT_LOOP_DELAY_MS') ?? '500', 'CAL_MAX_EVENT_LOOP_DELAY_MS', 0, 600_000, problems);
   const maxHeapUsedMb = integer(value('CAL_MAX_HEAP_USED_MB') ?? '0', 'CAL_MAX_HEAP_USED_MB', 0, 1_000_000, problems);
+  const feedMaxEvents = integer(value('CAL_FEED_MAX_EVENTS') ?? '2000', 'CAL_FEED_MAX_EVENTS', 1, 100_000, problems);
 
   const languages = (value('CAL_LANGUAGES') ?? 'en,fr,it,es,de').split(',').map((l) => l.trim().toLowerCase()).filter(Boolean);
   const unknown = languages.filter((l) => !(KNOWN_LANGUAGES as readonly string[]).includes(l));
@@ -95,6 +98,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     authFailLimit,
     maxEventLoopDelayMs,
     maxHeapUsedMb,
+    feedMaxEvents,
     logLevel,
   });
 }

@@ -13,6 +13,7 @@ import * as monotonicIds from './migrations/006_monotonic_ids.js';
 import * as searchTrigram from './migrations/007_search_trigram.js';
 import * as authVersion from './migrations/008_auth_version.js';
 import * as eventWindowCounts from './migrations/009_event_window_counts.js';
+import * as feedStatus from './migrations/010_feed_status.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '007_search_trigram': searchTrigram,
   '008_auth_version': authVersion,
   '009_event_window_counts': eventWindowCounts,
+  '010_feed_status': feedStatus,
 };
 
 export interface Storage {

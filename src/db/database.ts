@@ -53,6 +53,10 @@ export interface EventTable extends PostColumns {
   featured: number;
   venue_id: number | null;
   post_parent: number | null;
+  /** The status the event had when it was trashed (calendar feeds cancel a published one); null otherwise. */
+  trashed_from?: string | null;
+  /** Bumped by every update and trash (iCalendar SEQUENCE); 0 on insert. */
+  revision?: number;
 }
 
 export interface VenueTable extends PostColumns {

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
@@ -54,6 +55,90 @@ export class PageCache {
     if (request.headers['if-none-match'] === cached.etag) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(cached.body);
   }
+
+  private readonly raw = new LRUCache<string, RawCached>({ maxSize: MAX_RAW_BYTES, maxEntrySize: MAX_RAW_ENTRY, sizeCalculation: (e) => e.body.length + 256 });
+
+  /**
+   * Like {@link respond}, for a body that is not this API's JSON (a calendar feed, JSON-LD), kept
+   * apart with its content type and `Last-Modified` and revalidated with `If-None-Match` or
+   * `If-Modified-Since`. Its entity tag is the hash of the cache key: the body is a function of
+   * what the key holds, so the tag is known before the body, which may be streamed (it is kept
+   * once sent whole, when it fits), and a matching tag is a 304 even where it is not cached.
+   */
+  async respondRaw(request: FastifyRequest, reply: FastifyReply, keyParts: string[], produce: (version: string) => Promise<RawResponse>): Promise<FastifyReply> {
+    const version = request.versions?.data ?? (await readDataVersion(this.db));
+    const key = [version, viewOf(request.ctx.actor), request.ctx.restRoot, request.ctx.site, ...keyParts].join('\n');
+    const etag = etagOf(`raw\n${key}`);
+    const cached = this.raw.get(key);
+    if (cached) {
+      for (const [name, value] of Object.entries(cached.headers)) void reply.header(name, value);
+      void reply.header('ETag', etag).header('Last-Modified', cached.lastModified);
+      if (notModified(request, etag, cached.lastModified)) return reply.code(304).send();
+      return reply.type(cached.type).send(cached.body);
+    }
+    // Only a response that was sent carries the tag (an error never does), so a match is one.
+    if (notModified(request, etag, null)) return reply.header('ETag', etag).code(304).send();
+    // Whole seconds (HTTP dates have no more), taken before reading: never later than the data.
+    const lastModified = new Date(Math.floor(Date.now() / 1000) * 1000).toUTCString();
+    const { type, headers = {}, body } = await produce(version);
+    for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
+    void reply.header('ETag', etag).header('Last-Modified', lastModified);
+    const entry = { headers, etag, type, lastModified };
+    if (Buffer.isBuffer(body)) {
+      this.raw.set(key, Object.assign(entry, { body }));
+      return reply.type(type).send(body);
+    }
+    return reply.type(type).send(Readable.from(this.keptWhenWhole(key, entry, body)));
+  }
+
+  /** Passes a streamed body on, keeping it for the cache once it has been sent whole, when it fits. */
+  private async *keptWhenWhole(key: string, entry: Omit<RawCached, 'body'>, chunks: AsyncIterable<string | Buffer>): AsyncGenerator<Buffer> {
+    let parts: Buffer[] | null = [];
+    let size = 0;
+    for await (const chunk of chunks) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += bytes.length;
+      if (parts !== null) parts = size > MAX_RAW_ENTRY ? null : (parts.push(bytes), parts);
+      yield bytes;
+    }
+    if (parts !== null) this.raw.set(key, Object.assign(entry, { body: Buffer.concat(parts, size) }));
+  }
+}
+
+/** A response in another format than this API's JSON: its bytes, or chunks sent as they are made. */
+export interface RawResponse {
+  /** Content-Type. */
+  type: string;
+  headers?: Record<string, string>;
+  body: Buffer | AsyncIterable<string | Buffer>;
+}
+
+interface RawCached extends CachedResponse {
+  type: string;
+  /** HTTP date. */
+  lastModified: string;
+}
+
+/** Raw responses (feeds) are kept apart, so one large feed does not push out many JSON pages. */
+const MAX_RAW_BYTES = 16 * 1024 * 1024;
+const MAX_RAW_ENTRY = 8 * 1024 * 1024;
+
+/**
+ * RFC 9110 §13.1.2-3: `If-None-Match` (weak comparison, `*`, lists) decides when sent; otherwise
+ * `If-Modified-Since` against the response's `Last-Modified` (null: not known yet, never a 304).
+ */
+function notModified(request: FastifyRequest, etag: string, lastModified: string | null): boolean {
+  const header = request.headers['if-none-match'];
+  if (header !== undefined) {
+    const value = Array.isArray(header) ? header.join(',') : header;
+    // `*`: any current representation, which is known to exist only once it is cached.
+    if (value.trim() === '*') return lastModified !== null;
+    return value.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+  }
+  const since = request.headers['if-modified-since'];
+  if (since === undefined || lastModified === null) return false;
+  const date = Date.parse(since);
+  return Number.isFinite(date) && date >= Date.parse(lastModified);
 }
 
 /**

@@ -306,8 +306,10 @@ for (const backend of backends()) {
         };
         await count(1, 0);
         await count(4, 0);
-        const one = await count(1, 1);
-        const four = await count(4, 1);
+        // The least of three requests each: the settings are re-read once a second and may fall into one.
+        const least = async (perPage: number) => Math.min(await count(perPage, 1), await count(perPage, 2), await count(perPage, 3));
+        const one = await least(1);
+        const four = await least(4);
         assert.equal(four, one, `1 event: ${one} queries, 4 events: ${four}`);
         assert.ok(four <= 8, `a page took ${four} queries`);
       });

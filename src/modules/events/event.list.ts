@@ -34,12 +34,14 @@ const COMPARE: Record<DateParam, { column: 'start_local' | 'end_local'; op: '>='
 const EARTH_RADIUS = { mi: 3958.8, km: 6371 };
 
 /** The filters of a list request once checked: what the SQL needs and what rest_url echoes. */
-interface EventFilter {
+export interface EventFilter {
   where: Expression<SqlBool>[];
   echo: [string, string][];
   byInclude: boolean;
   /** Set when the list is the public view of a window of whole days and nothing else: counted from per-day counts. */
   dayWindow: DayWindow | null;
+  /** The caller's visibility clause, one of `where` (the calendar feeds put cancelled events beside it). */
+  visibility: Expression<SqlBool>;
 }
 
 /** Parameters that filter beyond the date window and the view (the per-day counts know neither). */
@@ -131,7 +133,7 @@ function geoWithin(lat: number, lng: number, radius: number, unit: 'mi' | 'km'):
     )) <= ${radius})`;
 }
 
-async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now: DateTime): Promise<EventFilter> {
+export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now: DateTime): Promise<EventFilter> {
   checkGeoloc(q, ctx);
   const problems = new Problems();
   const where: Expression<SqlBool>[] = [];
@@ -145,7 +147,8 @@ async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now:
   }
 
   const statuses = checkStatusFilter(q.status, ctx.actor, problems) ?? defaultListStatuses(ctx.actor);
-  where.push(visibleTo(ctx.actor, statuses, 'events'));
+  const visibility = visibleTo(ctx.actor, statuses, 'events');
+  where.push(visibility);
 
   let dayWindow: DayWindow | null = null;
   if (!byInclude) {
@@ -223,7 +226,7 @@ async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now:
   }
 
   problems.throwIfAny();
-  return { where, echo, byInclude, dayWindow };
+  return { where, echo, byInclude, dayWindow, visibility };
 }
 
 /**

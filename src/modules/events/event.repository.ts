@@ -35,6 +35,11 @@ export async function insert(db: Db, row: EventTable): Promise<void> {
   await insertRow(db, row);
 }
 
+/** Every update and trash of an event raises its revision (the iCalendar SEQUENCE), in the write's transaction. */
+export async function bumpRevision(db: Db, id: number): Promise<void> {
+  await db.updateTable('events').set((eb) => ({ revision: eb('revision', '+', 1) })).where('id', '=', id).execute();
+}
+
 export async function update(db: Db, id: number, columns: Partial<EventTable>): Promise<void> {
   if (Object.keys(columns).length === 0) return;
   await db.updateTable('events').set(columns).where('id', '=', id).execute();

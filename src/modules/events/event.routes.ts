@@ -22,6 +22,8 @@ import {
   type EventReadParams,
 } from './event.schema.js';
 import { createEvent, trashEvent, updateEvent } from './event.service.js';
+import { negotiateFormat } from '../feeds/feed.format.js';
+import { respondEventFeed, respondEventListFeed } from '../feeds/feeds.handlers.js';
 import { checkEventInput, type EventChanges } from './event.input.js';
 
 const BASE = '/cal/events/v1/events';
@@ -72,6 +74,8 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/cal/events/v1/events', { schema: { querystring: EventListQuery, response: responses({ 200: EventListSchema }) }, config: { access: 'public' } }, async (request, reply) => {
     const query = request.query as EventListParams;
+    const format = negotiateFormat(request, reply);
+    if (format !== 'json') return respondEventListFeed(app, request, reply, format);
     return pageCache.respond(request, reply, [request.url, windowKey(query, request.ctx)], async (version) => {
       const page = await listEvents(db, app.services.counts, query, request.ctx, version);
       return { body: page, headers: totalHeaders(page) };
@@ -94,13 +98,15 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
   );
 
   const routesFor = (path: string, params: typeof IdParams | typeof SlugParams, locate: Locate, updateBody: typeof EventUpdateSchema | typeof EventSlugUpdateSchema, allowPassword: boolean) => {
-    app.get(path, { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'public' } }, async (request, reply) =>
-      pageCache.respond(request, reply, [request.url], async () => {
+    app.get(path, { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'public' } }, async (request, reply) => {
+      const format = negotiateFormat(request, reply);
+      if (format !== 'json') return respondEventFeed(app, request, reply, format, () => locate(request));
+      return pageCache.respond(request, reply, [request.url], async () => {
         const row = await locate(request);
         assertReadable(row, request.ctx, request.query as EventReadParams);
         return { body: await eventObject(db, row, request.ctx, true) };
-      }),
-    );
+      });
+    });
 
     // Registered before the update so the methods read GET, DELETE, POST, PUT, PATCH, as in the original.
     app.delete(

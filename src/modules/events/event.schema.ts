@@ -58,9 +58,16 @@ export const EventUpdateSchema = Type.Object(
 /** By slug, `password` cannot be set (the specification leaves it out). */
 export const EventSlugUpdateSchema = Type.Object(EventFields, { additionalProperties: true });
 
+/** The representation of the event reads (src/modules/feeds): also chosen by `Accept`. */
+const FormatParam = (description: string) =>
+  Type.Optional(Type.Unsafe<'json' | 'ical' | 'jsonld'>({ type: 'string', enum: ['json', 'ical', 'jsonld'], description }));
+
 export const EventReadQuery = Type.Object({
   password: Type.Optional(Type.String({ description: 'The event password' })),
   context: Type.Optional(Type.String({ description: 'view or edit' })),
+  format: FormatParam(
+    'json (default), ical (text/calendar: the event as an iCalendar VEVENT) or jsonld (application/ld+json: its schema.org Event); Accept: text/calendar or application/ld+json chooses the same',
+  ),
   ...CommonQuery,
 });
 
@@ -89,6 +96,9 @@ export const EventListQuery = Type.Object({
   ticketed: Type.Optional(Truthy('Events with (true) or without (false) tickets')),
   password: Type.Optional(Type.String({ description: 'Password for protected events' })),
   context: Type.Optional(Type.String({ description: 'view or edit' })),
+  format: FormatParam(
+    'json (default); ical (text/calendar: an iCalendar subscription feed, not paginated, from 30 days ago to one year ahead unless dates are given, at most CAL_FEED_MAX_EVENTS events, X-Cal-Total the number matching); jsonld (application/ld+json: this page as a schema.org ItemList of Event). Accept: text/calendar or application/ld+json chooses the same',
+  ),
   ...CommonQuery,
 });
 

@@ -100,6 +100,7 @@ export async function updateEvent(db: Db, existing: EventRow, changes: EventChan
   return inTransaction(db, async (trx) => {
     const columns = Object.assign({}, await updatedPostColumns(trx, 'events', changes.common, ctx, existing, changes.title), changes.columns, await venueColumn(trx, changes, ctx));
     await events.update(trx, existing.id, columns);
+    await events.bumpRevision(trx, existing.id);
     await applyLinks(trx, existing.id, changes, ctx, existing);
     await bumpDataVersion(trx);
     return Object.assign({}, existing, columns);
@@ -111,7 +112,8 @@ export async function trashEvent(db: Db, existing: EventRow, ctx: RequestContext
   if (!canEdit(ctx.actor, existing)) throw restForbidden(ctx.actor !== null);
   if (existing.status === 'trash') throw eventErrors.inTrash();
   await inTransaction(db, async (trx) => {
-    await events.update(trx, existing.id, { status: 'trash' });
+    await events.update(trx, existing.id, { status: 'trash', trashed_from: existing.status });
+    await events.bumpRevision(trx, existing.id);
     const termIds = await events.allTermIds(trx, existing.id);
     await shiftTermCounts(trx, { termIds, published: existing.status === 'publish' }, { termIds, published: false });
     await bumpDataVersion(trx);

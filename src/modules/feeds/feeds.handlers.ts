@@ -1,0 +1,122 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EventRow } from '../../db/database.js';
+import type { RequestContext } from '../../http/context.js';
+import { totalHeaders } from '../../http/pagination.js';
+import { assertReadable, unlocked } from '../events/event.access.js';
+import { windowKey } from '../events/event.list.js';
+import { loadEventRelations, toEventObject } from '../events/event.mapper.js';
+import type { EventListParams, EventReadParams } from '../events/event.schema.js';
+import { globalId } from '../posts/post.mapper.js';
+import { MEDIA_TYPES, type Format } from './feed.format.js';
+import { feedToday, loadFeedRows, selectFeedEvents } from './feed.query.js';
+import { CALENDAR_TAIL, calendarHead, renderCancelled, renderEvent } from './ical.render.js';
+import { timezoneBlocks } from './ical.timezones.js';
+import { eventLd, jsonLdList } from './jsonld.list.js';
+
+/**
+ * The event list and single events in the formats besides JSON (feed.format.ts): the GET
+ * handlers of event.routes.ts hand them over here. Every answer goes through the page cache
+ * (respondRaw: ETag, Last-Modified, 304, HEAD) and is the caller's view, as the JSON is.
+ */
+
+/**
+ * Events rendered per database round (rows, then their venues, organizers, terms, images): the
+ * JSON list's largest page, the size its relation queries are made for. PostgreSQL plans their
+ * IN lists much worse beyond it (a 500-event feed took 3-4 times as long in batches of 100-200).
+ */
+const BATCH = 50;
+const SITE_NAME = 'Event Calendar';
+
+/** Parameters that narrow a list, named in the calendar's name. */
+const NAMED_FILTERS = ['categories', 'tags', 'venue', 'organizer', 'search', 'featured', 'geoloc', 'include', 'status', 'start_date', 'end_date'] as const;
+
+/** NAME / X-WR-CALNAME: the site, the language and the filter. */
+function calendarName(ctx: RequestContext, q: EventListParams): string {
+  const host = ctx.globalHost;
+  const filters = NAMED_FILTERS.flatMap((name) => {
+    const value = q[name];
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) return [];
+    return [`${name}: ${Array.isArray(value) ? value.join(', ') : String(value)}`];
+  });
+  return `${SITE_NAME} (${host}, ${ctx.lang})${filters.length > 0 ? ` · ${filters.join(' · ')}` : ''}`;
+}
+
+/** The address of the request at its language's REST root (for SOURCE and the ItemList's url). */
+function selfUrl(request: FastifyRequest): string {
+  // request.url is the path under the REST root (languageRootRewriter took the prefix off).
+  return `${request.ctx.restRoot}${request.url.replace(/^\/+/, '')}`;
+}
+
+/** The head of a VCALENDAR: the site's zone for X-WR-TIMEZONE, a VTIMEZONE per zone used. */
+function head(request: FastifyRequest, name: string, zones: Iterable<string>): string {
+  const { ctx } = request;
+  return calendarHead({ name, timezone: ctx.settings.timezone, source: selfUrl(request), url: `${ctx.site}/`, timezones: timezoneBlocks(zones) });
+}
+
+/** VEVENTs of rows as the caller sees them; `q` holds the reader's `password` / `context`. */
+async function renderRows(app: FastifyInstance, rows: EventRow[], ctx: RequestContext, q: { password?: string; context?: string }): Promise<string> {
+  const live = rows.filter((r) => r.status !== 'trash');
+  const relations = await loadEventRelations(app.services.storage.db, live, ctx, false);
+  let out = '';
+  for (const row of rows) {
+    if (row.status === 'trash') out += renderCancelled(row, globalId(ctx, row.id).global_id);
+    else out += renderEvent(row, toEventObject(row, relations, ctx, { single: false, blank: !unlocked(row, ctx, q) }));
+  }
+  return out;
+}
+
+/** GET /events?format=ical|jsonld (or by Accept). */
+export async function respondEventListFeed(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, format: Exclude<Format, 'json'>): Promise<FastifyReply> {
+  const { db } = app.services.storage;
+  const { pageCache, counts, config } = app.services;
+  const q = request.query as EventListParams;
+  const ctx = request.ctx;
+  if (format === 'jsonld') {
+    // The list's own default window, so the list's own cache-key part.
+    return pageCache.respondRaw(request, reply, [request.url, format, windowKey(q, ctx)], async (version) => {
+      const { body, page } = await jsonLdList(db, counts, q, ctx, version, selfUrl(request));
+      return { type: MEDIA_TYPES.jsonld, headers: totalHeaders(page), body: Buffer.from(JSON.stringify(body)) };
+    });
+  }
+  const today = feedToday(ctx);
+  return pageCache.respondRaw(request, reply, [request.url, format, today], async (version) => {
+    const selection = await selectFeedEvents(db, counts, q, ctx, version, today, config.feedMaxEvents);
+    const calendar = head(request, calendarName(ctx, q), selection.zones);
+    async function* chunks(): AsyncGenerator<string> {
+      yield calendar;
+      for (let i = 0; i < selection.ids.length; i += BATCH) {
+        yield renderRows(app, await loadFeedRows(db, selection.ids.slice(i, i + BATCH)), ctx, q);
+      }
+      yield CALENDAR_TAIL;
+    }
+    return {
+      type: MEDIA_TYPES.ical,
+      headers: { 'X-Cal-Total': String(selection.total), 'Content-Disposition': 'inline; filename="events.ics"' },
+      body: chunks(),
+    };
+  });
+}
+
+/** GET /events/{id} and /events/by-slug/{slug} as iCalendar or JSON-LD: the same checks as the JSON read. */
+export async function respondEventFeed(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  format: Exclude<Format, 'json'>,
+  locate: () => Promise<EventRow>,
+): Promise<FastifyReply> {
+  const { db } = app.services.storage;
+  const q = request.query as EventReadParams;
+  const ctx = request.ctx;
+  return app.services.pageCache.respondRaw(request, reply, [request.url, format], async () => {
+    const row = await locate();
+    assertReadable(row, ctx, q);
+    if (format === 'jsonld') {
+      const relations = await loadEventRelations(db, [row], ctx, true);
+      const event = toEventObject(row, relations, ctx, { single: true, blank: false });
+      return { type: MEDIA_TYPES.jsonld, body: Buffer.from(JSON.stringify(eventLd(row, event, false))) };
+    }
+    const body = head(request, row.title, row.all_day === 1 ? [] : [row.timezone]) + (await renderRows(app, [row], ctx, q)) + CALENDAR_TAIL;
+    return { type: MEDIA_TYPES.ical, headers: { 'Content-Disposition': `inline; filename="${row.slug.replace(/[^A-Za-z0-9._-]/g, '_')}.ics"` }, body: Buffer.from(body) };
+  });
+}
