@@ -25,6 +25,7 @@ import { venueRoutes } from './modules/venues/venue.routes.js';
 import { organizerRoutes } from './modules/organizers/organizer.routes.js';
 import { termRoutes } from './modules/terms/term.routes.js';
 import { adminRoutes } from './modules/users/admin.routes.js';
+import { isPagePath, pageRoutes, type PageHandler } from './modules/pages/pages.routes.js';
 import { EventSchema } from './modules/events/event.schema.js';
 import { linkedSchemas } from './modules/linked/linked.schema.js';
 import { VENUE } from './modules/venues/venue.kind.js';
@@ -147,7 +148,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(organizerRoutes);
   await app.register(termRoutes);
   await app.register(adminRoutes);
+  let pageNotFound: PageHandler | null = null;
+  await app.register(pageRoutes, { notFound: (handler) => (pageNotFound = handler) });
 
-  app.setNotFoundHandler((request, reply) => routes.notFound(request, reply));
+  // Unknown addresses among the public pages get the site's 404 page; the API's get its JSON error.
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    if (pageNotFound && (request.method === 'GET' || request.method === 'HEAD') && isPagePath(path)) return pageNotFound(request, reply);
+    return routes.notFound(request, reply);
+  });
   return app;
 }

@@ -7,6 +7,8 @@ import { ApiError } from './errors.js';
 const RETRY_AFTER_S = 2;
 /** How often the event-loop delay and the heap are sampled. */
 const SAMPLE_INTERVAL_MS = 500;
+/** After start-up, how long event-loop delay samples are not trusted (they span the start-up itself). */
+const WARM_UP_MS = 3 * SAMPLE_INTERVAL_MS;
 /** With CAL_MAX_HEAP_USED_MB unset (0), refuse work when the heap nears V8's limit. */
 const HEAP_SHARE_OF_LIMIT = 0.9;
 
@@ -32,6 +34,12 @@ export interface OverloadLimits {
  * busy core is near 100 % utilised and still keeps its latency; the delay is what a client feels.
  */
 export async function registerOverloadGuard(app: FastifyInstance, limits: OverloadLimits): Promise<void> {
+  // Start-up (loading code, migrating, connecting) blocks the loop for a second or so; the samples
+  // that span it say nothing of the load, so a delay is not held against the first requests.
+  let readyAt = Number.POSITIVE_INFINITY;
+  app.addHook('onReady', async () => {
+    readyAt = Date.now();
+  });
   const heapLimit = limits.maxHeapUsedMb > 0 ? limits.maxHeapUsedMb * 1024 * 1024 : Math.floor(getHeapStatistics().heap_size_limit * HEAP_SHARE_OF_LIMIT);
   await app.register(underPressure, {
     maxEventLoopDelay: limits.maxEventLoopDelayMs,
@@ -39,5 +47,9 @@ export async function registerOverloadGuard(app: FastifyInstance, limits: Overlo
     sampleInterval: SAMPLE_INTERVAL_MS,
     retryAfter: RETRY_AFTER_S,
     customError: ServiceUnavailable,
+    pressureHandler: (_request, _reply, type) => {
+      if (type === 'eventLoopDelay' && Date.now() - readyAt < WARM_UP_MS) return undefined;
+      return Promise.reject(new ServiceUnavailable());
+    },
   });
 }

@@ -133,7 +133,12 @@ function geoWithin(lat: number, lng: number, radius: number, unit: 'mi' | 'km'):
     )) <= ${radius})`;
 }
 
-export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now: DateTime): Promise<EventFilter> {
+/**
+ * `dates: false` leaves the date window out (no bounds, not even the default ones): the public
+ * pages put their own window beside the list's other filters (a month grid takes in events that
+ * overlap it).
+ */
+export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now: DateTime, options: { dates?: boolean } = {}): Promise<EventFilter> {
   checkGeoloc(q, ctx);
   const problems = new Problems();
   const where: Expression<SqlBool>[] = [];
@@ -151,7 +156,7 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   where.push(visibility);
 
   let dayWindow: DayWindow | null = null;
-  if (!byInclude) {
+  if (!byInclude && options.dates !== false) {
     const bounds = dateBounds(q, siteZone, strict, problems, now);
     const publicOnly = statuses.length === 1 && statuses[0] === 'publish';
     if (publicOnly && OTHER_FILTERS.every((name) => q[name] === undefined)) dayWindow = dayWindowOf(bounds);

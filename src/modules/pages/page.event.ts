@@ -1,0 +1,138 @@
+import type { EventRow } from '../../db/database.js';
+import { formats, type Messages } from './page.i18n.js';
+import type { PagePaths } from './page.links.js';
+
+/**
+ * What the event page shows, from the API's own event object (toEventObject), so the page and
+ * GET /events/{id} never disagree: dates in the event's zone, venue, organizers, terms, and the
+ * "Add to calendar" links.
+ */
+
+type Obj = Record<string, unknown>;
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const isWebAddress = (value: string) => /^https?:\/\//i.test(value);
+
+export interface Linked {
+  name: string;
+  href: string;
+}
+
+/** `20270314T180000Z` from a stored UTC value; `20270314` from a day. */
+const compact = (value: string) => value.replace(/[-:]/g, '').replace(' ', 'T');
+
+/** The calendar day after a `YYYY-MM-DD` day (an all-day event's exclusive end). */
+function dayAfter(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/** A Google Calendar "create event" template link (calendar.google.com/calendar/render, action TEMPLATE). */
+export function googleCalendarLink(event: Obj, location: string): string {
+  const allDay = event['all_day'] === true;
+  const start = text(event['utc_start_date']);
+  const end = text(event['utc_end_date']);
+  const dates = allDay
+    ? `${compact(text(event['start_date']).slice(0, 10))}/${compact(dayAfter(text(event['end_date']).slice(0, 10)))}`
+    : `${compact(start)}Z/${compact(end)}Z`;
+  const params = new URLSearchParams({ action: 'TEMPLATE', text: text(event['title']), dates, details: text(event['url']) });
+  if (location !== '') params.set('location', location);
+  if (!allDay) params.set('ctz', text(event['timezone']));
+  return `https://calendar.google.com/calendar/render?${params.toString()}`;
+}
+
+/** One line of a venue's address ("12 Main St, Springfield, 12345, USA"). */
+export function addressLine(venue: Obj): string {
+  return ['address', 'city', 'stateprovince', 'zip', 'country']
+    .map((f) => text(venue[f]).trim())
+    .filter(Boolean)
+    .join(', ');
+}
+
+export function mapLink(query: string): string {
+  return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(query)}`;
+}
+
+/** Dates as words, with `<time>` values: ISO UTC instants for timed events, days for all-day ones. */
+export function eventDates(event: Obj, lang: string) {
+  const allDay = event['all_day'] === true;
+  const start = text(event['start_date']);
+  const end = text(event['end_date']);
+  const iso = (utc: string) => `${utc.replace(' ', 'T')}Z`;
+  return {
+    text: formats.range(lang, start, end, allDay),
+    allDay,
+    start: allDay ? start.slice(0, 10) : iso(text(event['utc_start_date'])),
+    end: allDay ? end.slice(0, 10) : iso(text(event['utc_end_date'])),
+    /** "CET (Europe/Paris)": the zone the times are in; all-day events have none. */
+    zone: allDay ? '' : text(event['timezone_abbr']) === text(event['timezone']) ? text(event['timezone']) : `${text(event['timezone_abbr'])} (${text(event['timezone'])})`,
+  };
+}
+
+function terms(list: unknown, href: (slug: string) => string): Linked[] {
+  return Array.isArray(list) ? (list as Obj[]).map((t) => ({ name: text(t['name']), href: href(text(t['slug'])) })) : [];
+}
+
+/** The event page's view model. `blank`: a password-protected event, shown without its content. */
+export function eventPageView(row: EventRow, event: Obj, paths: PagePaths, lang: string, m: Messages, blank: boolean) {
+  const venue = event['venue'] && typeof event['venue'] === 'object' && !Array.isArray(event['venue']) && 'id' in event['venue'] ? (event['venue'] as Obj) : null;
+  const address = venue ? addressLine(venue) : '';
+  const image = event['image'] && typeof event['image'] === 'object' ? (event['image'] as Obj) : null;
+  const website = text(event['website']);
+  const cost = text(event['cost']);
+  return {
+    id: row.id,
+    title: text(event['title']),
+    featured: event['featured'] === true,
+    dates: eventDates(event, lang),
+    image: image ? { url: text(image['url']), width: image['width'], height: image['height'] } : null,
+    description: blank ? '' : text(event['description']),
+    protected: blank,
+    cost: cost === '' ? null : cost,
+    website: isWebAddress(website) && website !== text(event['url']) ? website : null,
+    venue: venue
+      ? {
+          name: text(venue['venue']),
+          href: paths.venue(text(venue['slug'])),
+          address,
+          phone: text(venue['phone']),
+          website: isWebAddress(text(venue['website'])) ? text(venue['website']) : '',
+          map: event['show_map_link'] === true && address !== '' ? mapLink(address) : null,
+        }
+      : null,
+    organizers: (Array.isArray(event['organizer']) ? (event['organizer'] as Obj[]) : []).map((o) => ({
+      name: text(o['organizer']),
+      href: paths.organizer(text(o['slug'])),
+      phone: text(o['phone']),
+      email: text(o['email']),
+      website: isWebAddress(text(o['website'])) ? text(o['website']) : '',
+    })),
+    categories: terms(event['categories'], paths.category),
+    tags: terms(event['tags'], paths.tag),
+    ics: paths.api(`events/${row.id}?format=ical`),
+    google: googleCalendarLink(event, venue ? [text(venue['venue']), address].filter(Boolean).join(', ') : ''),
+    m,
+  };
+}
+
+export type EventPageView = ReturnType<typeof eventPageView>;
+
+/** One event of a list (list, day, venue, organizer and term pages). */
+export function eventSummary(event: Obj, paths: PagePaths, lang: string) {
+  const venue = event['venue'] && typeof event['venue'] === 'object' && 'id' in (event['venue'] as Obj) ? (event['venue'] as Obj) : null;
+  const image = event['image'] && typeof event['image'] === 'object' ? (event['image'] as Obj) : null;
+  return {
+    title: text(event['title']),
+    href: paths.event(text(event['slug'])),
+    dates: eventDates(event, lang),
+    featured: event['featured'] === true,
+    venue: venue ? { name: text(venue['venue']), href: paths.venue(text(venue['slug'])), address: addressLine(venue) } : null,
+    excerpt: text(event['excerpt']),
+    cost: text(event['cost']),
+    image: image ? text(image['url']) : '',
+    categories: terms(event['categories'], paths.category),
+  };
+}
+
+export type EventSummary = ReturnType<typeof eventSummary>;

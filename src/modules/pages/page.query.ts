@@ -1,0 +1,211 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import { DateTime } from 'luxon';
+import type { Db, EventRow } from '../../db/database.js';
+import type { RequestContext } from '../../http/context.js';
+import { buildFilter } from '../events/event.list.js';
+import type { EventListParams } from '../events/event.schema.js';
+
+/**
+ * The events of the public pages: always the anonymous view (published, listed), in the page's
+ * language, with the list's own filters (buildFilter, the code of GET /events) and windows of
+ * their own. Every query reads a bounded range of the index on (lang, start_local): a month grid
+ * reads a few events per day, a list one page, whatever the calendar's size.
+ */
+
+/** The columns a month grid shows. */
+export interface GridEvent {
+  id: number;
+  slug: string;
+  title: string;
+  start_local: string;
+  end_local: string;
+  all_day: number;
+  featured: number;
+}
+
+const GRID_COLUMNS = ['events.id', 'events.slug', 'events.title', 'events.start_local', 'events.end_local', 'events.all_day', 'events.featured'] as const;
+
+/**
+ * Start days before a window holding more than this many events that reach into it: read as one
+ * range instead of day by day (a calendar of long exhibitions).
+ */
+const MAX_SPANNING_DAYS = 60;
+
+/** The list's other filters (category, tag, venue, search) as SQL, without a date window. */
+export async function pageFilter(db: Db, q: EventListParams, ctx: RequestContext): Promise<Expression<SqlBool>[]> {
+  return (await buildFilter(db, q, ctx, DateTime.utc(), { dates: false })).where;
+}
+
+function listed(db: Db, ctx: RequestContext, where: Expression<SqlBool>[]) {
+  return (
+    db
+      .selectFrom('events')
+      .where('events.lang', '=', ctx.lang)
+      // Literals, matching the partial index of listed published events (pageFilter holds the status).
+      .where(sql<SqlBool>`events.hide_from_listings = 0`)
+      .where((eb) => eb.and(where))
+  );
+}
+
+const dayStart = (day: string) => `${day} 00:00:00`;
+const dayEnd = (day: string) => `${day} 23:59:59`;
+
+/**
+ * Ranges of start times, before `fromDay`, of the listed events that are still going on that day:
+ * read from the per-day counts (migration 009), which hold the listed published events by start
+ * and end day, so events that end before the window are never scanned.
+ */
+async function spanningRanges(db: Db, lang: string, fromDay: string): Promise<[string, string][]> {
+  const days = await db
+    .selectFrom('event_window_counts')
+    .select('start_day')
+    .distinct()
+    .where('lang', '=', lang)
+    .where('start_day', '<', fromDay)
+    .where('end_day', '>=', fromDay)
+    .where('n', '>', 0)
+    .orderBy('start_day')
+    .execute();
+  if (days.length === 0) return [];
+  if (days.length > MAX_SPANNING_DAYS) return [[dayStart(days[0]!.start_day), dayEnd(days[days.length - 1]!.start_day)]];
+  return days.map((d) => [dayStart(d.start_day), dayEnd(d.start_day)]);
+}
+
+/** Events that started before `fromDay` and are still going on then, by start. */
+async function spanningEvents(db: Db, ctx: RequestContext, where: Expression<SqlBool>[], fromDay: string, limit: number): Promise<EventRow[]> {
+  const ranges = await spanningRanges(db, ctx.lang, fromDay);
+  if (ranges.length === 0) return [];
+  return (await listed(db, ctx, where)
+    .selectAll('events')
+    .where((eb) => eb.or(ranges.map(([from, to]) => eb.and([eb('events.start_local', '>=', from), eb('events.start_local', '<=', to)]))))
+    .where('events.end_local', '>=', dayStart(fromDay))
+    .orderBy('events.start_local')
+    .orderBy('events.id')
+    .limit(limit)
+    .execute()) as EventRow[];
+}
+
+export interface GridDay {
+  /** The events shown that day, by start: those starting that day first, then those going on. */
+  events: GridEvent[];
+  /** Events starting that day that are not shown (the day view lists them). */
+  more: number;
+}
+
+/**
+ * A month grid's events, `perDay` at most per day: one statement reads the first `perDay + 1`
+ * starting each day (each a short index range), one the counts of the days that hold more, and
+ * one the events that started before the grid and reach into it. An event lasting several days
+ * is shown on each of its days.
+ */
+export async function gridEvents(db: Db, ctx: RequestContext, where: Expression<SqlBool>[], days: string[], perDay: number, unfiltered: boolean): Promise<Map<string, GridDay>> {
+  const perDayQuery = (day: string) =>
+    listed(db, ctx, where)
+      .select(GRID_COLUMNS)
+      .where('events.start_local', '>=', dayStart(day))
+      .where('events.start_local', '<=', dayEnd(day))
+      .orderBy('events.start_local')
+      .orderBy('events.id')
+      .limit(perDay + 1);
+  // Each day's query wrapped as a derived table: a compound select takes no LIMIT of its members.
+  const [first, ...rest] = days.map((day, i) => db.selectFrom(perDayQuery(day).as(`d${i}`)).selectAll());
+  const union = rest.reduce((q, next) => q.unionAll(next), first!);
+  const [rows, spanning] = await Promise.all([union.execute() as Promise<GridEvent[]>, spanningEvents(db, ctx, where, days[0]!, perDay * days.length)]);
+
+  const grid = new Map<string, GridDay>(days.map((day) => [day, { events: [], more: 0 }]));
+  const starting = new Map<string, GridEvent[]>();
+  for (const row of rows) {
+    const day = row.start_local.slice(0, 10);
+    starting.set(day, [...(starting.get(day) ?? []), row]);
+  }
+  const overflowing = [...starting].filter(([, list]) => list.length > perDay).map(([day]) => day);
+  const counts = await dayCounts(db, ctx, where, overflowing, unfiltered);
+  const last = days[days.length - 1]!;
+  const place = (event: GridEvent, from: string) => {
+    for (let day = from; day <= last && day <= event.end_local.slice(0, 10); day = nextDay(day)) {
+      const cell = grid.get(day);
+      if (cell && cell.events.length < perDay) cell.events.push(event);
+    }
+  };
+  for (const event of spanning) place(event, days[0]!);
+  for (const day of days) {
+    const list = starting.get(day) ?? [];
+    for (const event of list.slice(0, perDay)) place(event, day);
+    if (list.length > perDay) grid.get(day)!.more = (counts.get(day) ?? list.length) - perDay;
+  }
+  return grid;
+}
+
+/** How many listed events start on each of `days`: the per-day counts when nothing else filters. */
+async function dayCounts(db: Db, ctx: RequestContext, where: Expression<SqlBool>[], days: string[], unfiltered: boolean): Promise<Map<string, number>> {
+  if (days.length === 0) return new Map();
+  if (unfiltered) {
+    const rows = await db
+      .selectFrom('event_window_counts')
+      .select((eb) => ['start_day', eb.fn.sum<number | string>('n').as('n')])
+      .where('lang', '=', ctx.lang)
+      .where('start_day', 'in', days)
+      .groupBy('start_day')
+      .execute();
+    return new Map(rows.map((r) => [r.start_day, Number(r.n)]));
+  }
+  const day = sql<string>`substr(events.start_local, 1, 10)`;
+  const rows = await listed(db, ctx, where)
+    .select((eb) => [day.as('day'), eb.fn.countAll<number | string>().as('n')])
+    .where((eb) => eb.or(days.map((d) => eb.and([eb('events.start_local', '>=', dayStart(d)), eb('events.start_local', '<=', dayEnd(d))]))))
+    .groupBy(day)
+    .execute();
+  return new Map(rows.map((r) => [r.day, Number(r.n)]));
+}
+
+export function nextDay(day: string): string {
+  return DateTime.fromISO(day, { zone: 'utc' }).plus({ days: 1 }).toISODate()!;
+}
+
+/** A page of a list and whether there is another after it. */
+export interface ListSlice {
+  rows: EventRow[];
+  more: boolean;
+}
+
+/**
+ * Events from `fromDay` on (those still going on that day first, then those starting from then,
+ * by start), or with `to`, events that started before `toDay`, latest first: the list view's
+ * upcoming and past events, and a day's events when both are the same day.
+ */
+export async function listSlice(
+  db: Db,
+  ctx: RequestContext,
+  where: Expression<SqlBool>[],
+  window: { from: string } | { before: string } | { day: string },
+  offset: number,
+  limit: number,
+): Promise<ListSlice> {
+  if ('before' in window) {
+    const rows = (await listed(db, ctx, where)
+      .selectAll('events')
+      .where('events.start_local', '<', dayStart(window.before))
+      .orderBy('events.start_local', 'desc')
+      .orderBy('events.id', 'desc')
+      .limit(limit + 1)
+      .offset(offset)
+      .execute()) as EventRow[];
+    return { rows: rows.slice(0, limit), more: rows.length > limit };
+  }
+  const from = 'day' in window ? window.day : window.from;
+  // The going-on events come first; they are few (the per-day counts find them), so all are read.
+  const spanning = await spanningEvents(db, ctx, where, from, offset + limit + 1);
+  const shown = spanning.slice(offset, offset + limit);
+  const skip = Math.max(0, offset - spanning.length);
+  const starting = (await listed(db, ctx, where)
+    .selectAll('events')
+    .where('events.start_local', '>=', dayStart(from))
+    .$if('day' in window, (qb) => qb.where('events.start_local', '<=', dayEnd(from)))
+    .orderBy('events.start_local')
+    .orderBy('events.id')
+    .limit(limit - shown.length + 1)
+    .offset(skip)
+    .execute()) as EventRow[];
+  const rows = [...shown, ...starting];
+  return { rows: rows.slice(0, limit), more: rows.length > limit || spanning.length > offset + limit };
+}
