@@ -17,6 +17,7 @@ import { InFlight } from './http/in-flight.js';
 import { registerOverloadGuard } from './http/overload.js';
 import { boundNumericInputs } from './http/numbers.js';
 import { clientErrorHandler, frameworkErrors } from './http/client-errors.js';
+import { handlerInTicket } from './http/in-process.js';
 import { CountCache } from './db/count-cache.js';
 import { SettingsStore } from './modules/settings/settings.service.js';
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
@@ -26,6 +27,7 @@ import { organizerRoutes } from './modules/organizers/organizer.routes.js';
 import { termRoutes } from './modules/terms/term.routes.js';
 import { adminRoutes } from './modules/users/admin.routes.js';
 import { isPagePath, pageRoutes, type PageHandler } from './modules/pages/pages.routes.js';
+import { importRoutes } from './modules/import/import.routes.js';
 import { EventSchema } from './modules/events/event.schema.js';
 import { linkedSchemas } from './modules/linked/linked.schema.js';
 import { VENUE } from './modules/venues/venue.kind.js';
@@ -98,6 +100,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     boundNumericInputs(route);
     withAccessLast(route);
     services.inFlight.track(route);
+    handlerInTicket(route);
   });
   registerErrorHandler(app);
 
@@ -148,6 +151,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(organizerRoutes);
   await app.register(termRoutes);
   await app.register(adminRoutes);
+  await app.register(importRoutes, { prefix: '/cal/admin/v1' });
   let pageNotFound: PageHandler | null = null;
   await app.register(pageRoutes, { notFound: (handler) => (pageNotFound = handler) });
 

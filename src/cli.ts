@@ -8,6 +8,8 @@ import { isValidTimezone } from './lib/dates.js';
 import { isRole, ROLES } from './auth/roles.js';
 import * as users from './modules/users/user.repository.js';
 import { addApplicationPassword, createUser, removeUser } from './modules/users/user.service.js';
+import { IMPORT_USAGE, UsageError } from './modules/import/import.usage.js';
+import { SourceError } from './modules/import/source.http.js';
 
 /**
  * `cal-events user add|list|remove|password`: user administration for operators, on the same
@@ -20,6 +22,7 @@ const USAGE = `Usage:
   cal-events user list                                            list users
   cal-events user remove <name> [--reassign <name>]               delete a user; records go to --reassign or the first other administrator
   cal-events user password <name> [--label <label>]               add an application password; prints it
+${IMPORT_USAGE}
 Roles: ${ROLES.join(', ')}. Configuration comes from the environment (DATA_DIR, DATABASE_URL), as for the server.`;
 
 /** A mistake of the operator's: printed without a stack trace, exit status 1 (2 for usage). */
@@ -95,7 +98,29 @@ function parse(argv: string[]): { command: string; name: string | undefined; opt
   return { command, name, options: values };
 }
 
+/** `cal-events import …`: its own options (import.cli.ts), on the same database. */
+async function importMain(argv: string[]): Promise<number> {
+  let config;
+  try {
+    config = loadConfig(process.env, isValidTimezone);
+  } catch (error) {
+    return report(error);
+  }
+  const storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  try {
+    await migrate(storage.db);
+    // Loaded only for imports: it builds the whole app, which `user` commands do not need.
+    const { importCommand } = await import('./modules/import/import.cli.js');
+    return await importCommand(argv, config, storage);
+  } catch (error) {
+    return report(error instanceof UsageError ? new CliError(error.message, 2) : error);
+  } finally {
+    await storage.close();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'import') return importMain(argv.slice(1));
   let parsed;
   let config;
   try {
@@ -127,6 +152,10 @@ function report(error: unknown): number {
     return 0;
   }
   const exitCode = error instanceof CliError ? error.exitCode : error instanceof TypeError ? 2 : 1;
+  if (error instanceof SourceError) {
+    process.stderr.write(`cal-events import: ${error.message}\n`);
+    return 1;
+  }
   process.stderr.write(`cal-events: ${describe(error)}\n`);
   return exitCode;
 }

@@ -14,6 +14,7 @@ import * as searchTrigram from './migrations/007_search_trigram.js';
 import * as authVersion from './migrations/008_auth_version.js';
 import * as eventWindowCounts from './migrations/009_event_window_counts.js';
 import * as feedStatus from './migrations/010_feed_status.js';
+import * as imports from './migrations/011_imports.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '008_auth_version': authVersion,
   '009_event_window_counts': eventWindowCounts,
   '010_feed_status': feedStatus,
+  '011_imports': imports,
 };
 
 export interface Storage {

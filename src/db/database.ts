@@ -144,6 +144,35 @@ export interface EventWindowCountTable {
   n: number;
 }
 
+export interface ImportMapTable {
+  source: string;
+  kind: string;
+  source_id: string;
+  lang: string;
+  local_id: number;
+  source_modified: string | null;
+  /** Hash of the request body last written for the record: an unchanged one is not written again. */
+  hash: string;
+  imported_at: string;
+}
+
+export interface ImportTable {
+  id: Generated<number>;
+  /** running, done, failed */
+  status: string;
+  /** JSON of the options, without credentials. */
+  options: string;
+  /** JSON: per kind, done and total. */
+  progress: string;
+  report: string | null;
+  error: string | null;
+  user_id: number;
+  started: string;
+  /** Refreshed while the import runs: an import whose heartbeat stopped (its instance died) is over. */
+  heartbeat: string;
+  finished: string | null;
+}
+
 export interface Database {
   posts: PostTable;
   events: EventTable;
@@ -157,6 +186,8 @@ export interface Database {
   app_passwords: AppPasswordTable;
   settings: SettingTable;
   event_window_counts: EventWindowCountTable;
+  import_map: ImportMapTable;
+  imports: ImportTable;
 }
 
 export type Db = Kysely<Database>;

@@ -17,6 +17,20 @@ export function withPrecondition<T>(check: Precondition, work: () => Promise<T>)
 }
 
 /**
+ * A step that belongs in the same transaction as a write it does not make: the importer records
+ * "source record → local id" in the transaction that created the record, so a run killed at any
+ * point leaves both or neither. It gets each write transaction's result and says whether it was
+ * the one it waited for (true: it has done its part and is not called again).
+ */
+type CommitStep = (trx: Transaction<Database>, result: unknown) => Promise<boolean>;
+const commitSteps = new AsyncLocalStorage<{ step: CommitStep; taken: boolean }>();
+
+/** Runs `work` with `step` added to the end of its write transaction (the first one it accepts). */
+export function withCommitStep<T>(step: CommitStep, work: () => Promise<T>): Promise<T> {
+  return commitSteps.run({ step, taken: false }, work);
+}
+
+/**
  * What a concurrent writer can cause and a new attempt resolves: the same unique value inserted
  * first, or (PostgreSQL) a deadlock between two writers moving counts in opposite orders.
  */
@@ -36,10 +50,17 @@ export async function inTransaction<T>(db: Db, work: (trx: Transaction<Database>
   for (let attempt = 1; ; attempt += 1) {
     try {
       const check = preconditions.getStore();
-      return await db.transaction().execute(async (trx) => {
+      const commit = commitSteps.getStore();
+      let took = false;
+      const result = await db.transaction().execute(async (trx) => {
         if (check) await check(trx);
-        return work(trx);
+        const written = await work(trx);
+        if (commit && !commit.taken) took = await commit.step(trx, written);
+        return written;
       });
+      // Only once committed: a transaction retried after a conflict runs the step again.
+      if (took) commit!.taken = true;
+      return result;
     } catch (error) {
       if (attempt >= ATTEMPTS || !isRetryable(error)) throw error;
     }

@@ -45,7 +45,7 @@ export interface EventFilter {
 }
 
 /** Parameters that filter beyond the date window and the view (the per-day counts know neither). */
-const OTHER_FILTERS = ['search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'post_parent', 'include', 'geoloc', 'geoloc_lat', 'geoloc_lng'] as const;
+const OTHER_FILTERS = ['search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'post_parent', 'include', 'geoloc', 'geoloc_lat', 'geoloc_lng', 'include_hidden'] as const;
 
 /** The whole-day window of the bounds, or null when one is not a whole day of its side (strict, relative). */
 function dayWindowOf(bounds: [DateParam, string][]): DayWindow | null {
@@ -206,6 +206,7 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
     where.push(sql<SqlBool>`events.featured = ${featured ? 1 : 0}`);
     echo.push(['featured', featured ? '1' : '0']);
   }
+  if (booleanParam(q.include_hidden, 'include_hidden') === true) echo.push(['include_hidden', '1']);
 
   if (q.post_parent !== undefined) {
     const parent = await db.selectFrom('events').select('id').where('id', '=', q.post_parent).executeTakeFirst();
@@ -276,7 +277,7 @@ export async function listEvents(db: Db, counts: CountCache, q: EventListParams,
     .selectFrom('events')
     .where('events.lang', '=', ctx.lang)
     // A literal, matching the partial index of listed published events.
-    .where(sql<SqlBool>`events.hide_from_listings = 0`)
+    .$if(booleanParam(q.include_hidden, 'include_hidden') !== true, (qb) => qb.where(sql<SqlBool>`events.hide_from_listings = 0`))
     .where((eb) => eb.and(filter.where));
   const [total, rows] = await Promise.all([
     countEvents(db, counts, base, filter, ctx.lang, version),

@@ -1,0 +1,321 @@
+import { createHash } from 'node:crypto';
+import ICAL from 'ical.js';
+import { IANAZone } from 'luxon';
+import type { Skipped, SourceRecord } from './import.types.js';
+import { SourceError } from './source.http.js';
+
+/**
+ * An iCalendar feed (RFC 5545, as Google, Apple, Outlook and others write them) read as import
+ * records: each VEVENT an event, LOCATION a venue, ORGANIZER an organizer, CATEGORIES categories.
+ * Parsed by ical.js; times keep their wall clock and their zone (the service stores both), so
+ * nothing is converted unless the zone is one only the feed knows (then through its VTIMEZONE, to
+ * UTC). Series are expanded by ical.js into their occurrences for the next year.
+ */
+
+type Component = InstanceType<typeof ICAL.Component>;
+type Time = InstanceType<typeof ICAL.Time>;
+type Property = InstanceType<typeof ICAL.Property>;
+type Json = Record<string, unknown>;
+
+export interface IcsOptions {
+  lang: string;
+  /** A category every event gets (its name). */
+  category?: string | undefined;
+  /** Overrides the feed's own name. */
+  calendarName?: string | undefined;
+  now?: Date;
+  horizonDays?: number;
+  maxOccurrences?: number;
+}
+
+export interface IcsRead {
+  records: SourceRecord[];
+  skipped: Skipped[];
+  warnings: string[];
+  calendarName: string | null;
+}
+
+/**
+ * Outlook's Windows zone names (CLDR windowsZones, the common ones) to IANA names.
+ */
+const WINDOWS_ZONES: Record<string, string> = {
+  'W. Europe Standard Time': 'Europe/Berlin',
+  'Romance Standard Time': 'Europe/Paris',
+  'Central Europe Standard Time': 'Europe/Budapest',
+  'Central European Standard Time': 'Europe/Warsaw',
+  'GMT Standard Time': 'Europe/London',
+  'Greenwich Standard Time': 'Atlantic/Reykjavik',
+  'E. Europe Standard Time': 'Europe/Chisinau',
+  'FLE Standard Time': 'Europe/Kiev',
+  'GTB Standard Time': 'Europe/Bucharest',
+  'Russian Standard Time': 'Europe/Moscow',
+  'Eastern Standard Time': 'America/New_York',
+  'Central Standard Time': 'America/Chicago',
+  'Mountain Standard Time': 'America/Denver',
+  'US Mountain Standard Time': 'America/Phoenix',
+  'Pacific Standard Time': 'America/Los_Angeles',
+  'Alaskan Standard Time': 'America/Anchorage',
+  'Hawaiian Standard Time': 'Pacific/Honolulu',
+  'Atlantic Standard Time': 'America/Halifax',
+  'Canada Central Standard Time': 'America/Regina',
+  'SA Pacific Standard Time': 'America/Bogota',
+  'E. South America Standard Time': 'America/Sao_Paulo',
+  'Argentina Standard Time': 'America/Buenos_Aires',
+  'Tokyo Standard Time': 'Asia/Tokyo',
+  'China Standard Time': 'Asia/Shanghai',
+  'India Standard Time': 'Asia/Calcutta',
+  'Singapore Standard Time': 'Asia/Singapore',
+  'AUS Eastern Standard Time': 'Australia/Sydney',
+  'New Zealand Standard Time': 'Pacific/Auckland',
+  'South Africa Standard Time': 'Africa/Johannesburg',
+  'Arabian Standard Time': 'Asia/Dubai',
+  'Israel Standard Time': 'Asia/Jerusalem',
+  'Turkey Standard Time': 'Europe/Istanbul',
+  UTC: 'UTC',
+  'Coordinated Universal Time': 'UTC',
+};
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+const day = (t: Time) => `${pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)}`;
+const wall = (t: Time) => `${day(t)} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
+const compact = (t: Time) => (t.isDate ? day(t).replace(/-/g, '') : wall(t).replace(/[-:]/g, '').replace(' ', 'T'));
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Plain text as HTML: blank lines make paragraphs, single newlines breaks. */
+function textToHtml(text: string): string {
+  return text
+    .trim()
+    .split(/\n\s*\n/)
+    .map((p) => `<p>${escapeHtml(p.trim()).replace(/\n/g, '<br>')}</p>`)
+    .join('');
+}
+
+/** The IANA zone a TZID names: itself, a Windows name, or the tail of a `/vendor/…/Europe/Paris` path. */
+export function ianaZone(tzid: string): string | null {
+  if (IANAZone.isValidZone(tzid)) return tzid;
+  const windows = WINDOWS_ZONES[tzid.trim()];
+  if (windows) return windows;
+  const tail = /([A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)$/.exec(tzid)?.[1];
+  return tail && IANAZone.isValidZone(tail) ? tail : null;
+}
+
+interface Zoned {
+  /** Wall clock in `timezone` (or in the site's zone when timezone is undefined: a floating time). */
+  local: string;
+  timezone: string | undefined;
+}
+
+/** Reads feed-local zones (a TZID no IANA name matches) through the feed's VTIMEZONE. */
+class FeedZones {
+  private readonly zones = new Map<string, InstanceType<typeof ICAL.Timezone>>();
+  readonly unknown = new Set<string>();
+
+  constructor(calendar: Component) {
+    for (const vtimezone of calendar.getAllSubcomponents('vtimezone')) {
+      const tzid = String(vtimezone.getFirstPropertyValue('tzid') ?? '');
+      if (tzid) this.zones.set(tzid, new ICAL.Timezone({ component: vtimezone, tzid }));
+    }
+  }
+
+  /** A time of the feed as wall clock and zone; `tzid` is its TZID parameter, if any. */
+  zoned(time: Time, tzid: string | undefined): Zoned {
+    if (time.isDate) return { local: day(time), timezone: undefined };
+    if (time.zone === ICAL.Timezone.utcTimezone) return { local: wall(time), timezone: 'UTC' };
+    if (tzid === undefined) return { local: wall(time), timezone: undefined };
+    const iana = ianaZone(tzid);
+    if (iana) return { local: wall(time), timezone: iana };
+    const zone = this.zones.get(tzid);
+    if (!zone) {
+      this.unknown.add(tzid);
+      return { local: wall(time), timezone: undefined };
+    }
+    const utc = time.clone();
+    utc.adjust(0, 0, 0, -zone.utcOffset(time));
+    return { local: wall(utc), timezone: 'UTC' };
+  }
+}
+
+const tzidOf = (prop: Property | null): string | undefined => {
+  const value = prop?.getParameter('tzid');
+  return typeof value === 'string' ? value : undefined;
+};
+
+function text(component: Component, name: string): string {
+  const value = component.getFirstPropertyValue(name);
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+function utcStamp(component: Component): string | null {
+  for (const name of ['last-modified', 'dtstamp']) {
+    const value = component.getFirstPropertyValue(name);
+    if (value instanceof ICAL.Time) return wall(value.convertToZone(ICAL.Timezone.utcTimezone));
+  }
+  return null;
+}
+
+/** The names of a CATEGORIES list (several properties, each a comma list). */
+function categoriesOf(component: Component): string[] {
+  return component
+    .getAllProperties('categories')
+    .flatMap((p) => p.getValues().map(String))
+    .map((c) => c.trim())
+    .filter(Boolean);
+}
+
+const keyOf = (value: string) => value.trim().replace(/\s+/g, ' ').toLowerCase();
+
+export function readIcs(input: string, options: IcsOptions): IcsRead {
+  const head = input.replace(/^\uFEFF/, '').trimStart();
+  if (!/^BEGIN:VCALENDAR/i.test(head)) throw new SourceError(`Not an iCalendar file: it starts with "${head.slice(0, 30).replace(/\s+/g, ' ')}".`);
+  let calendar: Component;
+  try {
+    calendar = new ICAL.Component(ICAL.parse(head));
+  } catch (error) {
+    throw new SourceError(`The iCalendar file does not parse: ${(error as Error).message}.`);
+  }
+  const now = options.now ?? new Date();
+  const horizonDays = options.horizonDays ?? 365;
+  const maxOccurrences = options.maxOccurrences ?? 1000;
+  const zones = new FeedZones(calendar);
+  const warnings: string[] = [];
+  const skipped: Skipped[] = [];
+  const events: SourceRecord[] = [];
+  const venues = new Map<string, SourceRecord>();
+  const organizers = new Map<string, SourceRecord>();
+  const categories = new Map<string, SourceRecord>();
+  const lang = options.lang;
+
+  const category = (name: string): string => {
+    const sourceId = `category:${keyOf(name)}`;
+    if (!categories.has(sourceId)) categories.set(sourceId, { kind: 'category', sourceId, lang, modified: null, payload: { name } });
+    return sourceId;
+  };
+  const venue = (component: Component): string | undefined => {
+    const location = text(component, 'location');
+    if (!location) return undefined;
+    const sourceId = `location:${keyOf(location)}`;
+    if (!venues.has(sourceId)) {
+      // "Name\nStreet, City" (Apple), "Name, Street, City" (Google): the name first, then the address.
+      const apple = component.getFirstProperty('x-apple-structured-location')?.getParameter('x-title');
+      const lines = location.split(/\n/).map((l) => l.trim()).filter(Boolean);
+      const comma = location.indexOf(',');
+      let name = lines.length > 1 ? lines[0]! : comma > 0 ? location.slice(0, comma).trim() : location;
+      let address = lines.length > 1 ? lines.slice(1).join(', ') : comma > 0 ? location.slice(comma + 1).trim() : '';
+      if (typeof apple === 'string' && apple.trim() && apple.trim() !== name) {
+        name = apple.trim();
+        address = location.replace(/\n/g, ', ');
+      }
+      const payload: Json = { venue: name, ...(address ? { address } : {}) };
+      const geo = component.getFirstPropertyValue('geo');
+      if (Array.isArray(geo) && geo.length === 2) Object.assign(payload, { geo_lat: Number(geo[0]), geo_lng: Number(geo[1]) });
+      venues.set(sourceId, { kind: 'venue', sourceId, lang, modified: null, payload });
+    }
+    return sourceId;
+  };
+  const organizer = (component: Component): string | undefined => {
+    const prop = component.getFirstProperty('organizer');
+    if (!prop) return undefined;
+    const email = String(prop.getFirstValue() ?? '')
+      .replace(/^mailto:/i, '')
+      .trim()
+      .toLowerCase();
+    const cn = prop.getParameter('cn');
+    const name = typeof cn === 'string' && cn.trim() ? cn.trim() : email;
+    if (!name) return undefined;
+    const sourceId = `organizer:${email || keyOf(name)}`;
+    if (!organizers.has(sourceId)) organizers.set(sourceId, { kind: 'organizer', sourceId, lang, modified: null, payload: { organizer: name, ...(email.includes('@') ? { email } : {}) } });
+    return sourceId;
+  };
+
+  /** One event record from a VEVENT, at `start`/`end` (an occurrence of a series, or its own). */
+  const toEvent = (component: Component, sourceId: string, start: Time, end: Time, startTzid: string | undefined, endTzid: string | undefined): SourceRecord | Skipped => {
+    const title = text(component, 'summary');
+    if (!title) return { kind: 'event', sourceId, lang, reason: 'no SUMMARY (title)' };
+    const status = text(component, 'status').toUpperCase();
+    if (status === 'CANCELLED') return { kind: 'event', sourceId, lang, reason: 'cancelled in the source' };
+    const allDay = start.isDate;
+    const from = zones.zoned(start, startTzid);
+    let until = zones.zoned(end, endTzid);
+    if (allDay) {
+      // DTEND of a date is exclusive (RFC 5545 3.6.1): the last day is the one before.
+      const last = end.clone();
+      last.adjust(-1, 0, 0, 0);
+      until = { local: day(last) < from.local ? from.local : day(last), timezone: undefined };
+    }
+    const confidential = ['PRIVATE', 'CONFIDENTIAL'].includes(text(component, 'class').toUpperCase());
+    const payload: Json = { title, status: status === 'TENTATIVE' ? 'draft' : confidential ? 'private' : 'publish', start_date: from.local, end_date: until.local };
+    if (allDay) payload['all_day'] = true;
+    else if (from.timezone) payload['timezone'] = from.timezone;
+    const html = component.getAllProperties('x-alt-desc').find((p) => String(p.getParameter('fmttype') ?? '').toLowerCase() === 'text/html')?.getFirstValue();
+    const description = typeof html === 'string' && html.trim() ? html.trim() : text(component, 'description') ? textToHtml(text(component, 'description')) : '';
+    if (description) payload['description'] = description;
+    const url = text(component, 'url');
+    if (/^https?:\/\//i.test(url)) payload['website'] = url;
+    const image = [...component.getAllProperties('image'), ...component.getAllProperties('attach')]
+      .map((p) => ({ value: String(p.getFirstValue() ?? ''), type: String(p.getParameter('fmttype') ?? ''), image: p.name === 'image' }))
+      .find((a) => /^https?:\/\//i.test(a.value) && (a.image || a.type.startsWith('image/') || /\.(jpe?g|png|gif|webp)(\?|$)/i.test(a.value)));
+    if (image) payload['image'] = image.value;
+    const categoryIds = [...categoriesOf(component).map(category), ...(options.category ? [category(options.category)] : [])];
+    const venueId = venue(component);
+    const organizerId = organizer(component);
+    return {
+      kind: 'event',
+      sourceId,
+      lang,
+      modified: utcStamp(component),
+      payload,
+      links: { ...(venueId ? { venue: venueId } : {}), ...(organizerId ? { organizers: [organizerId] } : {}), categories: [...new Set(categoryIds)] },
+    };
+  };
+  const add = (record: SourceRecord | Skipped) => ('reason' in record ? skipped.push(record) : events.push(record));
+
+  const vevents = calendar.getAllSubcomponents('vevent');
+  const overrides = new Map<string, Component[]>();
+  for (const vevent of vevents) {
+    if (vevent.hasProperty('recurrence-id') && vevent.hasProperty('uid')) overrides.set(text(vevent, 'uid'), [...(overrides.get(text(vevent, 'uid')) ?? []), vevent]);
+  }
+  const horizon = ICAL.Time.fromJSDate(new Date(now.getTime() + horizonDays * 86_400_000), true);
+  const from = ICAL.Time.fromJSDate(now, true);
+
+  for (const vevent of vevents) {
+    let uid = text(vevent, 'uid');
+    const start = vevent.getFirstPropertyValue('dtstart');
+    if (!(start instanceof ICAL.Time)) {
+      skipped.push({ kind: 'event', sourceId: uid || '?', lang, reason: 'no readable DTSTART' });
+      continue;
+    }
+    if (!uid) {
+      uid = `nouid-${createHash('sha256').update(`${start.toString()}\n${text(vevent, 'summary')}`).digest('hex').slice(0, 16)}`;
+      warnings.push(`An event without UID ("${text(vevent, 'summary')}") was given the id ${uid}.`);
+    }
+    const startTzid = tzidOf(vevent.getFirstProperty('dtstart'));
+    const endTzid = tzidOf(vevent.getFirstProperty('dtend')) ?? startTzid;
+    // An override of a series is written with its occurrence; alone (no series here), as itself.
+    if (vevent.hasProperty('recurrence-id')) {
+      const event = new ICAL.Event(vevent);
+      const master = vevents.some((v) => v !== vevent && text(v, 'uid') === uid && !v.hasProperty('recurrence-id'));
+      if (!master) add(toEvent(vevent, `${uid}@${compact(event.recurrenceId)}`, event.startDate, event.endDate, startTzid, endTzid));
+      continue;
+    }
+    const event = new ICAL.Event(vevent, { exceptions: overrides.get(uid) ?? [], strictExceptions: true });
+    if (!event.isRecurring()) {
+      add(toEvent(vevent, uid, event.startDate, event.endDate, startTzid, endTzid));
+      continue;
+    }
+    const iterator = event.iterator();
+    let count = 0;
+    for (let next = iterator.next(); next && count < maxOccurrences; next = iterator.next()) {
+      if (next.compare(horizon) > 0) break;
+      const details = event.getOccurrenceDetails(next);
+      if (details.endDate.compare(from) < 0) continue;
+      const item = details.item;
+      const component = item.component;
+      add(toEvent(component, `${uid}@${compact(details.recurrenceId)}`, details.startDate, details.endDate, tzidOf(component.getFirstProperty('dtstart')) ?? startTzid, tzidOf(component.getFirstProperty('dtend')) ?? endTzid));
+      count += 1;
+    }
+    warnings.push(`Series "${text(vevent, 'summary')}" (${uid}) imported as its ${count} occurrences in the next ${horizonDays} days: recurring events are not supported yet.`);
+  }
+  for (const tzid of zones.unknown) warnings.push(`Time zone "${tzid}" is neither an IANA name nor defined in the file: its times were read in the site's time zone.`);
+  const name = options.calendarName ?? (text(calendar, 'x-wr-calname') || text(calendar, 'name') || null);
+  return { records: [...categories.values(), ...venues.values(), ...organizers.values(), ...events], skipped, warnings, calendarName: name };
+}

@@ -1,0 +1,158 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db, ImportTable } from '../../db/database.js';
+import { transactionLock } from '../../db/dialect.js';
+import { conflict } from '../../http/errors.js';
+import type { Actor } from '../../auth/roles.js';
+import type { Kind } from './import.types.js';
+import { runImport, ImportStopped, type ImportOptions } from './importer.js';
+import { SourceError } from './source.http.js';
+
+/**
+ * Imports started through the admin route: one at a time across every instance on the database,
+ * run in the background by the instance that took the request, with progress and report in the
+ * `imports` table so that any instance answers GET. A running import refreshes its heartbeat;
+ * one whose heartbeat stopped (its instance died) is reported as failed, and the next import of
+ * the same source resumes from the import map.
+ */
+
+const HEARTBEAT_MS = 2_000;
+/** A heartbeat older than this: the instance that ran the import is gone. */
+const STALE_MS = 30_000;
+
+const iso = (ms = Date.now()) => new Date(ms).toISOString();
+
+export type Progress = Partial<Record<Kind, { done: number; total: number }>>;
+
+export interface ImportJob {
+  id: number;
+  status: 'running' | 'done' | 'failed';
+  options: Record<string, unknown>;
+  progress: Progress;
+  report: unknown;
+  error: string | null;
+  user_id: number;
+  started: string;
+  finished: string | null;
+}
+
+function toJob(row: ImportTable & { id: number }): ImportJob {
+  const stale = row.status === 'running' && Date.parse(row.heartbeat) < Date.now() - STALE_MS;
+  return {
+    id: row.id,
+    status: stale ? 'failed' : (row.status as ImportJob['status']),
+    options: JSON.parse(row.options) as Record<string, unknown>,
+    progress: JSON.parse(row.progress) as Progress,
+    report: row.report === null ? null : JSON.parse(row.report),
+    error: stale ? 'The instance running this import stopped; start it again to resume.' : row.error,
+    user_id: row.user_id,
+    started: row.started,
+    finished: stale ? row.heartbeat : row.finished,
+  };
+}
+
+/** What is stored and shown of the options: never the source's password. */
+function shownOptions(options: ImportOptions): Record<string, unknown> {
+  const { password, ...rest } = options;
+  return Object.fromEntries(Object.entries({ ...rest, password: password === undefined ? undefined : '(set)' }).filter(([, v]) => v !== undefined));
+}
+
+export class ImportJobs {
+  private readonly running = new Map<number, { stop: boolean }>();
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly db: Db,
+  ) {
+    app.addHook('onClose', async () => {
+      for (const job of this.running.values()) job.stop = true;
+    });
+  }
+
+  async get(id: number): Promise<ImportJob | null> {
+    const row = await this.db.selectFrom('imports').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toJob(row as ImportTable & { id: number }) : null;
+  }
+
+  async list(): Promise<ImportJob[]> {
+    const rows = await this.db.selectFrom('imports').selectAll().orderBy('id', 'desc').limit(20).execute();
+    return rows.map((r) => toJob(r as ImportTable & { id: number }));
+  }
+
+  /** Records a new import, refusing while another is running anywhere; then runs it in the background. */
+  async start(options: ImportOptions, actor: Actor, author: number | null): Promise<ImportJob> {
+    const now = iso();
+    const id = await this.db.transaction().execute(async (trx) => {
+      // One starter at a time (SQLite's writers are serial already).
+      await transactionLock(trx, 'imports');
+      const busy = await trx
+        .selectFrom('imports')
+        .select('id')
+        .where('status', '=', 'running')
+        .where('heartbeat', '>', iso(Date.now() - STALE_MS))
+        .executeTakeFirst();
+      if (busy) throw conflict('rest_import_running', `Import ${busy.id} is running; one import runs at a time.`, { import_id: busy.id });
+      const row = await trx
+        .insertInto('imports')
+        .values({ status: 'running', options: JSON.stringify(shownOptions(options)), progress: '{}', report: null, error: null, user_id: actor.id, started: now, heartbeat: now, finished: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    });
+    void this.run(id, options, actor, author);
+    return (await this.get(id))!;
+  }
+
+  private async run(id: number, options: ImportOptions, actor: Actor, author: number | null): Promise<void> {
+    const progress: Progress = {};
+    const totals = new Map<Kind, Map<string, number>>();
+    const control = { stop: false };
+    this.running.set(id, control);
+    const beat = () =>
+      this.db
+        .updateTable('imports')
+        .set({ heartbeat: iso(), progress: JSON.stringify(progress) })
+        .where('id', '=', id)
+        .execute()
+        .catch(() => undefined);
+    const timer = setInterval(() => void beat(), HEARTBEAT_MS);
+    try {
+      const report = await runImport(
+        {
+          app: this.app,
+          actor,
+          author,
+          stopped: () => control.stop,
+          progress: {
+            total: (kind, lang, total) => {
+              const byLang = totals.get(kind) ?? new Map<string, number>();
+              totals.set(kind, byLang.set(lang, total));
+              progress[kind] = { done: progress[kind]?.done ?? 0, total: [...byLang.values()].reduce((a, b) => a + b, 0) };
+            },
+            tick: (kind) => {
+              progress[kind] = { done: (progress[kind]?.done ?? 0) + 1, total: progress[kind]?.total ?? 0 };
+            },
+          },
+        },
+        options,
+      );
+      await this.finish(id, 'done', progress, report, null);
+    } catch (error) {
+      const message = error instanceof ImportStopped ? 'Stopped: the service shut down. Start the import again to resume.' : error instanceof SourceError ? error.message : 'The import failed; see the service log.';
+      if (!(error instanceof SourceError) && !(error instanceof ImportStopped)) this.app.log.error({ err: error, importId: id }, 'import failed');
+      await this.finish(id, 'failed', progress, null, message);
+    } finally {
+      clearInterval(timer);
+      this.running.delete(id);
+    }
+  }
+
+  private async finish(id: number, status: 'done' | 'failed', progress: Progress, report: unknown, error: string | null): Promise<void> {
+    const now = iso();
+    await this.db
+      .updateTable('imports')
+      .set({ status, progress: JSON.stringify(progress), report: report === null ? null : JSON.stringify(report), error, heartbeat: now, finished: now })
+      .where('id', '=', id)
+      .execute()
+      .catch((err: unknown) => this.app.log.error({ err, importId: id }, 'import result not stored'));
+  }
+}

@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { sql, type Transaction } from 'kysely';
+import { dialectOf } from '../../db/dialect.js';
+import type { Database } from '../../db/database.js';
+import { withCommitStep } from '../../db/transaction.js';
+import type { Actor } from '../../auth/roles.js';
+import { injectWithTicket } from '../../http/in-process.js';
+import { cleanHtml } from '../posts/post.service.js';
+import type { Kind, SourceRecord } from './import.types.js';
+
+/**
+ * Writes imported records through this service's own routes, in-process (`app.inject`, acting as
+ * the importing administrator): the same validation, sanitizing, de-duplication, slugs,
+ * transactions and data version as any client's write. The import map row of a record is written
+ * in the very transaction that writes the record (withCommitStep), so a run stopped at any point
+ * (Ctrl-C, `kill -9`) has imported a record and remembered it, or neither.
+ */
+
+const ROUTES: Record<Kind, string> = { category: 'categories', tag: 'tags', venue: 'venues', organizer: 'organizers', event: 'events' };
+const TABLES: Record<Kind, 'terms' | 'venues' | 'organizers' | 'events'> = { category: 'terms', tag: 'terms', venue: 'venues', organizer: 'organizers', event: 'events' };
+/** Which kind each link of a record points at. */
+const LINK_KINDS = { venue: 'venue', organizers: 'organizer', categories: 'category', tags: 'tag', parent: 'category' } as const;
+/** Our own answers that a new attempt can change (an overloaded instance, a lost race). */
+const RETRY_STATUSES = new Set([409, 429, 500, 503]);
+
+export type Outcome = 'created' | 'updated' | 'unchanged';
+
+/** A record this service refused, with its reason (reported; the import goes on). */
+export class RecordRefused extends Error {}
+
+interface Mapped {
+  localId: number;
+  modified: string | null;
+  hash: string;
+}
+
+export interface WriteResult {
+  outcome: Outcome;
+  localId: number | null;
+  /** Links of the record whose target was not imported (dropped from the write). */
+  missing: string[];
+}
+
+const nowUtc = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
+
+export class ImportWriter {
+  /** `kind:sourceId` → what was imported: read once, kept current as records are written. */
+  private readonly map = new Map<string, Mapped>();
+
+  constructor(
+    private readonly app: FastifyInstance,
+    readonly source: string,
+    private readonly actor: Actor,
+    private readonly author: number | null,
+    private readonly dryRun: boolean,
+  ) {}
+
+  async load(): Promise<void> {
+    const rows = await this.app.services.storage.db.selectFrom('import_map').selectAll().where('source', '=', this.source).execute();
+    for (const row of rows) this.map.set(`${row.kind}:${row.source_id}`, { localId: row.local_id, modified: row.source_modified, hash: row.hash });
+  }
+
+  /** Source ids of a kind and language imported by an earlier run (to find what the source no longer has). */
+  async mappedIds(kind: Kind, lang: string): Promise<Map<string, number>> {
+    const rows = await this.app.services.storage.db
+      .selectFrom('import_map')
+      .select(['source_id', 'local_id'])
+      .where('source', '=', this.source)
+      .where('kind', '=', kind)
+      .where('lang', '=', lang)
+      .execute();
+    return new Map(rows.map((r) => [r.source_id, r.local_id]));
+  }
+
+  localIdOf(kind: Kind, sourceId: string): number | null {
+    return this.map.get(`${kind}:${sourceId}`)?.localId ?? null;
+  }
+
+  /**
+   * The request body: the record's payload with its links as local ids, its language and author.
+   * The import writes as an administrator, whose HTML is stored as sent; what a source sends is
+   * not an administrator's, so its HTML is cleaned as an untrusted author's would be.
+   */
+  private body(record: SourceRecord, missing: string[]): Record<string, unknown> {
+    const body: Record<string, unknown> = { ...record.payload };
+    for (const field of ['description', 'excerpt']) if (typeof body[field] === 'string') body[field] = cleanHtml(null, body[field]);
+    const local = (name: keyof typeof LINK_KINDS, sourceId: string): number | null => {
+      const id = this.localIdOf(LINK_KINDS[name], sourceId);
+      if (id === null) missing.push(`${LINK_KINDS[name]} ${sourceId}`);
+      return id;
+    };
+    const links = record.links ?? {};
+    if (links.venue !== undefined) {
+      const id = local('venue', links.venue);
+      if (id !== null) body['venue'] = id;
+    }
+    for (const [name, field] of [['organizers', 'organizer'], ['categories', 'categories'], ['tags', 'tags']] as const) {
+      const list = links[name];
+      if (list !== undefined) body[field] = list.map((s) => local(name, s)).filter((id): id is number => id !== null);
+    }
+    if (links.parent !== undefined) body['parent'] = local('parent', links.parent) ?? 0;
+    if (this.author !== null && record.kind !== 'category' && record.kind !== 'tag') body['author'] = this.author;
+    return body;
+  }
+
+  /** A translation of the record already imported (in another language), to link the new one to. */
+  private translationOf(record: SourceRecord): number | null {
+    for (const sourceId of record.translations ?? []) {
+      const id = this.localIdOf(record.kind, sourceId);
+      if (id !== null) return id;
+    }
+    return null;
+  }
+
+  async write(record: SourceRecord): Promise<WriteResult> {
+    const missing: string[] = [];
+    const body = this.body(record, missing);
+    const hash = createHash('sha256').update(JSON.stringify(body)).digest('base64url');
+    const key = `${record.kind}:${record.sourceId}`;
+    const known = this.map.get(key);
+    if (known && known.hash === hash && known.modified === record.modified) return { outcome: 'unchanged', localId: known.localId, missing };
+    if (this.dryRun) return { outcome: known ? 'updated' : 'created', localId: known?.localId ?? null, missing };
+
+    const route = `/cal/events/v1/${ROUTES[record.kind]}`;
+    const remember = (localId: number) => async (trx: Transaction<Database>) => {
+      // An import is repeatable and its map row commits with its record, so a crash may lose the
+      // last records and their rows together and the next run makes them again: PostgreSQL need
+      // not wait for the disk at each of ten thousand commits.
+      if (dialectOf(trx) === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
+      await trx
+        .insertInto('import_map')
+        .values({ source: this.source, kind: record.kind, source_id: record.sourceId, lang: record.lang, local_id: localId, source_modified: record.modified, hash, imported_at: nowUtc() })
+        .onConflict((oc) => oc.columns(['source', 'kind', 'source_id']).doUpdateSet({ local_id: localId, lang: record.lang, source_modified: record.modified, hash, imported_at: nowUtc() }))
+        .execute();
+    };
+    const mapped = (localId: number) => this.map.set(key, { localId, modified: record.modified, hash });
+
+    if (known) {
+      const response = await this.send('PUT', `${route}/${known.localId}`, record.lang, body, async (trx) => {
+        await remember(known.localId)(trx);
+        return true;
+      });
+      // Deleted here since the last run: made again.
+      if (response.status !== 404) {
+        this.expectOk(response);
+        mapped(known.localId);
+        return { outcome: 'updated', localId: known.localId, missing };
+      }
+    }
+
+    const translationOf = this.translationOf(record);
+    if (translationOf !== null) body['translation_of'] = translationOf;
+    const table = TABLES[record.kind];
+    const response = await this.send('POST', route, record.lang, body, async (trx, result) => {
+      const id = typeof result === 'number' ? result : ((result as { id?: number; row?: { id?: number } } | null)?.id ?? (result as { row?: { id?: number } } | null)?.row?.id);
+      // The record's own transaction (an image made on the way has an id of another table).
+      if (typeof id !== 'number' || !(await trx.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst())) return false;
+      await remember(id)(trx);
+      return true;
+    });
+    let localId: number;
+    const data = response.json as { id?: number; code?: string; data?: { term_id?: number } } | undefined;
+    if (response.status === 400 && data?.code === 'term_exists' && typeof data.data?.term_id === 'number') {
+      // The same term made by hand, or by another source: this record is that term.
+      localId = data.data.term_id;
+    } else {
+      this.expectOk(response);
+      localId = Number(data?.id);
+    }
+    // A duplicate venue or organizer, or an existing term, was found rather than written: no
+    // transaction took the step, so the map row is written here (there is no new record to lose).
+    if (!response.mappedInTransaction) await this.app.services.storage.db.transaction().execute(remember(localId));
+    mapped(localId);
+    return { outcome: 'created', localId, missing };
+  }
+
+  /** Moves a record the source no longer has to the trash (`--prune`) and forgets it. */
+  async trash(kind: Kind, sourceId: string, localId: number, lang: string): Promise<void> {
+    if (this.dryRun) return;
+    const response = await this.send('DELETE', `/cal/events/v1/${ROUTES[kind]}/${localId}${kind === 'category' || kind === 'tag' ? '?force=true' : ''}`, lang, undefined, null);
+    if (response.status >= 400 && response.status !== 404 && response.status !== 410) throw new RecordRefused(`${kind} ${localId}: ${response.status}`);
+    // Pruned once: a later run does not report it again, and makes it anew if the source has it back.
+    await this.app.services.storage.db.deleteFrom('import_map').where('source', '=', this.source).where('kind', '=', kind).where('source_id', '=', sourceId).execute();
+    this.map.delete(`${kind}:${sourceId}`);
+  }
+
+  private expectOk(response: { status: number; json: unknown }): void {
+    if (response.status < 300) return;
+    const body = response.json as { code?: string; message?: string; data?: { params?: Record<string, string> } } | undefined;
+    const params = body?.data?.params ? Object.values(body.data.params).join(' ') : '';
+    throw new RecordRefused(`${response.status} ${body?.code ?? ''}: ${params || body?.message || 'refused'}`.trim());
+  }
+
+  /** One request as the importing user, retried when this instance was momentarily busy. */
+  private async send(
+    method: 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    lang: string,
+    body: Record<string, unknown> | undefined,
+    step: ((trx: Transaction<Database>, result: unknown) => Promise<boolean>) | null,
+  ): Promise<{ status: number; json: unknown; mappedInTransaction: boolean }> {
+    for (let attempt = 1; ; attempt += 1) {
+      let took = false;
+      const around = step ? <T>(handler: () => Promise<T>) => withCommitStep(async (trx, result) => (took = await step(trx, result)), handler) : undefined;
+      const response = await injectWithTicket(
+        this.app,
+        { actor: this.actor, ...(around ? { around } : {}) },
+        { method, url: `${url}${url.includes('?') ? '&' : '?'}i18n_language=${lang}`, ...(body ? { payload: body } : {}), headers: { 'x-request-id': `import-${attempt}` } },
+      );
+      if (RETRY_STATUSES.has(response.statusCode) && attempt < 3) {
+        await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** attempt));
+        continue;
+      }
+      let json: unknown;
+      try {
+        json = response.body === '' ? undefined : JSON.parse(response.body);
+      } catch {
+        json = undefined;
+      }
+      return { status: response.statusCode, json, mappedInTransaction: took };
+    }
+  }
+}

@@ -1,0 +1,223 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Actor } from '../../auth/roles.js';
+import { KINDS, type Kind, type SourceRecord } from './import.types.js';
+import { ReportBuilder, type ImportReport } from './import.report.js';
+import { ImportWriter, RecordRefused } from './import.writer.js';
+import { getText, SourceError } from './source.http.js';
+import { RestSource } from './source.rest.js';
+
+/**
+ * One import, from a REST source or an iCalendar feed: reads records kind by kind (categories,
+ * tags, venues, organizers, events: linked records before those that link to them), language by
+ * language (the site's default first, so translations find what they translate), and writes each
+ * through ImportWriter. A record refused is skipped and reported; only a source that cannot be
+ * read at all stops the import.
+ */
+
+export interface ImportOptions {
+  /** REST root of a site running the original plugin or this service. */
+  from?: string | undefined;
+  /** iCalendar file path or http(s) URL. */
+  ics?: string | undefined;
+  user?: string | undefined;
+  password?: string | undefined;
+  languages?: string[] | undefined;
+  since?: string | undefined;
+  dryRun?: boolean | undefined;
+  prune?: boolean | undefined;
+  /** iCalendar: the calendar's name in the report (default: the feed's own). */
+  calendarName?: string | undefined;
+  /** iCalendar: a category every imported event gets. */
+  category?: string | undefined;
+  /** iCalendar: the language of its events (default: the site's). */
+  language?: string | undefined;
+}
+
+export interface ProgressSink {
+  /** A kind's total in a language became known (or grew). */
+  total(kind: Kind, lang: string, total: number): void;
+  /** One more record of the kind handled. */
+  tick(kind: Kind, lang: string): void;
+}
+
+export interface ImportContext {
+  app: FastifyInstance;
+  /** Who writes (an administrator). */
+  actor: Actor;
+  /** Who the imported posts belong to (default: the actor). */
+  author: number | null;
+  progress?: ProgressSink;
+  /** Checked between records: true stops the import (Ctrl-C, a cancelled admin import). */
+  stopped?: () => boolean;
+}
+
+export class ImportStopped extends Error {}
+
+/**
+ * Records of one kind and language written side by side: none links to another of its kind and
+ * language (categories wait for their parents, so they go one by one), and PostgreSQL spends
+ * most of a write waiting for round trips.
+ */
+const CONCURRENCY = 8;
+
+/** Runs `work` on every item, at most `limit` at a time; the first error stops and is thrown. */
+async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (next < items.length && !failed) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** Categories with their parents first (a parent of the same source, same language). */
+function parentsFirst(records: SourceRecord[]): SourceRecord[] {
+  const byId = new Map(records.map((r) => [r.sourceId, r]));
+  const out: SourceRecord[] = [];
+  const placed = new Set<string>();
+  const place = (record: SourceRecord, path: Set<string>) => {
+    if (placed.has(record.sourceId) || path.has(record.sourceId)) return;
+    path.add(record.sourceId);
+    const parent = record.links?.parent === undefined ? undefined : byId.get(record.links.parent);
+    if (parent) place(parent, path);
+    placed.add(record.sourceId);
+    out.push(record);
+  };
+  for (const record of records) place(record, new Set());
+  return out;
+}
+
+class Run {
+  readonly report: ReportBuilder;
+
+  constructor(
+    private readonly context: ImportContext,
+    private readonly writer: ImportWriter,
+    private readonly options: ImportOptions,
+  ) {
+    this.report = new ReportBuilder(writer.source.replace(/^(rest|ics):/, ''), options.dryRun === true);
+  }
+
+  async write(record: SourceRecord): Promise<void> {
+    if (this.context.stopped?.()) throw new ImportStopped('stopped');
+    const counts = this.report.counts(record.kind, record.lang);
+    try {
+      const result = await this.writer.write(record);
+      counts[result.outcome] += 1;
+      if (result.missing.length > 0) this.report.report.missing_links.push({ kind: record.kind, sourceId: record.sourceId, lang: record.lang, links: result.missing });
+    } catch (error) {
+      if (!(error instanceof RecordRefused)) throw error;
+      this.report.skip({ kind: record.kind, sourceId: record.sourceId, lang: record.lang, reason: error.message });
+    }
+    this.context.progress?.tick(record.kind, record.lang);
+  }
+
+  /** Records an earlier run imported that this run did not see: reported, trashed with --prune. */
+  async gone(kind: Kind, lang: string, seen: Set<string>): Promise<void> {
+    for (const [sourceId, localId] of await this.writer.mappedIds(kind, lang)) {
+      if (seen.has(sourceId)) continue;
+      const pruned = this.options.prune === true && !this.options.dryRun;
+      if (pruned) await this.writer.trash(kind, sourceId, localId, lang);
+      this.report.counts(kind, lang).gone += 1;
+      this.report.report.gone.push({ kind, sourceId, lang, localId, pruned });
+    }
+  }
+}
+
+async function importRest(context: ImportContext, options: ImportOptions): Promise<ImportReport> {
+  const { config } = context.app.services;
+  const source = await RestSource.open({
+    url: options.from!,
+    user: options.user,
+    password: options.password,
+    languages: options.languages,
+    since: options.since,
+    siteLanguages: config.languages,
+    defaultLanguage: config.defaultLanguage,
+  });
+  const writer = new ImportWriter(context.app, source.key, context.actor, context.author, options.dryRun === true);
+  await writer.load();
+  const run = new Run(context, writer, options);
+  if (source.languages.length === 0) throw new SourceError('The source has none of the languages asked for (or of this site).');
+  const languages = [...source.languages].sort((a, b) => (a === config.defaultLanguage ? -1 : b === config.defaultLanguage ? 1 : 0));
+  for (const kind of KINDS) {
+    for (const lang of languages) {
+      const seen = new Set<string>();
+      let buffered: SourceRecord[] = [];
+      const pages = async function* () {
+        yield* source.pages(kind, lang);
+        if (kind === 'event') yield* source.unlisted(lang, seen);
+      };
+      for await (const page of pages()) {
+        context.progress?.total(kind, lang, page.total);
+        for (const skipped of page.skipped) {
+          run.report.skip(skipped);
+          context.progress?.tick(kind, lang);
+        }
+        for (const record of page.records) seen.add(record.sourceId);
+        // Categories wait for their parents, which may come on a later page.
+        if (kind === 'category') buffered.push(...page.records);
+        else await eachLimited(page.records, CONCURRENCY, (record) => run.write(record));
+      }
+      for (const record of parentsFirst(buffered)) await run.write(record);
+      buffered = [];
+      // With --since, older events were not read: they are not gone.
+      if (!(kind === 'event' && options.since)) await run.gone(kind, lang, seen);
+    }
+  }
+  for (const warning of source.warnings) run.report.warn(warning);
+  if (source.flavour === 'original' && source.languages.length > 1) {
+    run.report.warn(`Languages read from the source: ${source.languages.join(', ')} (roots ${[...source.roots.values()].join(', ')}).`);
+  }
+  return run.report.finish();
+}
+
+async function importIcs(context: ImportContext, options: ImportOptions): Promise<ImportReport> {
+  const { config } = context.app.services;
+  const location = options.ics!;
+  const isUrl = /^https?:\/\//i.test(location);
+  let text: string;
+  try {
+    text = isUrl ? await getText(location) : await readFile(location, 'utf8');
+  } catch (error) {
+    if (error instanceof SourceError) throw error;
+    throw new SourceError(`Cannot read ${location}: ${(error as Error).message}`);
+  }
+  const lang = options.language ?? config.defaultLanguage;
+  if (!config.languages.includes(lang)) throw new SourceError(`--language ${lang} is not a site language (${config.languages.join(', ')}).`);
+  // Loaded for iCalendar imports only (ical.js is not needed otherwise).
+  const { readIcs } = await import('./ics.read.js');
+  const read = readIcs(text, { lang, category: options.category, calendarName: options.calendarName });
+  const key = `ics:${isUrl ? location : resolve(location)}`;
+  const writer = new ImportWriter(context.app, key, context.actor, context.author, options.dryRun === true);
+  await writer.load();
+  const run = new Run(context, writer, options);
+  for (const skipped of read.skipped) run.report.skip(skipped);
+  for (const warning of read.warnings) run.report.warn(warning);
+  const byKind = new Map<Kind, SourceRecord[]>(KINDS.map((k) => [k, read.records.filter((r) => r.kind === k)]));
+  for (const kind of KINDS) {
+    const records = byKind.get(kind)!;
+    context.progress?.total(kind, lang, records.length);
+    if (kind === 'category') for (const record of records) await run.write(record);
+    else await eachLimited(records, CONCURRENCY, (record) => run.write(record));
+    await run.gone(kind, lang, new Set(records.map((r) => r.sourceId)));
+  }
+  if (read.calendarName) run.report.warn(`Calendar: ${read.calendarName}`);
+  return run.report.finish();
+}
+
+/** Runs one import; throws SourceError (one line, what to do) when the source cannot be read. */
+export async function runImport(context: ImportContext, options: ImportOptions): Promise<ImportReport> {
+  if ((options.from === undefined) === (options.ics === undefined)) throw new SourceError('Give either --from <REST root URL> or --ics <file or URL>.');
+  return options.from !== undefined ? importRest(context, options) : importIcs(context, options);
+}
