@@ -113,6 +113,20 @@ async function measure(name: string, options: autocannon.Options, pid?: number):
   };
 }
 
+/** The rate of a bare `node:http` server answering exactly `bytes`: the ceiling for a cached answer of that size. */
+async function bareRate(name: string, bytes: Buffer, type: string): Promise<Row | null> {
+  const bare = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': type, 'content-length': bytes.length });
+    res.end(bytes);
+  });
+  const port = await new Promise<number>((resolve) => bare.listen(0, '127.0.0.1', () => resolve((bare.address() as net.AddressInfo).port)));
+  try {
+    return await measure(name, { url: `http://127.0.0.1:${port}/` });
+  } finally {
+    bare.close();
+  }
+}
+
 /** A small seeded random source: the same URL mix on every run. */
 function random(seed: number): () => number {
   let state = seed;
@@ -174,7 +188,7 @@ async function main(): Promise<void> {
   console.log(`seeded ${EVENTS} events in ${seedSeconds.toFixed(1)} s on ${database.databaseUrl ? 'PostgreSQL' : 'SQLite'}`);
 
   // The compiled server, as `npm start` runs it.
-  const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
   if (build.status !== 0) throw new Error('build failed');
   const port = await freePort();
   // Exactly what `npm start` runs after its build (`node <flags> dist/src/server.js`).
@@ -242,13 +256,7 @@ async function main(): Promise<void> {
     }
     record(await onService('7. mixed uncached', { url: base, requests: cycle(mix.all) }));
 
-    const bare = http.createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': listBytes.length });
-      res.end(listBytes);
-    });
-    const barePort = await new Promise<number>((resolve) => bare.listen(0, '127.0.0.1', () => resolve((bare.address() as net.AddressInfo).port)));
-    const bareRow = await measure('6. bare node:http, same bytes', { url: `http://127.0.0.1:${barePort}/` });
-    bare.close();
+    const bareRow = await bareRate('6. bare node:http, same bytes', listBytes, 'application/json; charset=utf-8');
     record(bareRow);
 
     // 8-9. Calendar feeds (issue 15): the default window's iCalendar feed as subscribers poll it
@@ -259,13 +267,7 @@ async function main(): Promise<void> {
     console.log(`default-window feed: ${feedBytes.length} bytes, ${feedBytes.toString().split('BEGIN:VEVENT').length - 1} events`);
     const feedRow = await onService('8. feed (iCalendar), cached', { url: `${base}${feedPath}` });
     record(feedRow);
-    const feedBare = http.createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/calendar; charset=utf-8', 'content-length': feedBytes.length });
-      res.end(feedBytes);
-    });
-    const feedBarePort = await new Promise<number>((resolve) => feedBare.listen(0, '127.0.0.1', () => resolve((feedBare.address() as net.AddressInfo).port)));
-    const feedBareRow = await measure('8b. bare node:http, feed bytes', { url: `http://127.0.0.1:${feedBarePort}/` });
-    feedBare.close();
+    const feedBareRow = await bareRate('8b. bare node:http, feed bytes', feedBytes, 'text/calendar; charset=utf-8');
     record(feedBareRow);
     const feedDay = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     const feedDays = Math.max(1, Math.round((500 * 730) / EVENTS));
@@ -280,6 +282,47 @@ async function main(): Promise<void> {
       }),
     );
     if (feedRow && feedBareRow) console.log(`cached feed / bare-bytes ratio: ${((feedRow.requests_per_sec / Math.max(1, feedBareRow.requests_per_sec)) * 100).toFixed(0)} %`);
+
+    // 10. Public pages (issue 16): a month page from the page cache against the bare rate for its
+    // bytes, and uncached month pages (an ignored parameter that changes every time) of a category,
+    // which holds about EVENTS / 360 events a month, one client at a time.
+    const month = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 7);
+    const monthPath = `/events/month/${month}/`;
+    const monthBytes = Buffer.from(await (await fetch(`${base}${monthPath}`)).arrayBuffer());
+    const monthRow = await onService('10. month page, cached', { url: `${base}${monthPath}` });
+    record(monthRow);
+    const monthBareRow = await bareRate('10b. bare node:http, month page bytes', monthBytes, 'text/html; charset=utf-8');
+    record(monthBareRow);
+    const categoryMonth = `${monthPath}?category=${seeded.categorySlug}`;
+    const categoryEvents = (await (await fetch(`${base}/cal/events/v1/events?per_page=1&categories=${seeded.categorySlug}&start_date=${month}-01&end_date=${month}-28`)).json()) as { total: number };
+    let pageBust = 0;
+    record(
+      await onService(`10u. month page, uncached (${categoryEvents.total}+ events)`, {
+        url: `${base}${categoryMonth}`,
+        connections: 1,
+        requests: [{ setupRequest: (request) => ({ ...request, path: `${categoryMonth}&uncached=${(pageBust += 1)}` }) }],
+      }),
+    );
+    if (monthRow && monthBareRow) console.log(`cached month page / bare-bytes ratio: ${((monthRow.requests_per_sec / Math.max(1, monthBareRow.requests_per_sec)) * 100).toFixed(0)} % (${monthBytes.length} bytes)`);
+
+    // 11. Import (issue 17): this service as the source of `cal-events import` into a fresh database
+    // of the same kind, as an operator runs it; the rate is records read per second.
+    if (!ONLY || ONLY.some((prefix) => '11. import'.startsWith(prefix))) {
+      const target = await freshDatabase();
+      try {
+        const env = { ...process.env, ...target.env, LOG_LEVEL: 'warn' };
+        spawnSync(process.execPath, ['dist/src/cli.js', 'user', 'add', 'importer', '--role', 'administrator'], { env, stdio: 'ignore' });
+        const started = performance.now();
+        const run = spawnSync(process.execPath, ['dist/src/cli.js', 'import', '--from', `${base}/`, '--user', 'bench', '--password', application_password, '--report', path.join(target.dataDir, 'report.json')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+        const seconds = (performance.now() - started) / 1000;
+        if (run.status !== 0) throw new Error(`import exited with ${run.status}: ${run.stderr.toString().trim().split('\n').pop()}`);
+        const report = JSON.parse(fs.readFileSync(path.join(target.dataDir, 'report.json'), 'utf8')) as { rate: number };
+        console.log(`import of ${EVENTS} events and their linked records: ${seconds.toFixed(1)} s, ${report.rate} records/s`);
+        record({ scenario: `11. import (${EVENTS} events), records/s`, requests_per_sec: report.rate, p50_ms: 0, p99_ms: 0, errors: 0, non2xx: 0, response_bytes: 0, service_cpu_pct: null });
+      } finally {
+        await target.drop();
+      }
+    }
 
     const list = results.find((row) => row.scenario.startsWith('1.'));
     const ratio = list && bareRow ? list.requests_per_sec / Math.max(1, bareRow.requests_per_sec) : null;
