@@ -98,33 +98,13 @@ function parse(argv: string[]): { command: string; name: string | undefined; opt
   return { command, name, options: values };
 }
 
-/** `cal-events import …`: its own options (import.cli.ts), on the same database. */
-async function importMain(argv: string[]): Promise<number> {
-  let config;
-  try {
-    config = loadConfig(process.env, isValidTimezone);
-  } catch (error) {
-    return report(error);
-  }
-  const storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  try {
-    await migrate(storage.db);
-    // Loaded only for imports: it builds the whole app, which `user` commands do not need.
-    const { importCommand } = await import('./modules/import/import.cli.js');
-    return await importCommand(argv, config, storage);
-  } catch (error) {
-    return report(error instanceof UsageError ? new CliError(error.message, 2) : error);
-  } finally {
-    await storage.close();
-  }
-}
-
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'import') return importMain(argv.slice(1));
+  // `import` has its own options (import.cli.ts); it runs on the same database as `user`.
+  const importing = argv[0] === 'import';
   let parsed;
   let config;
   try {
-    parsed = parse(argv);
+    parsed = importing ? null : parse(argv);
     config = loadConfig(process.env, isValidTimezone);
   } catch (error) {
     return report(error);
@@ -132,10 +112,15 @@ async function main(argv: string[]): Promise<number> {
   const storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrate(storage.db);
+    if (parsed === null) {
+      // Loaded only for imports: it builds the whole app, which `user` commands do not need.
+      const { importCommand } = await import('./modules/import/import.cli.js');
+      return await importCommand(argv.slice(1), config, storage);
+    }
     await run(storage.db, parsed.command, parsed.name, parsed.options);
     return 0;
   } catch (error) {
-    return report(error);
+    return report(error instanceof UsageError ? new CliError(error.message, 2) : error);
   } finally {
     await storage.close();
   }
