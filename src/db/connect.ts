@@ -15,6 +15,7 @@ import * as authVersion from './migrations/008_auth_version.js';
 import * as eventWindowCounts from './migrations/009_event_window_counts.js';
 import * as feedStatus from './migrations/010_feed_status.js';
 import * as imports from './migrations/011_imports.js';
+import * as searchFts from './migrations/012_search_fts.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '009_event_window_counts': eventWindowCounts,
   '010_feed_status': feedStatus,
   '011_imports': imports,
+  '012_search_fts': searchFts,
 };
 
 export interface Storage {

@@ -2,7 +2,7 @@ import { sql, type SqlBool, type Expression, type SelectQueryBuilder } from 'kys
 import { DateTime } from 'luxon';
 import type { Database, Db, EventRow } from '../../db/database.js';
 import type { CountCache } from '../../db/count-cache.js';
-import { containsInsensitive, dialectOf, likeEscape } from '../../db/dialect.js';
+import { dialectOf } from '../../db/dialect.js';
 import type { RequestContext } from '../../http/context.js';
 import { invalidParam } from '../../http/errors.js';
 import { buildPage, clampPerPage, isPastTheEnd, offsetOf, type Page } from '../../http/pagination.js';
@@ -11,6 +11,7 @@ import { Problems } from '../../http/problems.js';
 import { formatSql, parseDateTime, shiftDays, zoneOrUtc, type Zone } from '../../lib/dates.js';
 import { checkStatusFilter, statusEcho, visibleTo, withTranslations } from '../posts/post.service.js';
 import { resolveTermFilter } from './event.term-filter.js';
+import { searchClauses } from './event.search.js';
 import { defaultListStatuses } from '../../auth/roles.js';
 import { eventErrors } from './event.errors.js';
 import { loadEventRelations, toEventObject } from './event.mapper.js';
@@ -172,12 +173,7 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   }
 
   if (q.search !== undefined) {
-    const dialect = dialectOf(db);
-    for (const word of q.search.split(/\s+/).filter(Boolean)) {
-      const pattern = `%${likeEscape(word)}%`;
-      const fields = ['title', 'description', 'excerpt'].map((c) => containsInsensitive(dialect, sql.ref(`events.${c}`), pattern));
-      where.push(sql<SqlBool>`(${sql.join(fields, sql` or `)})`);
-    }
+    where.push(...(await searchClauses(db, q.search)));
     echo.push(['search', q.search]);
   }
   echo.push(['status', statusEcho(q.status, statuses)]);
