@@ -16,6 +16,7 @@ import * as eventWindowCounts from './migrations/009_event_window_counts.js';
 import * as feedStatus from './migrations/010_feed_status.js';
 import * as imports from './migrations/011_imports.js';
 import * as searchFts from './migrations/012_search_fts.js';
+import * as termWindowCounts from './migrations/013_event_term_window_counts.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '010_feed_status': feedStatus,
   '011_imports': imports,
   '012_search_fts': searchFts,
+  '013_event_term_window_counts': termWindowCounts,
 };
 
 export interface Storage {

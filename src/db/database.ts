@@ -144,6 +144,14 @@ export interface EventWindowCountTable {
   n: number;
 }
 
+export interface EventTermWindowCountTable {
+  lang: string;
+  term_id: number;
+  start_day: string;
+  end_day: string;
+  n: number;
+}
+
 export interface ImportMapTable {
   source: string;
   kind: string;
@@ -186,6 +194,7 @@ export interface Database {
   app_passwords: AppPasswordTable;
   settings: SettingTable;
   event_window_counts: EventWindowCountTable;
+  event_term_window_counts: EventTermWindowCountTable;
   import_map: ImportMapTable;
   imports: ImportTable;
 }

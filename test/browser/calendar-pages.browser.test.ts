@@ -42,7 +42,8 @@ for (const backend of backends()) {
       // A context per page: axe-core's Playwright builder needs one it can add frames to.
       const context = await browser.newContext({ viewport: { width, height: 900 } });
       const page = await context.newPage();
-      page.on('close', () => void context.close());
+      // Closed with its page; after the browser itself has gone, there is nothing left to close.
+      page.on('close', () => void context.close().catch(() => undefined));
       const response = await page.goto(`${base}${path}`);
       assert.ok(response, path);
       return page;

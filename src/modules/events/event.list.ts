@@ -41,6 +41,8 @@ export interface EventFilter {
   byInclude: boolean;
   /** Set when the list is the public view of a window of whole days and nothing else: counted from per-day counts. */
   dayWindow: DayWindow | null;
+  /** With dayWindow: the one category or tag the list is also filtered by (counted from its per-day counts). */
+  dayTerm: number | null;
   /** The caller's visibility clause, one of `where` (the calendar feeds put cancelled events beside it). */
   visibility: Expression<SqlBool>;
 }
@@ -157,10 +159,16 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   where.push(visibility);
 
   let dayWindow: DayWindow | null = null;
+  let dayTerm: number | null = null;
+  // A public window of whole days, alone or with one category or tag, is counted from per-day counts.
+  const others = OTHER_FILTERS.filter((name) => q[name] !== undefined);
+  let termWindow: DayWindow | null = null;
   if (!byInclude && options.dates !== false) {
     const bounds = dateBounds(q, siteZone, strict, problems, now);
     const publicOnly = statuses.length === 1 && statuses[0] === 'publish';
-    if (publicOnly && OTHER_FILTERS.every((name) => q[name] === undefined)) dayWindow = dayWindowOf(bounds);
+    const window = publicOnly ? dayWindowOf(bounds) : null;
+    if (others.length === 0) dayWindow = window;
+    else if (others.length === 1 && (others[0] === 'categories' || others[0] === 'tags')) termWindow = window;
     for (const [name, value] of bounds) {
       const { column, op } = COMPARE[name];
       where.push(sql<SqlBool>`${sql.ref(`events.${column}`)} ${sql.raw(op)} ${value}`);
@@ -184,6 +192,11 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
     const termIds = await resolveTermFilter(db, taxonomy, items, ctx.lang);
     if (termIds === null) problems.add(param, `${param} must list existing ${param === 'tags' ? 'tags' : 'categories'} (ids or slugs).`);
     else where.push(sql<SqlBool>`exists (select 1 from event_terms et where et.event_id = events.id and et.term_id in (${sql.join(termIds)}))`);
+    // One term exactly (no subcategory, no translation): an event counts once, so its counts sum.
+    if (termIds?.length === 1 && termWindow !== null) {
+      dayWindow = termWindow;
+      dayTerm = termIds[0]!;
+    }
   }
 
   if (q.venue !== undefined && q.venue.length > 0) {
@@ -228,7 +241,7 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   }
 
   problems.throwIfAny();
-  return { where, echo, byInclude, dayWindow, visibility };
+  return { where, echo, byInclude, dayWindow, dayTerm, visibility };
 }
 
 /**
@@ -255,12 +268,12 @@ async function countEvents(db: Db, counts: CountCache, base: EventQuery, filter:
   const compare = async (): Promise<void> => {
     const snapshot = dialectOf(db) === 'postgres' ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
     await snapshot.execute(async (trx) => {
-      const [summed] = (await trx.executeQuery<{ n: number | string }>(windowCountQuery(db, lang, window).compile())).rows;
+      const [summed] = (await trx.executeQuery<{ n: number | string }>(windowCountQuery(db, lang, window, filter.dayTerm).compile())).rows;
       const [plain] = (await trx.executeQuery<{ n: number | string }>(rowByRow.compile())).rows;
       if (Number(summed!.n) !== Number(plain!.n)) throw new Error(`Per-day counts differ from the rows: ${summed!.n} against ${plain!.n} for ${JSON.stringify(window)}`);
     });
   };
-  return counts.count(windowCountQuery(db, lang, window), version, verifyCounts ? compare : undefined);
+  return counts.count(windowCountQuery(db, lang, window, filter.dayTerm), version, verifyCounts ? compare : undefined);
 }
 
 /** GET /events: one query for the page, one for the total, a fixed number for the embedded records. */

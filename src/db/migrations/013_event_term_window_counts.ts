@@ -1,0 +1,102 @@
+import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../dialect.js';
+
+/**
+ * 009's per-day counts, per category or tag: how many listed published events of a language,
+ * linked to a term, start and end on each pair of days. A public list of whole days filtered by
+ * one term (`categories=jazz`) is counted by summing them, instead of joining every event of the
+ * window with its terms (a hash join over the table at a million events). Triggers on both
+ * tables keep them in every write's transaction: a link made or removed counts when its event is
+ * listed and published; an event that changes status, listing or dates moves the counts of all
+ * its terms; an event deleted outright takes its counts away before its links go (on cascade,
+ * the links' own trigger then finds no event and does nothing).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('event_term_window_counts')
+    .addColumn('lang', 'text', (c) => c.notNull())
+    .addColumn('term_id', 'integer', (c) => c.notNull())
+    .addColumn('start_day', 'text', (c) => c.notNull())
+    .addColumn('end_day', 'text', (c) => c.notNull())
+    .addColumn('n', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('event_term_window_counts_pk', ['lang', 'term_id', 'start_day', 'end_day'])
+    .execute();
+
+  const postgres = dialectOf(db) === 'postgres';
+  const visible = (row: string) => `${row}.status = 'publish' and ${row}.hide_from_listings = 0`;
+  // PostgreSQL wants the column qualified in an upsert; SQLite reads it unqualified (as 009 does).
+  const plusOne = `on conflict (lang, term_id, start_day, end_day) do update set n = ${postgres ? 'event_term_window_counts.n' : 'n'} + 1;`;
+  /** +1 for the terms `terms` (a select of term_id) of event `row`, when it is visible. */
+  const add = (row: string, terms: string) => `insert into event_term_window_counts (lang, term_id, start_day, end_day, n)
+      select ${row}.lang, t.term_id, substr(${row}.start_local, 1, 10), substr(${row}.end_local, 1, 10), 1 from (${terms}) t where ${visible(row)}
+      ${plusOne}`;
+  const remove = (row: string, terms: string) => `update event_term_window_counts set n = n - 1
+      where ${visible(row)} and lang = ${row}.lang and term_id in (${terms})
+        and start_day = substr(${row}.start_local, 1, 10) and end_day = substr(${row}.end_local, 1, 10);`;
+
+  if (postgres) {
+    await sql.raw(`
+      create function event_term_window_count_link() returns trigger language plpgsql as $$
+      declare e events%rowtype;
+      begin
+        if tg_op = 'INSERT' then
+          select * into e from events where id = new.event_id;
+          if found then ${add('e', 'select new.term_id as term_id')} end if;
+        else
+          select * into e from events where id = old.event_id;
+          if found then ${remove('e', 'select old.term_id')} end if;
+        end if;
+        return null;
+      end $$`).execute(db);
+    await sql`create trigger event_term_window_count_link after insert or delete on event_terms for each row execute function event_term_window_count_link()`.execute(db);
+    await sql.raw(`
+      create function event_term_window_count_event() returns trigger language plpgsql as $$
+      begin
+        ${remove('old', 'select term_id from event_terms where event_id = old.id')}
+        if tg_op = 'UPDATE' then ${add('new', 'select term_id from event_terms where event_id = new.id')} end if;
+        return case when tg_op = 'DELETE' then old else null end;
+      end $$`).execute(db);
+    await sql`create trigger event_term_window_count_event_update after update of status, hide_from_listings, lang, start_local, end_local on events for each row execute function event_term_window_count_event()`.execute(db);
+    await sql`create trigger event_term_window_count_event_delete before delete on events for each row execute function event_term_window_count_event()`.execute(db);
+  } else {
+    await sql.raw(`create trigger event_term_window_count_link_insert after insert on event_terms begin
+        insert into event_term_window_counts (lang, term_id, start_day, end_day, n)
+          select e.lang, new.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10), 1 from events e where e.id = new.event_id and ${visible('e')}
+          ${plusOne}
+      end`).execute(db);
+    await sql.raw(`create trigger event_term_window_count_link_delete after delete on event_terms begin
+        update event_term_window_counts set n = n - 1
+          where (lang, term_id, start_day, end_day) in (select e.lang, old.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10) from events e where e.id = old.event_id and ${visible('e')});
+      end`).execute(db);
+    await sql.raw(`create trigger event_term_window_count_event_update after update of status, hide_from_listings, lang, start_local, end_local on events begin
+        ${remove('old', 'select term_id from event_terms where event_id = old.id')}
+        ${add('new', 'select term_id from event_terms where event_id = new.id')}
+      end`).execute(db);
+    await sql.raw(`create trigger event_term_window_count_event_delete before delete on events begin
+        ${remove('old', 'select term_id from event_terms where event_id = old.id')}
+      end`).execute(db);
+  }
+
+  // The links already stored.
+  await sql`
+    insert into event_term_window_counts (lang, term_id, start_day, end_day, n)
+    select e.lang, et.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10), count(*)
+    from event_terms et join events e on e.id = et.event_id
+    where e.status = 'publish' and e.hide_from_listings = 0
+    group by e.lang, et.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10)`.execute(db);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function down(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    await sql`drop trigger if exists event_term_window_count_link on event_terms`.execute(db);
+    await sql`drop trigger if exists event_term_window_count_event_update on events`.execute(db);
+    await sql`drop trigger if exists event_term_window_count_event_delete on events`.execute(db);
+    await sql`drop function if exists event_term_window_count_link()`.execute(db);
+    await sql`drop function if exists event_term_window_count_event()`.execute(db);
+  } else {
+    for (const name of ['link_insert', 'link_delete', 'event_update', 'event_delete']) await sql.raw(`drop trigger if exists event_term_window_count_${name}`).execute(db);
+  }
+  await db.schema.dropTable('event_term_window_counts').execute();
+}
