@@ -262,11 +262,17 @@ for (const backend of backends()) {
           organizer: [{ organizer: 'O1' }, { organizer: 'O2' }, { organizer: 'O3' }, { organizer: 'O4' }], categories: ['C1', 'C2', 'C3'], tags: ['t1', 't2', 't3'],
           venue: { venue: 'Somewhere' },
         });
-        // The first read after a write misses the page cache.
+        // An ignored parameter that changes makes every read miss the page cache. The fewest of three:
+        // a periodic read of the settings can fall into any one request.
+        let bust = 0;
         const count = async (id: number) => {
-          const start = t.queries.count;
-          await t.request({ method: 'GET', url: `${EVENTS}/${id}` });
-          return t.queries.count - start;
+          const counts: number[] = [];
+          for (let i = 0; i < 3; i += 1) {
+            const start = t.queries.count;
+            await t.request({ method: 'GET', url: `${EVENTS}/${id}?miss=${(bust += 1)}` });
+            counts.push(t.queries.count - start);
+          }
+          return Math.min(...counts);
         };
         const a = await count(small.data.id);
         const b = await count(big.data.id);
