@@ -1,7 +1,8 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Db, EventRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
+import { dialectOf } from '../../db/dialect.js';
 import { buildFilter } from '../events/event.list.js';
 import type { EventListParams } from '../events/event.schema.js';
 
@@ -85,6 +86,26 @@ async function spanningEvents(db: Db, ctx: RequestContext, where: Expression<Sql
     .execute()) as EventRow[];
 }
 
+/** `(values ('2027-03-01'), …) as d(day)`: the days as rows, for PostgreSQL's lateral joins. */
+const dayRows = (days: string[]) => sql`(values ${sql.join(days.map((d) => sql`(${d}::text)`))}) as d(day)`;
+
+/**
+ * The first `limit` events starting on each day, each day one short range of the index. PostgreSQL
+ * runs one planned subquery per day through a lateral join (planning a union of forty-two took
+ * longer than running it); SQLite, which has no lateral joins, a union of one query per day.
+ */
+async function firstOfEachDay(db: Db, ctx: RequestContext, where: Expression<SqlBool>[], days: string[], limit: number): Promise<GridEvent[]> {
+  const ofDay = (from: RawBuilder<string> | string, to: RawBuilder<string> | string) =>
+    listed(db, ctx, where).select(GRID_COLUMNS).where('events.start_local', '>=', from).where('events.start_local', '<=', to).orderBy('events.start_local').orderBy('events.id').limit(limit);
+  if (dialectOf(db) === 'postgres') {
+    const lateral = ofDay(sql<string>`d.day || ' 00:00:00'`, sql<string>`d.day || ' 23:59:59'`);
+    return (await sql<GridEvent>`select e.* from ${dayRows(days)} cross join lateral (${lateral}) as e`.execute(db)).rows;
+  }
+  // Each day's query wrapped as a derived table: a compound select takes no LIMIT of its members.
+  const [first, ...rest] = days.map((day, i) => db.selectFrom(ofDay(dayStart(day), dayEnd(day)).as(`d${i}`)).selectAll());
+  return (await rest.reduce((q, next) => q.unionAll(next), first!).execute()) as GridEvent[];
+}
+
 export interface GridDay {
   /** The events shown that day, by start: those starting that day first, then those going on. */
   events: GridEvent[];
@@ -99,18 +120,7 @@ export interface GridDay {
  * is shown on each of its days.
  */
 export async function gridEvents(db: Db, ctx: RequestContext, where: Expression<SqlBool>[], days: string[], perDay: number, unfiltered: boolean): Promise<Map<string, GridDay>> {
-  const perDayQuery = (day: string) =>
-    listed(db, ctx, where)
-      .select(GRID_COLUMNS)
-      .where('events.start_local', '>=', dayStart(day))
-      .where('events.start_local', '<=', dayEnd(day))
-      .orderBy('events.start_local')
-      .orderBy('events.id')
-      .limit(perDay + 1);
-  // Each day's query wrapped as a derived table: a compound select takes no LIMIT of its members.
-  const [first, ...rest] = days.map((day, i) => db.selectFrom(perDayQuery(day).as(`d${i}`)).selectAll());
-  const union = rest.reduce((q, next) => q.unionAll(next), first!);
-  const [rows, spanning] = await Promise.all([union.execute() as Promise<GridEvent[]>, spanningEvents(db, ctx, where, days[0]!, perDay * days.length)]);
+  const [rows, spanning] = await Promise.all([firstOfEachDay(db, ctx, where, days, perDay + 1), spanningEvents(db, ctx, where, days[0]!, perDay * days.length)]);
 
   const grid = new Map<string, GridDay>(days.map((day) => [day, { events: [], more: 0 }]));
   const starting = new Map<string, GridEvent[]>();
@@ -150,12 +160,17 @@ async function dayCounts(db: Db, ctx: RequestContext, where: Expression<SqlBool>
     return new Map(rows.map((r) => [r.start_day, Number(r.n)]));
   }
   // One count per day, each over its own range of the index: one statement, never a scan of the table.
-  const [first, ...rest] = days.map((d) =>
+  const count = (from: RawBuilder<string> | string, to: RawBuilder<string> | string) =>
     listed(db, ctx, where)
-      .select((eb) => [sql<string>`cast(${d} as text)`.as('day'), eb.fn.countAll<number | string>().as('n')])
-      .where('events.start_local', '>=', dayStart(d))
-      .where('events.start_local', '<=', dayEnd(d)),
-  );
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('events.start_local', '>=', from)
+      .where('events.start_local', '<=', to);
+  if (dialectOf(db) === 'postgres') {
+    const perDay = count(sql<string>`d.day || ' 00:00:00'`, sql<string>`d.day || ' 23:59:59'`);
+    const rows = (await sql<{ day: string; n: number | string }>`select d.day, (${perDay}) as n from ${dayRows(days)}`.execute(db)).rows;
+    return new Map(rows.map((r) => [r.day, Number(r.n)]));
+  }
+  const [first, ...rest] = days.map((d) => count(dayStart(d), dayEnd(d)).select(sql<string>`cast(${d} as text)`.as('day')));
   const rows = await rest.reduce((q, next) => q.unionAll(next), first!).execute();
   return new Map(rows.map((r) => [r.day, Number(r.n)]));
 }
