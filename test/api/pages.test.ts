@@ -58,8 +58,9 @@ for (const backend of backends()) {
       ids['festival'] = (await post(`${NS}/events`, { title: 'Three-day Festival', all_day: true, start_date: '2027-03-30', end_date: '2027-04-01', venue: ids['venue'] })).id;
       ids['draft'] = (await post(`${NS}/events`, { title: 'Secret Draft', status: 'draft', start_date: '2027-03-15 10:00:00', end_date: '2027-03-15 11:00:00' })).id;
       ids['hostile'] = (await post(`${NS}/events`, { title: `Hostile ${HOSTILE}`, start_date: '2027-03-16 10:00:00', end_date: '2027-03-16 11:00:00', venue: { venue: `Venue ${HOSTILE}`, address: `Street ${HOSTILE}` }, organizer: [{ organizer: `Org ${HOSTILE}` }] })).id;
+      ids['crafts'] = (await post(`${NS}/categories`, { name: 'Crafts' })).id;
       for (let day = 1; day <= 5; day += 1) {
-        await post(`${NS}/events`, { title: `Busy ${day}`, start_date: `2027-03-22 0${day}:00:00`, end_date: `2027-03-22 0${day}:30:00` });
+        await post(`${NS}/events`, { title: `Busy ${day}`, start_date: `2027-03-22 0${day}:00:00`, end_date: `2027-03-22 0${day}:30:00`, categories: day <= 4 ? [ids['crafts']] : [] });
       }
       ids['gone'] = (await post(`${NS}/events`, { title: 'Cancelled Gig', start_date: '2027-03-18 20:00:00', end_date: '2027-03-18 22:00:00' })).id;
       const del = await t.request({ method: 'DELETE', url: `${NS}/events/${ids['gone']}`, auth: admin });
@@ -84,6 +85,12 @@ for (const backend of backends()) {
       const busy = html.querySelector('td[data-date="2027-03-22"]')!;
       assert.equal(busy.querySelectorAll('a.cal-event').length, 3);
       assert.equal(busy.querySelector('a.cal-more')!.text.trim(), '2 more');
+      // Filtered: counted from one category's day counts, or day by day with any other filter.
+      for (const [query, more] of [['category=crafts', '1 more'], ['search=busy', '2 more'], ['category=crafts&search=busy', '1 more']] as const) {
+        const filtered = (await page(`/events/month/2027-03/?${query}`)).html.querySelector('td[data-date="2027-03-22"]')!;
+        assert.equal(filtered.querySelectorAll('a.cal-event').length, 3, query);
+        assert.equal(filtered.querySelector('a.cal-more')!.text.trim(), more, query);
+      }
       assert.equal(html.querySelector('caption')!.text.trim(), 'March 2027');
     });
 

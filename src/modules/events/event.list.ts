@@ -43,6 +43,11 @@ export interface EventFilter {
   dayWindow: DayWindow | null;
   /** With dayWindow: the one category or tag the list is also filtered by (counted from its per-day counts). */
   dayTerm: number | null;
+  /**
+   * Set when the per-day counts hold this list's events, whatever its window: the public view with
+   * no other filter than one term (`term`) or none (the month grid counts its days with them).
+   */
+  countable: { term: number | null } | null;
   /** The caller's visibility clause, one of `where` (the calendar feeds put cancelled events beside it). */
   visibility: Expression<SqlBool>;
 }
@@ -162,13 +167,15 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   let dayTerm: number | null = null;
   // A public window of whole days, alone or with one category or tag, is counted from per-day counts.
   const others = OTHER_FILTERS.filter((name) => q[name] !== undefined);
+  const publicOnly = statuses.length === 1 && statuses[0] === 'publish';
+  const oneTermParam = others.length === 1 && (others[0] === 'categories' || others[0] === 'tags');
+  let countable: { term: number | null } | null = publicOnly && others.length === 0 ? { term: null } : null;
   let termWindow: DayWindow | null = null;
   if (!byInclude && options.dates !== false) {
     const bounds = dateBounds(q, siteZone, strict, problems, now);
-    const publicOnly = statuses.length === 1 && statuses[0] === 'publish';
     const window = publicOnly ? dayWindowOf(bounds) : null;
     if (others.length === 0) dayWindow = window;
-    else if (others.length === 1 && (others[0] === 'categories' || others[0] === 'tags')) termWindow = window;
+    else if (oneTermParam) termWindow = window;
     for (const [name, value] of bounds) {
       const { column, op } = COMPARE[name];
       where.push(sql<SqlBool>`${sql.ref(`events.${column}`)} ${sql.raw(op)} ${value}`);
@@ -197,6 +204,7 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
       dayWindow = termWindow;
       dayTerm = termIds[0]!;
     }
+    if (termIds?.length === 1 && publicOnly && oneTermParam) countable = { term: termIds[0]! };
   }
 
   if (q.venue !== undefined && q.venue.length > 0) {
@@ -241,7 +249,7 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   }
 
   problems.throwIfAny();
-  return { where, echo, byInclude, dayWindow, dayTerm, visibility };
+  return { where, echo, byInclude, dayWindow, dayTerm, countable, visibility };
 }
 
 /**

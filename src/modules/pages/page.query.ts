@@ -32,9 +32,16 @@ const GRID_COLUMNS = ['events.id', 'events.slug', 'events.title', 'events.start_
  */
 const MAX_SPANNING_DAYS = 60;
 
+export interface PageFilter {
+  where: Expression<SqlBool>[];
+  /** Whether the per-day counts (of all listed events, or of one term's) count these events. */
+  countable: { term: number | null } | null;
+}
+
 /** The list's other filters (category, tag, venue, search) as SQL, without a date window. */
-export async function pageFilter(db: Db, q: EventListParams, ctx: RequestContext): Promise<Expression<SqlBool>[]> {
-  return (await buildFilter(db, q, ctx, DateTime.utc(), { dates: false })).where;
+export async function pageFilter(db: Db, q: EventListParams, ctx: RequestContext): Promise<PageFilter> {
+  const { where, countable } = await buildFilter(db, q, ctx, DateTime.utc(), { dates: false });
+  return { where, countable };
 }
 
 function listed(db: Db, ctx: RequestContext, where: Expression<SqlBool>[]) {
@@ -119,7 +126,8 @@ export interface GridDay {
  * one the events that started before the grid and reach into it. An event lasting several days
  * is shown on each of its days.
  */
-export async function gridEvents(db: Db, ctx: RequestContext, where: Expression<SqlBool>[], days: string[], perDay: number, unfiltered: boolean): Promise<Map<string, GridDay>> {
+export async function gridEvents(db: Db, ctx: RequestContext, filter: PageFilter, days: string[], perDay: number): Promise<Map<string, GridDay>> {
+  const { where } = filter;
   const [rows, spanning] = await Promise.all([firstOfEachDay(db, ctx, where, days, perDay + 1), spanningEvents(db, ctx, where, days[0]!, perDay * days.length)]);
 
   const grid = new Map<string, GridDay>(days.map((day) => [day, { events: [], more: 0 }]));
@@ -129,7 +137,7 @@ export async function gridEvents(db: Db, ctx: RequestContext, where: Expression<
     starting.set(day, [...(starting.get(day) ?? []), row]);
   }
   const overflowing = [...starting].filter(([, list]) => list.length > perDay).map(([day]) => day);
-  const counts = await dayCounts(db, ctx, where, overflowing, unfiltered);
+  const counts = await dayCounts(db, ctx, filter, overflowing);
   const last = days[days.length - 1]!;
   const place = (event: GridEvent, from: string) => {
     for (let day = from; day <= last && day <= event.end_local.slice(0, 10); day = nextDay(day)) {
@@ -146,14 +154,18 @@ export async function gridEvents(db: Db, ctx: RequestContext, where: Expression<
   return grid;
 }
 
-/** How many listed events start on each of `days`: the per-day counts when nothing else filters. */
-async function dayCounts(db: Db, ctx: RequestContext, where: Expression<SqlBool>[], days: string[], unfiltered: boolean): Promise<Map<string, number>> {
+/** How many listed events start on each of `days`: from the per-day counts when they hold them (009, 013). */
+async function dayCounts(db: Db, ctx: RequestContext, filter: PageFilter, days: string[]): Promise<Map<string, number>> {
   if (days.length === 0) return new Map();
-  if (unfiltered) {
+  const { where, countable } = filter;
+  if (countable !== null) {
+    // Both tables have the columns read here; the query is typed with the first.
+    const table = (countable.term === null ? 'event_window_counts' : 'event_term_window_counts') as 'event_window_counts';
     const rows = await db
-      .selectFrom('event_window_counts')
+      .selectFrom(table)
       .select((eb) => ['start_day', eb.fn.sum<number | string>('n').as('n')])
       .where('lang', '=', ctx.lang)
+      .$if(countable.term !== null, (qb) => qb.where(sql.ref('term_id'), '=', countable.term))
       .where('start_day', 'in', days)
       .groupBy('start_day')
       .execute();

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import view from '@fastify/view';
 import { Eta } from 'eta';
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { EventRow } from '../../db/database.js';
 import { ApiError } from '../../http/errors.js';
 import { rootPathOf } from '../../http/languages.js';
@@ -18,7 +18,7 @@ import { IMMUTABLE, loadAssets, pagesFile } from './page.assets.js';
 import { addressLine, eventPageView, eventSummary, mapLink } from './page.event.js';
 import { fill, formats } from './page.i18n.js';
 import { pagePaths, queryString, type ViewFilters } from './page.links.js';
-import { gridEvents, listSlice, pageFilter } from './page.query.js';
+import { gridEvents, listSlice, pageFilter, type PageFilter } from './page.query.js';
 import { PageProblem, PageRenderer, pageScope, type PageScope, type Translations } from './page.render.js';
 import { dayNeighbours, gridDays, monthView, parseDay, parseMonth } from './page.views.js';
 
@@ -115,7 +115,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
     return q;
   }
 
-  async function whereOf(request: FastifyRequest, q: EventListParams): Promise<Expression<SqlBool>[]> {
+  async function filterOf(request: FastifyRequest, q: EventListParams): Promise<PageFilter> {
     try {
       return await pageFilter(db, q, request.ctx);
     } catch (error) {
@@ -158,9 +158,9 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
       if (!first) throw new PageProblem(404);
       const filters = viewFilters(request.query as Query);
       const q = await listParams(scope, filters);
-      const where = await whereOf(request, q);
+      const filter = await filterOf(request, q);
       const days = gridDays(first, scope.lang);
-      const grid = await gridEvents(db, request.ctx, where, days, GRID_PER_DAY, Object.keys(q).length === 0);
+      const grid = await gridEvents(db, request.ctx, filter, days, GRID_PER_DAY);
       const keep = queryString({ ...filters });
       const model = monthView(first, days, grid, scope.lang, scope.today, scope.paths, keep);
       const form = await filterForm(scope, filters, q);
@@ -195,7 +195,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
       const page = pageNumber(query);
       const past = param(query, 'past') === '1';
       const q = { ...(await listParams(scope, filters)), ...opts.fixed };
-      const where = await whereOf(request, q);
+      const { where } = await filterOf(request, q);
       const slice = await listSlice(db, request.ctx, where, past ? { before: scope.today } : { from: scope.today }, (page - 1) * LIST_PER_PAGE, LIST_PER_PAGE);
       const here = request.url.split('?')[0]!;
       const link = (values: Record<string, string | number | undefined>) => `${rootPathOf(config, scope.lang)}${here.replace(/^\/+/, '')}${queryString({ ...filters, ...values })}`;
@@ -231,7 +231,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
       const filters = viewFilters(query);
       const page = pageNumber(query);
       const q = await listParams(scope, filters);
-      const where = await whereOf(request, q);
+      const { where } = await filterOf(request, q);
       const slice = await listSlice(db, request.ctx, where, { day: date }, (page - 1) * DAY_PER_PAGE, DAY_PER_PAGE);
       const keep = queryString({ ...filters });
       const { prev, next } = dayNeighbours(day);
@@ -338,7 +338,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
         const row = await findBySlug(db, kind, slug, scope.lang);
         if (!row || row.status !== 'publish') throw new PageProblem(404);
         const page = pageNumber(request.query as Query);
-        const where = await whereOf(request, { [name]: [row.id] });
+        const { where } = await filterOf(request, { [name]: [row.id] });
         const slice = await listSlice(db, request.ctx, where, { from: scope.today }, (page - 1) * LIST_PER_PAGE, LIST_PER_PAGE);
         const translations = await translationPaths(kind.table, row, (paths, s) => (name === 'venue' ? paths.venue(s) : paths.organizer(s)));
         const base = name === 'venue' ? scope.paths.venue(row.slug) : scope.paths.organizer(row.slug);
