@@ -26,6 +26,10 @@ export interface Config {
   readonly maxHeapUsedMb: number;
   /** Most events one calendar feed holds (the nearest to today first); X-Cal-Total says how many matched. */
   readonly feedMaxEvents: number;
+  /** Most occurrences one recurring series may have (a longer rule is a 400). */
+  readonly recurrenceMax: number;
+  /** How far ahead (days from now) a series' occurrences are materialized; a background step extends it. */
+  readonly recurrenceHorizonDays: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -53,6 +57,8 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   const maxEventLoopDelayMs = integer(value('CAL_MAX_EVENT_LOOP_DELAY_MS') ?? '500', 'CAL_MAX_EVENT_LOOP_DELAY_MS', 0, 600_000, problems);
   const maxHeapUsedMb = integer(value('CAL_MAX_HEAP_USED_MB') ?? '0', 'CAL_MAX_HEAP_USED_MB', 0, 1_000_000, problems);
   const feedMaxEvents = integer(value('CAL_FEED_MAX_EVENTS') ?? '2000', 'CAL_FEED_MAX_EVENTS', 1, 100_000, problems);
+  const recurrenceMax = integer(value('CAL_RECURRENCE_MAX') ?? '1000', 'CAL_RECURRENCE_MAX', 1, 100_000, problems);
+  const recurrenceHorizonDays = integer(value('CAL_RECURRENCE_HORIZON_DAYS') ?? '730', 'CAL_RECURRENCE_HORIZON_DAYS', 1, 36_600, problems);
 
   const languages = (value('CAL_LANGUAGES') ?? 'en,fr,it,es,de').split(',').map((l) => l.trim().toLowerCase()).filter(Boolean);
   const unknown = languages.filter((l) => !(KNOWN_LANGUAGES as readonly string[]).includes(l));
@@ -99,6 +105,8 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     maxEventLoopDelayMs,
     maxHeapUsedMb,
     feedMaxEvents,
+    recurrenceMax,
+    recurrenceHorizonDays,
     logLevel,
   });
 }

@@ -17,6 +17,7 @@ import * as feedStatus from './migrations/010_feed_status.js';
 import * as imports from './migrations/011_imports.js';
 import * as searchFts from './migrations/012_search_fts.js';
 import * as termWindowCounts from './migrations/013_event_term_window_counts.js';
+import * as recurrence from './migrations/015_recurrence.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '011_imports': imports,
   '012_search_fts': searchFts,
   '013_event_term_window_counts': termWindowCounts,
+  '015_recurrence': recurrence,
 };
 
 export interface Storage {

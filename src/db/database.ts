@@ -57,6 +57,24 @@ export interface EventTable extends PostColumns {
   trashed_from?: string | null;
   /** Bumped by every update and trash (iCalendar SEQUENCE); 0 on insert. */
   revision?: number;
+  /** The series this event is an occurrence of (a series names itself); null when it does not recur. */
+  series_id?: number | null;
+  /** An occurrence's original local start (iCalendar RECURRENCE-ID). */
+  recurrence_id?: string | null;
+  /** 1: edited on its own; series-wide changes and re-expansions leave it as it is. */
+  recurrence_exception?: number;
+}
+
+export interface EventRecurrenceTable {
+  series_id: number;
+  rrule: string;
+  /** JSON arrays of local wall times 'YYYY-MM-DD HH:MM:SS' in the series' zone. */
+  rdates: string;
+  exdates: string;
+  /** Local wall time through which occurrences exist. */
+  expanded_until: string;
+  /** 1: the rule has nothing beyond expanded_until. */
+  complete: number;
 }
 
 export interface VenueTable extends PostColumns {
@@ -197,6 +215,7 @@ export interface Database {
   event_term_window_counts: EventTermWindowCountTable;
   import_map: ImportMapTable;
   imports: ImportTable;
+  event_recurrence: EventRecurrenceTable;
 }
 
 export type Db = Kysely<Database>;

@@ -12,6 +12,9 @@ import { resolveTermInputs } from '../terms/term.embed.js';
 import { VENUE } from '../venues/venue.kind.js';
 import { eventErrors } from './event.errors.js';
 import { isHttpUrl } from '../../lib/url.js';
+import { checkRecurrence, type CheckedRecurrence, type RecurrencePolicy } from '../recurrence/recurrence.input.js';
+import { findRecurrence } from '../recurrence/recurrence.repository.js';
+import type { Recurrence } from '../recurrence/recurrence.rule.js';
 
 /** A linked venue or organizer: an existing record, or one to create (de-duplicated) with the event. */
 export type LinkPlan = { kind: 'id'; id: number } | { kind: 'new'; changes: LinkedChanges };
@@ -28,6 +31,8 @@ export interface EventChanges {
   organizers?: LinkPlan[];
   categories?: TermInput;
   tags?: TermInput;
+  /** A series' rule (null: stop recurring); undefined leaves it. */
+  recurrence?: CheckedRecurrence | null;
 }
 
 const FLAGS = ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const;
@@ -45,6 +50,7 @@ export async function checkEventInput(
   ctx: RequestContext,
   existing: EventRow | null,
   allowPassword: boolean,
+  policy: RecurrencePolicy,
 ): Promise<EventChanges> {
   const problems = new Problems();
 
@@ -78,9 +84,40 @@ export async function checkEventInput(
 
   if (input['venue'] !== undefined) changes.venue = await checkVenue(db, input['venue'], ctx, problems);
   if (input['organizer'] !== undefined && !problems.has('organizer')) changes.organizers = await checkOrganizers(db, input['organizer'], ctx, problems);
+  if (!problems.has('start_date') && !problems.has('end_date')) await checkEventRecurrence(db, input, existing, zone, changes, policy, problems);
 
   problems.throwIfAny();
   return changes;
+}
+
+/**
+ * `recurrence`, read at the event's start (as this payload leaves it) and in its zone. A new
+ * translation of a series without a rule of its own takes the series' rule, so a translated series
+ * has its occurrences too, linked date by date.
+ */
+async function checkEventRecurrence(db: Db, input: Record<string, unknown>, existing: EventRow | null, zone: Zone, changes: EventChanges, policy: RecurrencePolicy, problems: Problems): Promise<void> {
+  const start = changes.columns.start_local ?? existing?.start_local;
+  if (start === undefined) return;
+  let value = input['recurrence'];
+  if (value === undefined && existing === null && changes.common.trid !== undefined) {
+    const source = await inheritedRecurrence(db, asId(input['translation_of']));
+    if (source) value = source;
+  }
+  if (value === undefined) return;
+  if (value === null) {
+    changes.recurrence = null;
+    return;
+  }
+  changes.recurrence = checkRecurrence(value, zone, start, policy, problems);
+}
+
+/** The rule of the series `id` names (rdates and exdates travel as they are), if it is one. */
+async function inheritedRecurrence(db: Db, id: number | null): Promise<Recurrence | undefined> {
+  if (id === null) return undefined;
+  const source = await db.selectFrom('events').select(['id', 'series_id']).where('id', '=', id).executeTakeFirst();
+  if (!source || source.series_id !== source.id) return undefined;
+  const stored = await findRecurrence(db, source.id);
+  return stored && { rrule: stored.rrule, rdates: stored.rdates, exdates: stored.exdates };
 }
 
 /** Start, end, all-day and time zone: local and UTC values, kept consistent whatever was sent. */

@@ -12,6 +12,7 @@ import { loadEmbeddedTerms } from '../terms/term.embed.js';
 import { VENUE } from '../venues/venue.kind.js';
 import { eventJsonLd } from './event.jsonld.js';
 import * as events from './event.repository.js';
+import { loadSeriesRelations, recurrenceFields, type SeriesRelations } from '../recurrence/recurrence.mapper.js';
 
 /** Everything embedded in a page of events, loaded with a fixed number of queries. */
 export interface EventRelations extends Related {
@@ -19,6 +20,8 @@ export interface EventRelations extends Related {
   venueOf: Map<number, Record<string, unknown>>;
   organizersOf: Map<number, Record<string, unknown>[]>;
   terms: Awaited<ReturnType<typeof loadEmbeddedTerms>>;
+  /** The rules of the series among the rows, and their exceptions for callers who may edit them. */
+  recurrences: SeriesRelations;
 }
 
 /** What a create has just written, so its response need not read it back. */
@@ -35,11 +38,12 @@ export async function loadEventRelations(db: Db, rows: EventRow[], ctx: RequestC
   const links = written ? written.organizerIds.map((organizer_id) => ({ event_id: rows[0]!.id, organizer_id })) : await events.organizerLinks(db, ids);
   // A new event outside any group (trid = its own new id) is alone in it.
   const grouped = rows.filter((r) => !(written && r.trid === r.id));
-  const [venues, organizers, terms, translations] = await Promise.all([
+  const [venues, organizers, terms, translations, recurrences] = await Promise.all([
     loadShownMembers<LinkedRow>(db, 'venues', rows.flatMap((r) => (r.venue_id === null ? [] : [r.venue_id])), ctx.lang),
     loadShownMembers<LinkedRow>(db, 'organizers', links.map((l) => l.organizer_id), ctx.lang),
     loadEmbeddedTerms(db, ids, ctx),
     loadTranslations(db, 'events', grouped.map((r) => r.trid)),
+    loadSeriesRelations(db, rows, ctx),
   ]);
   const images = await loadImages(db, [...rows, ...venues.shown.values(), ...organizers.shown.values()].map((r) => r.image_id));
   // One object per record shown, whichever of its group's ids the events link.
@@ -70,7 +74,7 @@ export async function loadEventRelations(db: Db, rows: EventRow[], ctx: RequestC
     if (!list.includes(organizer)) list.push(organizer);
     organizersOf.set(link.event_id, list);
   }
-  return { images, translations, venueOf, organizersOf, terms };
+  return { images, translations, venueOf, organizersOf, terms, recurrences };
 }
 
 export interface MapOptions {
@@ -124,6 +128,6 @@ export function toEventObject(row: EventRow, rel: EventRelations, ctx: RequestCo
     custom_fields: [],
   };
   if (options.single && !options.blank) event['json_ld'] = eventJsonLd(event, venue, organizers);
-  Object.assign(event, languageFields(row, rel));
+  Object.assign(event, languageFields(row, rel), recurrenceFields(row, rel.recurrences, ctx));
   return options.blank ? blankProtected(event) : event;
 }

@@ -13,6 +13,7 @@ import { loadEventRelations, toEventObject, type Written } from './event.mapper.
 import * as events from './event.repository.js';
 import {
   EventCreateSchema,
+  EventDeleteQuery,
   EventListQuery,
   EventListSchema,
   EventReadQuery,
@@ -21,7 +22,10 @@ import {
   type EventListParams,
   type EventReadParams,
 } from './event.schema.js';
-import { createEvent, trashEvent, updateEvent } from './event.service.js';
+import { createEvent } from './event.service.js';
+import { deleteInScope, updateInScope, type Scope } from '../recurrence/recurrence.scope.js';
+import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
+import { startHorizonStep } from '../recurrence/recurrence.horizon.js';
 import { negotiateFormat } from '../feeds/feed.format.js';
 import { respondEventFeed, respondEventListFeed } from '../feeds/feeds.handlers.js';
 import { checkEventInput, type EventChanges } from './event.input.js';
@@ -68,7 +72,9 @@ type Locate = (request: FastifyRequest) => Promise<EventRow>;
 
 export async function eventRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.services.storage;
-  const { pageCache } = app.services;
+  const { pageCache, config } = app.services;
+  const policy: RecurrencePolicy = { max: config.recurrenceMax, horizonDays: config.recurrenceHorizonDays, now: () => new Date() };
+  startHorizonStep(app, db, policy);
   const one = responses({ 200: Type.Ref('Event') });
   const conditional = conditionalResponses({ 200: Type.Ref('Event') });
 
@@ -88,11 +94,11 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       schema: { body: EventCreateSchema, response: responses({ 201: Type.Ref('Event') }) },
       config: { access: 'edit_posts' },
       preHandler: async (request) => {
-        request.prepared = await checkEventInput(db, request.body as Record<string, unknown>, request.ctx, null, true);
+        request.prepared = await checkEventInput(db, request.body as Record<string, unknown>, request.ctx, null, true, policy);
       },
     },
     async (request, reply) => {
-      const { row, organizerIds } = await createEvent(db, request.prepared as EventChanges, request.ctx);
+      const { row, organizerIds } = await createEvent(db, request.prepared as EventChanges, request.ctx, policy);
       return reply.code(201).send(await written(db, row, request.ctx, reply, { organizerIds }));
     },
   );
@@ -111,10 +117,11 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     // Registered before the update so the methods read GET, DELETE, POST, PUT, PATCH, as in the original.
     app.delete(
       path,
-      { schema: { params, querystring: EventReadQuery, headers: IfMatchHeaders, response: conditional }, config: { access: 'edit_posts' }, preHandler: async (request) => void (request.prepared = await locate(request)) },
+      { schema: { params, querystring: EventDeleteQuery, headers: IfMatchHeaders, response: conditional }, config: { access: 'edit_posts' }, preHandler: async (request) => void (request.prepared = await locate(request)) },
       async (request, reply) => {
         const row = request.prepared as EventRow;
-        const trashed = await underIfMatch(request, (trx) => currentEtag(trx, row.id, request.ctx), () => trashEvent(db, row, request.ctx));
+        const scope = (request.query as { scope?: Scope }).scope;
+        const trashed = await underIfMatch(request, (trx) => currentEtag(trx, row.id, request.ctx), () => deleteInScope(db, row, request.ctx, scope, policy));
         return written(db, trashed, request.ctx, reply);
       },
     );
@@ -127,11 +134,12 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       // The record and the payload are checked before the permission, as in the original.
       preHandler: async (request) => {
         const row = await locate(request);
-        request.prepared = { row, changes: await checkEventInput(db, request.body as Record<string, unknown>, request.ctx, row, allowPassword) };
+        request.prepared = { row, changes: await checkEventInput(db, request.body as Record<string, unknown>, request.ctx, row, allowPassword, policy) };
       },
       handler: async (request, reply) => {
         const { row, changes } = request.prepared as { row: EventRow; changes: EventChanges };
-        const updated = await underIfMatch(request, (trx) => currentEtag(trx, row.id, request.ctx), () => updateEvent(db, row, changes, request.ctx));
+        const scope = (request.body as { scope?: Scope }).scope;
+        const updated = await underIfMatch(request, (trx) => currentEtag(trx, row.id, request.ctx), () => updateInScope(db, row, changes, request.ctx, scope, policy));
         return written(db, updated, request.ctx, reply);
       },
     });

@@ -9,6 +9,30 @@ import { CommonQuery, I18nLanguage, IdOrSlugList, IdList, Nullable, Page, PerPag
 
 const Linked = (description: string) => Type.Unknown({ description });
 
+const LocalDates = (description: string) => Type.Array(Type.String(), { description });
+
+/** What a client sends to make an event a series (or null to stop it recurring). */
+const RecurrenceInput = Type.Union(
+    [
+      Type.Null(),
+      Type.String({ description: 'The RRULE alone' }),
+      Type.Object({
+        rrule: Type.String({ description: 'RFC 5545 rule, e.g. FREQ=WEEKLY;BYDAY=TU;INTERVAL=2;UNTIL=20271231T235959Z (an "RRULE:" prefix is accepted); read in the event\'s time zone' }),
+        rdates: Type.Optional(LocalDates('Extra occurrence starts (local "YYYY-MM-DD HH:MM:SS", or a date for the series\' time of day)')),
+        exdates: Type.Optional(LocalDates('Excluded occurrence starts, same forms')),
+      }),
+    ],
+    { description: 'Makes the event a recurring series: its occurrences are events whose post_parent and series_id name it. null stops the series.' },
+);
+
+const ScopeParam = Type.Optional(
+  Type.Unsafe<'this' | 'following' | 'all'>({
+    type: 'string',
+    enum: ['this', 'following', 'all'],
+    description: 'On an occurrence of a series: this one only (default; it becomes an exception), this and the following ones (the series is split), or all',
+  }),
+);
+
 const EventFields = {
   author: Type.Optional(Type.Integer({ minimum: 1, description: 'The event author ID' })),
   date: Type.Optional(Type.Union([Type.String(), Type.Integer()], { description: 'The event publication date' })),
@@ -37,6 +61,7 @@ const EventFields = {
   organizer: Type.Optional(Linked('The event organizer IDs or organizer data')),
   translation_of: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'ID of the event this one translates' }))),
   i18n_language: Type.Optional(I18nLanguage),
+  recurrence: Type.Optional(RecurrenceInput),
 };
 
 export const EventCreateSchema = Type.Object(
@@ -51,12 +76,12 @@ export const EventCreateSchema = Type.Object(
 );
 
 export const EventUpdateSchema = Type.Object(
-  { ...EventFields, password: Type.Optional(Type.String({ description: 'The event password' })) },
+  { ...EventFields, password: Type.Optional(Type.String({ description: 'The event password' })), scope: ScopeParam },
   { additionalProperties: true },
 );
 
 /** By slug, `password` cannot be set (the specification leaves it out). */
-export const EventSlugUpdateSchema = Type.Object(EventFields, { additionalProperties: true });
+export const EventSlugUpdateSchema = Type.Object({ ...EventFields, scope: ScopeParam }, { additionalProperties: true });
 
 /** The representation of the event reads (src/modules/feeds): also chosen by `Accept`. */
 const FormatParam = (description: string) =>
@@ -70,6 +95,9 @@ export const EventReadQuery = Type.Object({
   ),
   ...CommonQuery,
 });
+
+/** DELETE takes a scope on an occurrence of a series (deleting the series deletes it whole). */
+export const EventDeleteQuery = Type.Object({ ...EventReadQuery.properties, scope: ScopeParam });
 
 export const EventListQuery = Type.Object({
   page: Type.Optional(Page),
@@ -167,6 +195,23 @@ export const EventSchema = Type.Object(
     json_ld: Type.Optional(Type.Unknown({ description: 'schema.org Event (single reads only)' })),
     i18n_language: Type.Optional(Type.String({ description: 'Language of the event' })),
     translations: Type.Optional(Type.Record(Type.String(), Type.Integer(), { description: 'Event id of each translation, by language' })),
+    // Extensions of this service, on recurring events only (issue 18).
+    recurrence: Type.Optional(
+      Type.Object(
+        {
+          rrule: Type.String({ description: 'RFC 5545 rule, read in the event time zone from its start' }),
+          rdates: LocalDates('Extra occurrence starts, local wall times'),
+          exdates: LocalDates('Excluded occurrence starts, local wall times'),
+          summary: Type.String({ description: 'The rule in words, in the language of the request' }),
+          exceptions: Type.Optional(
+            Type.Array(Type.Object({ id: Type.Integer(), recurrence_id: Type.String() }), { description: 'Occurrences edited on their own (shown to those who may edit the series)' }),
+          ),
+        },
+        { description: 'On the series (the event that is its first occurrence)' },
+      ),
+    ),
+    series_id: Type.Optional(Type.Integer({ description: 'The series this event is an occurrence of (a series names itself)' })),
+    recurrence_id: Type.Optional(Type.String({ description: 'The original local start of this occurrence (iCalendar RECURRENCE-ID)' })),
   },
   { $id: 'Event' },
 );

@@ -12,6 +12,8 @@ import { eventErrors } from './event.errors.js';
 import type { EventChanges, LinkPlan } from './event.input.js';
 import * as events from './event.repository.js';
 import { inTransaction } from '../../db/transaction.js';
+import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
+import { startSeries } from '../recurrence/recurrence.series.js';
 
 async function applyLink(trx: Db, plan: LinkPlan, kind: typeof VENUE, ctx: RequestContext): Promise<number> {
   return plan.kind === 'id' ? plan.id : (await insertLinked(trx, kind, plan.changes, ctx)).id;
@@ -76,47 +78,48 @@ const NEW_EVENT: Pick<EventTable, 'cost' | 'currency_symbol' | 'currency_code' |
 };
 
 /**
- * POST /events: writes a checked event and its links in one transaction. Returns the stored row
- * (every column is written explicitly) and its organizers, so the response needs no read back.
+ * POST /events: writes a checked event and its links in one transaction, and for a series its
+ * occurrences. Returns the stored row (every column is written explicitly) and its organizers, so
+ * the response needs no read back.
  */
-export async function createEvent(db: Db, changes: EventChanges, ctx: RequestContext): Promise<{ row: EventRow; organizerIds: number[] }> {
+export async function createEvent(db: Db, changes: EventChanges, ctx: RequestContext, policy: RecurrencePolicy): Promise<{ row: EventRow; organizerIds: number[] }> {
   assertAuthors(changes, ctx);
   return inTransaction(db, async (trx) => {
     const post = await newPostColumns(trx, 'events', changes.common, ctx, changes.title ?? '');
     // Object.assign, not a literal that starts with a spread: V8 builds those property by property, at
     // about a microsecond each (see post.mapper.ts).
-    const row = Object.assign({}, NEW_EVENT, post, changes.columns, await venueColumn(trx, changes, ctx)) as EventRow;
+    let row = Object.assign({}, NEW_EVENT, post, changes.columns, await venueColumn(trx, changes, ctx)) as EventRow;
     await events.insert(trx, row);
     const organizerIds = (await applyLinks(trx, post.id, changes, ctx, null)) ?? [];
+    if (changes.recurrence) row = await startSeries(trx, row, changes.recurrence, policy);
     await bumpDataVersion(trx);
     return { row, organizerIds };
   });
 }
 
-/** Updates only what was sent (SPEC item 1); the caller must be allowed to edit this event. */
-export async function updateEvent(db: Db, existing: EventRow, changes: EventChanges, ctx: RequestContext): Promise<EventRow> {
+/**
+ * Updates only what was sent (SPEC item 1), inside the caller's transaction; the caller must be
+ * allowed to edit this event. Returns the row as written.
+ */
+export async function updateEventIn(trx: Db, existing: EventRow, changes: EventChanges, ctx: RequestContext): Promise<EventRow> {
   if (!canEdit(ctx.actor, existing)) throw restForbidden(ctx.actor !== null);
   assertAuthors(changes, ctx);
-  return inTransaction(db, async (trx) => {
-    const columns = Object.assign({}, await updatedPostColumns(trx, 'events', changes.common, ctx, existing, changes.title), changes.columns, await venueColumn(trx, changes, ctx));
-    await events.update(trx, existing.id, columns);
-    await events.bumpRevision(trx, existing.id);
-    await applyLinks(trx, existing.id, changes, ctx, existing);
-    await bumpDataVersion(trx);
-    return Object.assign({}, existing, columns);
-  });
+  const columns = Object.assign({}, await updatedPostColumns(trx, 'events', changes.common, ctx, existing, changes.title), changes.columns, await venueColumn(trx, changes, ctx));
+  await events.update(trx, existing.id, columns);
+  await events.bumpRevision(trx, existing.id);
+  await applyLinks(trx, existing.id, changes, ctx, existing);
+  await bumpDataVersion(trx);
+  return Object.assign({}, existing, columns);
 }
 
-/** DELETE: to the trash (a second delete is 410); term counts follow. */
-export async function trashEvent(db: Db, existing: EventRow, ctx: RequestContext): Promise<EventRow> {
+/** DELETE: to the trash (a second delete is 410), inside the caller's transaction; term counts follow. */
+export async function trashEventIn(trx: Db, existing: EventRow, ctx: RequestContext): Promise<EventRow> {
   if (!canEdit(ctx.actor, existing)) throw restForbidden(ctx.actor !== null);
   if (existing.status === 'trash') throw eventErrors.inTrash();
-  await inTransaction(db, async (trx) => {
-    await events.update(trx, existing.id, { status: 'trash', trashed_from: existing.status });
-    await events.bumpRevision(trx, existing.id);
-    const termIds = await events.allTermIds(trx, existing.id);
-    await shiftTermCounts(trx, { termIds, published: existing.status === 'publish' }, { termIds, published: false });
-    await bumpDataVersion(trx);
-  });
+  await events.update(trx, existing.id, { status: 'trash', trashed_from: existing.status });
+  await events.bumpRevision(trx, existing.id);
+  const termIds = await events.allTermIds(trx, existing.id);
+  await shiftTermCounts(trx, { termIds, published: existing.status === 'publish' }, { termIds, published: false });
+  await bumpDataVersion(trx);
   return Object.assign({}, existing, { status: 'trash' });
 }

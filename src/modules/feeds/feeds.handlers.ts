@@ -11,6 +11,7 @@ import { MEDIA_TYPES, type Format } from './feed.format.js';
 import { feedToday, loadFeedRows, selectFeedEvents } from './feed.query.js';
 import { CALENDAR_TAIL, calendarHead, renderCancelled, renderEvent } from './ical.render.js';
 import { timezoneBlocks } from './ical.timezones.js';
+import { exceptionLines, loadFeedSeries, masterLines, type SeriesWritten } from './ical.series.js';
 import { eventLd, jsonLdList } from './jsonld.list.js';
 
 /**
@@ -53,16 +54,37 @@ function head(request: FastifyRequest, name: string, zones: Iterable<string>): s
   return calendarHead({ name, timezone: ctx.settings.timezone, source: selfUrl(request), url: `${ctx.site}/`, timezones: timezoneBlocks(zones) });
 }
 
-/** VEVENTs of rows as the caller sees them; `q` holds the reader's `password` / `context`. */
-async function renderRows(app: FastifyInstance, rows: EventRow[], ctx: RequestContext, q: { password?: string; context?: string }): Promise<string> {
-  const live = rows.filter((r) => r.status !== 'trash');
-  const relations = await loadEventRelations(app.services.storage.db, live, ctx, false);
-  let out = '';
+/**
+ * VEVENTs of rows as the caller sees them; `q` holds the reader's `password` / `context`. An
+ * occurrence of a series the caller may read brings its series' VEVENT (once per feed, `written`)
+ * with the exceptions; its other occurrences are in the rule. `seriesOnly`: only a series row
+ * itself is written as a series (the .ics of one occurrence is that date alone).
+ */
+async function renderRows(app: FastifyInstance, rows: EventRow[], ctx: RequestContext, q: { password?: string; context?: string }, written: SeriesWritten, seriesOnly = false): Promise<string> {
+  const { db } = app.services.storage;
+  const inSeries = seriesOnly ? rows.filter((r) => r.series_id === r.id) : rows;
+  const series = await loadFeedSeries(db, inSeries, ctx, written);
+  const shown: EventRow[] = [];
+  const parts: (() => string)[] = [];
   for (const row of rows) {
-    if (row.status === 'trash') out += renderCancelled(row, globalId(ctx, row.id).global_id);
-    else out += renderEvent(row, toEventObject(row, relations, ctx, { single: false, blank: !unlocked(row, ctx, q) }));
+    const sid = row.series_id ?? null;
+    const own = sid !== null && (!seriesOnly || sid === row.id) ? series.get(sid) : undefined;
+    if (sid !== null && written.has(sid)) continue;
+    if (own) {
+      written.add(own.master.id);
+      shown.push(own.master, ...own.exceptions);
+      parts.push(() => renderEvent(own.master, objects.get(own.master.id)!, masterLines(own, ctx)));
+      for (const exception of own.exceptions) parts.push(() => renderEvent(exception, objects.get(exception.id)!, exceptionLines(own, exception, ctx)));
+    } else if (row.status === 'trash') {
+      parts.push(() => renderCancelled(row, globalId(ctx, row.id).global_id));
+    } else {
+      shown.push(row);
+      parts.push(() => renderEvent(row, objects.get(row.id)!));
+    }
   }
-  return out;
+  const relations = await loadEventRelations(db, shown, ctx, false);
+  const objects = new Map(shown.map((row) => [row.id, toEventObject(row, relations, ctx, { single: false, blank: !unlocked(row, ctx, q) })]));
+  return parts.map((part) => part()).join('');
 }
 
 /** GET /events?format=ical|jsonld (or by Accept). */
@@ -84,8 +106,9 @@ export async function respondEventListFeed(app: FastifyInstance, request: Fastif
     const calendar = head(request, calendarName(ctx, q), selection.zones);
     async function* chunks(): AsyncGenerator<string> {
       yield calendar;
+      const written: SeriesWritten = new Set();
       for (let i = 0; i < selection.ids.length; i += BATCH) {
-        yield renderRows(app, await loadFeedRows(db, selection.ids.slice(i, i + BATCH)), ctx, q);
+        yield renderRows(app, await loadFeedRows(db, selection.ids.slice(i, i + BATCH)), ctx, q, written);
       }
       yield CALENDAR_TAIL;
     }
@@ -116,7 +139,7 @@ export async function respondEventFeed(
       const event = toEventObject(row, relations, ctx, { single: true, blank: false });
       return { type: MEDIA_TYPES.jsonld, body: Buffer.from(JSON.stringify(eventLd(row, event, false))) };
     }
-    const body = head(request, row.title, row.all_day === 1 ? [] : [row.timezone]) + (await renderRows(app, [row], ctx, q)) + CALENDAR_TAIL;
+    const body = head(request, row.title, row.all_day === 1 ? [] : [row.timezone]) + (await renderRows(app, [row], ctx, q, new Set(), true)) + CALENDAR_TAIL;
     return { type: MEDIA_TYPES.ical, headers: { 'Content-Disposition': `inline; filename="${row.slug.replace(/[^A-Za-z0-9._-]/g, '_')}.ics"` }, body: Buffer.from(body) };
   });
 }

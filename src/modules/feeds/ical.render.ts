@@ -91,14 +91,20 @@ function locationOf(venue: Record<string, unknown>): string {
 /** The image's media type from its extension, for ATTACH;FMTTYPE. */
 const IMAGE_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml', avif: 'image/avif' };
 
+/** What makes a VEVENT part of a series (ical.series.ts): the series' UID, and RRULE… or RECURRENCE-ID lines. */
+export interface SeriesLines {
+  uid: string;
+  lines: string;
+}
+
 /**
  * The VEVENT of a readable event. `event` is the JSON object of the event for this caller: for a
  * password-protected event not unlocked it is blanked, so the VEVENT has no description, venue,
  * organizers, categories or image.
  */
-export function renderEvent(row: EventRow, event: Record<string, unknown>): string {
-  const globalId = String(event['global_id']);
-  let out = `BEGIN:VEVENT${CRLF}` + textProperty('UID', globalId) + property('DTSTAMP', utcValue(row.modified_utc)) + eventDates(row);
+export function renderEvent(row: EventRow, event: Record<string, unknown>, series?: SeriesLines): string {
+  const globalId = series?.uid ?? String(event['global_id']);
+  let out = `BEGIN:VEVENT${CRLF}` + textProperty('UID', globalId) + property('DTSTAMP', utcValue(row.modified_utc)) + eventDates(row) + (series?.lines ?? '');
   out += textProperty('SUMMARY', row.title);
   const html = typeof event['description'] === 'string' ? event['description'] : '';
   if (html !== '') {
@@ -143,6 +149,8 @@ export function renderEvent(row: EventRow, event: Record<string, unknown>): stri
  * The VEVENT of an event trashed after it was published, still in the feed's window: only what
  * was public, so subscribers drop it (UID, dates, title, STATUS:CANCELLED, a higher SEQUENCE).
  */
+export { eventDates };
+
 export function renderCancelled(row: EventRow, globalId: string): string {
   return (
     `BEGIN:VEVENT${CRLF}` +

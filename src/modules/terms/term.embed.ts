@@ -193,14 +193,16 @@ const addToCounts = prepared((db, args: { ids: number[]; by: number }) =>
 /**
  * Moves counts by what one event write changed: a term counts the event when it is linked and the
  * event is published. Exact because it runs in the write's transaction with the before and after
- * of that one event; cheaper than recounting a large category on every write.
+ * of that one event; cheaper than recounting a large category on every write. `events`: how many
+ * events made that same change (the occurrences of a series move together).
  */
-export async function shiftTermCounts(trx: Db, before: { termIds: number[]; published: boolean }, after: { termIds: number[]; published: boolean }): Promise<void> {
+export async function shiftTermCounts(trx: Db, before: { termIds: number[]; published: boolean }, after: { termIds: number[]; published: boolean }, events = 1): Promise<void> {
+  if (events === 0) return;
   const counted = (side: { termIds: number[]; published: boolean }) => new Set(side.published ? side.termIds : []);
   const was = counted(before);
   const is = counted(after);
   const gained = [...is].filter((id) => !was.has(id));
   const lost = [...was].filter((id) => !is.has(id));
-  if (gained.length > 0) await addToCounts(trx, { ids: gained, by: 1 });
-  if (lost.length > 0) await addToCounts(trx, { ids: lost, by: -1 });
+  if (gained.length > 0) await addToCounts(trx, { ids: gained, by: events });
+  if (lost.length > 0) await addToCounts(trx, { ids: lost, by: -events });
 }

@@ -1,0 +1,146 @@
+import { Frequency, libraryText, type Rule } from './recurrence.rule.js';
+
+/**
+ * "Every 2 weeks on Tuesday until 31 December 2027", in the request's language. Written here
+ * because the library's own text is English only and word by word; the names of days, months and
+ * dates come from `Intl`, so only the sentence frames are ours (en, fr, it, es, de). Rules with
+ * parts the frames do not cover (BYHOUR, BYSETPOS, BYWEEKNO, BYYEARDAY…) fall back to the
+ * library's English text rather than say something wrong.
+ */
+
+interface Phrases {
+  every: Record<'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY', [one: string, many: string]>;
+  onDays: string;
+  ordinals: Record<string, string>;
+  onNth: string;
+  onMonthDay: string;
+  inMonths: string;
+  times: string;
+  until: string;
+  /** The Intl locale of dates: English is written day-month-year, as in the issue's example. */
+  locale: string;
+}
+
+const PHRASES: Record<string, Phrases> = {
+  en: {
+    every: { DAILY: ['Every day', 'Every {n} days'], WEEKLY: ['Every week', 'Every {n} weeks'], MONTHLY: ['Every month', 'Every {n} months'], YEARLY: ['Every year', 'Every {n} years'] },
+    onDays: 'on {days}',
+    ordinals: { '1': 'first', '2': 'second', '3': 'third', '4': 'fourth', '5': 'fifth', '-1': 'last', '-2': 'second to last' },
+    onNth: 'on the {nth} {day}',
+    onMonthDay: 'on day {days}',
+    inMonths: 'in {months}',
+    times: '{n} times',
+    until: 'until {date}',
+    locale: 'en-GB',
+  },
+  fr: {
+    every: { DAILY: ['Tous les jours', 'Tous les {n} jours'], WEEKLY: ['Toutes les semaines', 'Toutes les {n} semaines'], MONTHLY: ['Tous les mois', 'Tous les {n} mois'], YEARLY: ['Tous les ans', 'Tous les {n} ans'] },
+    onDays: 'le {days}',
+    ordinals: { '1': 'premier', '2': 'deuxième', '3': 'troisième', '4': 'quatrième', '5': 'cinquième', '-1': 'dernier', '-2': 'avant-dernier' },
+    onNth: 'le {nth} {day}',
+    onMonthDay: 'le {days}',
+    inMonths: 'en {months}',
+    times: '{n} fois',
+    until: "jusqu'au {date}",
+    locale: 'fr',
+  },
+  it: {
+    every: { DAILY: ['Ogni giorno', 'Ogni {n} giorni'], WEEKLY: ['Ogni settimana', 'Ogni {n} settimane'], MONTHLY: ['Ogni mese', 'Ogni {n} mesi'], YEARLY: ['Ogni anno', 'Ogni {n} anni'] },
+    onDays: 'di {days}',
+    ordinals: { '1': 'primo', '2': 'secondo', '3': 'terzo', '4': 'quarto', '5': 'quinto', '-1': 'ultimo', '-2': 'penultimo' },
+    onNth: "l'{nth} {day}",
+    onMonthDay: 'il giorno {days}',
+    inMonths: 'a {months}',
+    times: '{n} volte',
+    until: 'fino al {date}',
+    locale: 'it',
+  },
+  es: {
+    every: { DAILY: ['Cada día', 'Cada {n} días'], WEEKLY: ['Cada semana', 'Cada {n} semanas'], MONTHLY: ['Cada mes', 'Cada {n} meses'], YEARLY: ['Cada año', 'Cada {n} años'] },
+    onDays: 'el {days}',
+    ordinals: { '1': 'primer', '2': 'segundo', '3': 'tercer', '4': 'cuarto', '5': 'quinto', '-1': 'último', '-2': 'penúltimo' },
+    onNth: 'el {nth} {day}',
+    onMonthDay: 'el día {days}',
+    inMonths: 'en {months}',
+    times: '{n} veces',
+    until: 'hasta el {date}',
+    locale: 'es',
+  },
+  de: {
+    every: { DAILY: ['Täglich', 'Alle {n} Tage'], WEEKLY: ['Wöchentlich', 'Alle {n} Wochen'], MONTHLY: ['Monatlich', 'Alle {n} Monate'], YEARLY: ['Jährlich', 'Alle {n} Jahre'] },
+    onDays: 'am {days}',
+    ordinals: { '1': 'ersten', '2': 'zweiten', '3': 'dritten', '4': 'vierten', '5': 'fünften', '-1': 'letzten', '-2': 'vorletzten' },
+    onNth: 'am {nth} {day}',
+    onMonthDay: 'am {days}.',
+    inMonths: 'im {months}',
+    times: '{n} Mal',
+    until: 'bis {date}',
+    locale: 'de',
+  },
+};
+
+// The Italian elided article reads "l'ultimo", but "il primo": fix the frame per ordinal.
+const ITALIAN_ARTICLE: Record<string, string> = { primo: 'il', secondo: 'il', terzo: 'il', quarto: 'il', quinto: 'il', penultimo: 'il' };
+
+const fill = (frame: string, values: Record<string, string>): string => frame.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
+
+/** Monday is 0, as in the library. 2024-01-01 was a Monday. */
+function weekdayName(locale: string, weekday: number): string {
+  return new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2024, 0, 1 + weekday)));
+}
+
+function monthName(locale: string, month: number): string {
+  return new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2024, month - 1, 1)));
+}
+
+function list(locale: string, items: string[]): string {
+  return new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' }).format(items);
+}
+
+const asArray = <T>(value: T | T[] | null | undefined): T[] => (value === null || value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+type WeekdaySpec = number | { weekday: number; n?: number };
+const weekdayOf = (d: WeekdaySpec): { weekday: number; n: number | undefined } => (typeof d === 'number' ? { weekday: d, n: undefined } : { weekday: d.weekday, n: d.n || undefined });
+
+const FREQ_NAMES = { [Frequency.DAILY]: 'DAILY', [Frequency.WEEKLY]: 'WEEKLY', [Frequency.MONTHLY]: 'MONTHLY', [Frequency.YEARLY]: 'YEARLY' } as Record<number, keyof Phrases['every'] | undefined>;
+const UNCOVERED = ['bysetpos', 'byhour', 'byminute', 'bysecond', 'byweekno', 'byyearday', 'byeaster'] as const;
+
+/** The summary of a series starting at `startLocal`, in `lang` (English for languages without frames). */
+export function summarize(rule: Rule, startLocal: string, lang: string): string {
+  const phrases = PHRASES[lang] ?? PHRASES['en']!;
+  const o = rule.options;
+  const freq = FREQ_NAMES[o.freq as number];
+  if (freq === undefined || UNCOVERED.some((part) => asArray(o[part] as unknown).length > 0)) {
+    const text = libraryText(rule, startLocal);
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+  const locale = phrases.locale;
+  const interval = o.interval ?? 1;
+  const [one, many] = phrases.every[freq];
+  const parts = [interval === 1 ? one : fill(many, { n: String(interval) })];
+
+  const days = asArray(o.byweekday as WeekdaySpec | WeekdaySpec[]).map(weekdayOf);
+  const plain = days.filter((d) => d.n === undefined);
+  const nth = days.filter((d) => d.n !== undefined);
+  if (plain.length > 0) parts.push(fill(phrases.onDays, { days: list(locale, plain.map((d) => weekdayName(locale, d.weekday))) }));
+  else if (freq === 'WEEKLY' && nth.length === 0) {
+    const startWeekday = (new Date(`${startLocal.slice(0, 10)}T00:00:00Z`).getUTCDay() + 6) % 7;
+    parts.push(fill(phrases.onDays, { days: weekdayName(locale, startWeekday) }));
+  }
+  for (const d of nth) {
+    const ordinal = phrases.ordinals[String(d.n)] ?? `${d.n}.`;
+    const frame = lang === 'it' && ITALIAN_ARTICLE[ordinal] ? phrases.onNth.replace("l'", `${ITALIAN_ARTICLE[ordinal]} `) : phrases.onNth;
+    parts.push(fill(frame, { nth: ordinal, day: weekdayName(locale, d.weekday) }));
+  }
+  const monthDays = asArray(o.bymonthday as number | number[]);
+  if (monthDays.length > 0) parts.push(fill(phrases.onMonthDay, { days: list(locale, monthDays.map(String)) }));
+  const months = asArray(o.bymonth as number | number[]);
+  if (months.length > 0) parts.push(fill(phrases.inMonths, { months: list(locale, months.map((m) => monthName(locale, m))) }));
+
+  if (rule.count !== null) parts.push(fill(phrases.times, { n: String(rule.count) }));
+  else if (rule.untilDate !== null) {
+    const date = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${rule.untilDate}T00:00:00Z`));
+    parts.push(fill(phrases.until, { date }));
+  }
+  return parts.join(' ');
+}
