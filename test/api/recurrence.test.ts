@@ -308,6 +308,19 @@ for (const backend of backends()) {
       }
     });
 
+    it('should say on the public page of an occurrence how its series repeats and link its next published dates', async () => {
+      const s = await series({ title: 'Garden tour', start_date: '2030-05-06 10:00:00', end_date: '2030-05-06 11:00:00', recurrence: { rrule: 'FREQ=WEEKLY;COUNT=4' } });
+      const all = await occurrences(t, s.id);
+      await t.request({ method: 'POST', url: `${EVENTS}/${all[2].id}`, auth: editor.authorization, payload: { status: 'draft' } });
+      const page = await t.request({ method: 'GET', url: `/event/${all[1].slug}/` });
+      assert.equal(page.statusCode, 200);
+      assert.match(page.body, /<h2 id="series-heading">Repeats<\/h2>\s*<p class="summary">Every week on Monday 4 times<\/p>/);
+      assert.ok(page.body.includes(`/event/${all[3].slug}/`), 'the next published date is linked');
+      assert.ok(!page.body.includes(`/event/${all[2].slug}/`), 'a draft occurrence is not');
+      const fr = await t.request({ method: 'GET', url: `/fr/event/${all[1].slug}/` });
+      assert.equal(fr.statusCode, 404, 'the occurrence has no French translation');
+    });
+
     it('should show only the next occurrence of each series with hide_subsequent_recurrences', async () => {
       const s = await series({ title: 'Harbour tour', start_date: '2030-01-07 10:00:00', end_date: '2030-01-07 11:00:00', recurrence: { rrule: 'FREQ=DAILY;COUNT=5' } });
       await create({ title: 'Harbour festival', start_date: '2030-01-08 12:00:00', end_date: '2030-01-08 13:00:00' });

@@ -1,6 +1,7 @@
 import type { EventRow } from '../../db/database.js';
 import { formats, type Messages } from './page.i18n.js';
 import type { PagePaths } from './page.links.js';
+import type { SeriesOverview } from '../recurrence/recurrence.overview.js';
 
 /**
  * What the event page shows, from the API's own event object (toEventObject), so the page and
@@ -75,7 +76,7 @@ function terms(list: unknown, href: (slug: string) => string): Linked[] {
 }
 
 /** The event page's view model. `blank`: a password-protected event, shown without its content. */
-export function eventPageView(row: EventRow, event: Obj, paths: PagePaths, lang: string, m: Messages, blank: boolean) {
+export function eventPageView(row: EventRow, event: Obj, paths: PagePaths, lang: string, m: Messages, blank: boolean, series: SeriesOverview | null = null) {
   const venue = event['venue'] && typeof event['venue'] === 'object' && !Array.isArray(event['venue']) && 'id' in event['venue'] ? (event['venue'] as Obj) : null;
   const address = venue ? addressLine(venue) : '';
   const image = event['image'] && typeof event['image'] === 'object' ? (event['image'] as Obj) : null;
@@ -110,6 +111,10 @@ export function eventPageView(row: EventRow, event: Obj, paths: PagePaths, lang:
     })),
     categories: terms(event['categories'], paths.category),
     tags: terms(event['tags'], paths.tag),
+    series: series && {
+      summary: series.summary,
+      next: series.next.map((o) => ({ href: paths.event(o.slug), dates: eventDates({ all_day: o.all_day === 1, start_date: o.start_local, end_date: o.end_local, utc_start_date: o.start_utc, utc_end_date: o.end_utc, timezone: o.timezone, timezone_abbr: o.timezone_abbr }, lang) })),
+    },
     ics: paths.api(`events/${row.id}?format=ical`),
     google: googleCalendarLink(event, venue ? [text(venue['venue']), address].filter(Boolean).join(', ') : ''),
     m,

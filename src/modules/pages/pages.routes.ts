@@ -16,6 +16,9 @@ import { loadTranslations } from '../posts/post.service.js';
 import { renderHtml } from '../posts/post.mapper.js';
 import { IMMUTABLE, loadAssets, pagesFile } from './page.assets.js';
 import { addressLine, eventPageView, eventSummary, mapLink } from './page.event.js';
+import { seriesOverview } from '../recurrence/recurrence.overview.js';
+import { nowUtc } from '../../lib/clock.js';
+import { utcToLocal, zoneOrUtc } from '../../lib/dates.js';
 import { fill, formats } from './page.i18n.js';
 import { pagePaths, queryString, type ViewFilters } from './page.links.js';
 import { gridEvents, listSlice, pageFilter, type PageFilter } from './page.query.js';
@@ -28,6 +31,9 @@ import { dayNeighbours, gridDays, monthView, parseDay, parseMonth } from './page
  * anonymous reader of the API sees (published records only, whoever asks), read through the same
  * filters and mappers as the API and answered through the page cache.
  */
+
+/** Next dates an event page of a recurring event lists. */
+const SERIES_DATES = 5;
 
 /** Events a month grid shows per day; the day view lists the rest. */
 const GRID_PER_DAY = 3;
@@ -307,7 +313,9 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
       const blank = row.password !== '';
       const relations = await loadEventRelations(db, [row], request.ctx, true);
       const event = toEventObject(row, relations, request.ctx, { single: true, blank });
-      const model = eventPageView(row, event, scope.paths, scope.lang, scope.m, blank);
+      const today = utcToLocal(nowUtc(), zoneOrUtc(row.timezone));
+      const series = await seriesOverview(db, row, scope.lang, today, SERIES_DATES);
+      const model = eventPageView(row, event, scope.paths, scope.lang, scope.m, blank, series);
       const translations = await translationPaths('events', row, (paths, s) => paths.event(s));
       return {
         template: 'event',
