@@ -143,6 +143,8 @@ for (const backend of backends()) {
       const cases: [unknown, RegExp][] = [
         [{ rrule: 'FREQ=SOMETIMES' }, /not a frequency/],
         [{ rrule: 'FREQ=WEEKLY;BYDAY=XX' }, /cannot be read/],
+        [{ rrule: 'FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30' }, /matches no date/],
+        [{ rrule: 'FREQ=MONTHLY;BYDAY=6MO' }, /matches no date/],
         [{ rrule: 'FREQ=WEEKLY;COUNT=2;UNTIL=20280101T000000Z' }, /both COUNT and UNTIL/],
         [{ rrule: 'FREQ=HOURLY;COUNT=3' }, /HOURLY/],
         [{ rrule: 'FREQ=DAILY;COUNT=5000' }, /at most 400/],

@@ -37,12 +37,11 @@ async function extendSeries(db: Db, seriesId: number, policy: RecurrencePolicy, 
     const through = horizonLocal(policy, zoneOrUtc(series.timezone), at);
     const expansion = expand(rule, stored, series.start_local, through, policy.max, stored.expandedUntil);
     const existing = new Set((await store.liveOccurrences(trx, seriesId)).map((row) => row.recurrence_id));
-    const created = await materialize(
-      trx,
-      series,
-      expansion.starts.filter((wall) => !existing.has(wall)),
-    );
-    await store.saveRecurrence(trx, seriesId, stored, through, expansion.complete);
+    const fresh = expansion.starts.filter((wall) => !existing.has(wall));
+    // A rule without an end stops at CAL_RECURRENCE_MAX occurrences, as a create would refuse more.
+    const room = Math.max(0, policy.max - (await store.occurrenceCount(trx, seriesId)));
+    const created = await materialize(trx, series, fresh.slice(0, room));
+    await store.saveRecurrence(trx, seriesId, stored, through, expansion.complete || fresh.length > room);
     if (created.length > 0) await bumpDataVersion(trx);
     return created.length;
   });

@@ -58,6 +58,12 @@ export function liveOccurrences(db: Db, seriesId: number): Promise<EventRow[]> {
     .execute();
 }
 
+/** How many occurrences a series has had, the trashed ones included (the cap counts what was created). */
+export async function occurrenceCount(db: Db, seriesId: number): Promise<number> {
+  const row = await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('series_id', '=', seriesId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Series whose occurrences stop short of `horizon` (local wall time compared per zone by the caller). */
 export async function openSeries(db: Db, before: string, limit: number): Promise<number[]> {
   const rows = await db.selectFrom('event_recurrence').select('series_id').where('complete', '=', 0).where('expanded_until', '<', before).orderBy('expanded_until').limit(limit).execute();

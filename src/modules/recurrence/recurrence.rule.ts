@@ -66,9 +66,15 @@ export function parseRule(text: string, zone: Zone): Rule | string {
     untilLocal = utc ? utcToLocal(wall, zone) : wall;
     untilDate = wall.slice(0, 10);
   }
+  // The library walks a rule period by period and checks its end only when a date matches: a rule
+  // that matches nothing (`FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30`, `BYDAY=6MO`) is walked to the year
+  // 9999, seconds of blocked event loop. One walk over the library's last 28 years (a whole cycle of
+  // weekdays and leap years) finds whether the rule matches anything, and what parseString lets
+  // through (BYDAY=XX); every rule kept matches at least once in 28 years, so later walks stop soon
+  // after their bound.
   try {
-    // Expanding one occurrence finds what parseString lets through (e.g. BYDAY=XX).
-    new RRule({ ...options, dtstart: toFloating('2000-01-01 00:00:00'), until: null, count: 1 }).all();
+    const probe = new RRule({ ...options, dtstart: toFloating('9971-01-01 00:00:00'), until: null, count: 1, interval: 1 }).all();
+    if (probe.length === 0) return 'recurrence.rrule matches no date (none in 28 years).';
   } catch {
     return 'recurrence.rrule has a part that cannot be read.';
   }
@@ -107,14 +113,23 @@ export interface Expansion {
 }
 
 /**
+ * How far after its start a series reaches. The library walks a rule period by period until its
+ * end: a rule that matches nothing (`FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30`) would be walked to the
+ * year 9999, seconds of blocked event loop; bounding the walk keeps any rule under ~50 ms.
+ */
+export const SPAN_YEARS = 20;
+
+/**
  * The occurrences of a series starting at `startLocal` (the first one, always an occurrence unless
  * excluded, as in RFC 5545) after `afterLocal` (exclusive; null: from the start) up to
- * `throughLocal` inclusive, and at most `limit` + 1 of them (the caller refuses more than `limit`).
- * The rule is walked from its start either way, so COUNT and INTERVAL keep their phase.
+ * `throughLocal` inclusive (and never beyond SPAN_YEARS after the start), at most `limit` + 1 of
+ * them (the caller refuses more than `limit`). The rule is walked from its start either way, so
+ * COUNT and INTERVAL keep their phase.
  */
 export function expand(rule: Rule, recurrence: Recurrence, startLocal: string, throughLocal: string, limit: number, afterLocal: string | null = null): Expansion {
-  const library = libraryRule(rule, startLocal);
-  const through = toFloating(throughLocal);
+  const span = `${String(Number(startLocal.slice(0, 4)) + SPAN_YEARS).padStart(4, '0')}${startLocal.slice(4)}`;
+  const boundLocal = [throughLocal, span, rule.untilLocal ?? throughLocal].sort()[0]!;
+  const library = new RRule({ ...rule.options, dtstart: toFloating(startLocal), until: toFloating(boundLocal), count: rule.count, tzid: null });
   const after = afterLocal === null ? null : toFloating(afterLocal);
   const ruleInstances: string[] = [];
   // RFC 5545: DTSTART always counts as the first occurrence, so when it is not itself an instance
@@ -124,16 +139,17 @@ export function expand(rule: Rule, recurrence: Recurrence, startLocal: string, t
   library.all((date) => {
     if (walked === 0 && rule.count !== null && fromFloating(date) !== startLocal) budget -= 1;
     walked += 1;
-    if (date > through || ruleInstances.length > limit || walked > budget) return false;
+    if (ruleInstances.length > limit || walked > budget) return false;
     if (after === null || date > after) ruleInstances.push(fromFloating(date));
     return true;
   });
   const excluded = new Set(recurrence.exdates);
-  const inWindow = (d: string): boolean => d <= throughLocal && (afterLocal === null || d > afterLocal);
+  const inWindow = (d: string): boolean => d <= boundLocal && (afterLocal === null || d > afterLocal);
   const all = new Set([...(inWindow(startLocal) ? [startLocal] : []), ...ruleInstances, ...recurrence.rdates.filter((d) => d >= startLocal && inWindow(d))]);
   const starts = [...all].filter((d) => !excluded.has(d)).sort();
-  const later = library.after(through, false);
-  const complete = later === null && !recurrence.rdates.some((d) => d > throughLocal);
+  // Finished: the rule's end (UNTIL, COUNT or the span) is behind the window, and no extra date is ahead.
+  const ruleDone = (rule.untilLocal !== null && rule.untilLocal <= throughLocal) || walked > budget || (rule.count !== null && walked >= budget) || span <= throughLocal;
+  const complete = ruleDone && !recurrence.rdates.some((d) => d > boundLocal);
   return { starts, complete, ruleInstances };
 }
 
