@@ -53,7 +53,7 @@ export interface EventFilter {
 }
 
 /** Parameters that filter beyond the date window and the view (the per-day counts know neither). */
-const OTHER_FILTERS = ['search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'post_parent', 'include', 'geoloc', 'geoloc_lat', 'geoloc_lng', 'include_hidden'] as const;
+const OTHER_FILTERS = ['search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'post_parent', 'include', 'geoloc', 'geoloc_lat', 'geoloc_lng', 'include_hidden', 'hide_subsequent_recurrences'] as const;
 
 /** The whole-day window of the bounds, or null when one is not a whole day of its side (strict, relative). */
 function dayWindowOf(bounds: [DateParam, string][]): DayWindow | null {
@@ -142,6 +142,20 @@ function geoWithin(lat: number, lng: number, radius: number, unit: 'mi' | 'km'):
 }
 
 /**
+ * `hide_subsequent_recurrences` (the original's premium parameter): of each series only its first
+ * occurrence from the window's start on; plain events pass. Earlier occurrences of the same series,
+ * language, status and listing are looked up through the series index; on SQLite a unary `+` keeps
+ * the planner from the (lang, start_local) indexes, which it would otherwise scan for each row.
+ */
+function firstOfSeries(db: Db, startBound: string | null): Expression<SqlBool> {
+  const plus = sql.raw(dialectOf(db) === 'sqlite' ? '+' : '');
+  const fromStart = startBound === null ? sql`` : sql` and ${plus}o.start_local >= ${startBound}`;
+  return sql<SqlBool>`(events.series_id is null or not exists (select 1 from events o where o.series_id = events.series_id
+    and ${plus}o.lang = events.lang and o.status = events.status and o.hide_from_listings = events.hide_from_listings${fromStart}
+    and (${plus}o.start_local < events.start_local or (o.start_local = events.start_local and o.id < events.id))))`;
+}
+
+/**
  * `dates: false` leaves the date window out (no bounds, not even the default ones): the public
  * pages put their own window beside the list's other filters (a month grid takes in events that
  * overlap it).
@@ -171,11 +185,13 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   const oneTermParam = others.length === 1 && (others[0] === 'categories' || others[0] === 'tags');
   let countable: { term: number | null } | null = publicOnly && others.length === 0 ? { term: null } : null;
   let termWindow: DayWindow | null = null;
+  let startBound: string | null = null;
   if (!byInclude && options.dates !== false) {
     const bounds = dateBounds(q, siteZone, strict, problems, now);
     const window = publicOnly ? dayWindowOf(bounds) : null;
     if (others.length === 0) dayWindow = window;
     else if (oneTermParam) termWindow = window;
+    startBound = bounds.find(([name]) => name === 'start_date' || name === 'starts_after')?.[1] ?? null;
     for (const [name, value] of bounds) {
       const { column, op } = COMPARE[name];
       where.push(sql<SqlBool>`${sql.ref(`events.${column}`)} ${sql.raw(op)} ${value}`);
@@ -230,6 +246,11 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
     if (!parent) problems.add('post_parent', 'post_parent is not the id of an event.');
     where.push(sql<SqlBool>`events.post_parent = ${q.post_parent}`);
     echo.push(['post_parent', String(q.post_parent)]);
+  }
+
+  if (booleanParam(q.hide_subsequent_recurrences, 'hide_subsequent_recurrences') === true) {
+    where.push(firstOfSeries(db, startBound));
+    echo.push(['hide_subsequent_recurrences', '1']);
   }
 
   if (byInclude) {

@@ -121,6 +121,7 @@ export const EventListQuery = Type.Object({
   geoloc_lng: Type.Optional(Type.Number({ description: 'Venue longitude (geolocation extension)' })),
   include: Type.Optional(IdList('Only these event ids; date filters are ignored')),
   post_parent: Type.Optional(Type.Integer({ minimum: 1, description: 'Events having this parent event' })),
+  hide_subsequent_recurrences: Type.Optional(Truthy('Of each recurring series, only its first occurrence in the window')),
   include_hidden: Type.Optional(Truthy('Also list events hidden from listings (hide_from_listings): an extension of this service, for copies and imports')),
   ticketed: Type.Optional(Truthy('Events with (true) or without (false) tickets')),
   password: Type.Optional(Type.String({ description: 'Password for protected events' })),
