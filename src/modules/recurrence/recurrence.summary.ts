@@ -4,7 +4,7 @@ import { Frequency, libraryText, type Rule } from './recurrence.rule.js';
  * "Every 2 weeks on Tuesday until 31 December 2027", in the request's language. Written here
  * because the library's own text is English only and word by word; the names of days, months and
  * dates come from `Intl`, so only the sentence frames are ours (en, fr, it, es, de). Rules with
- * parts the frames do not cover (BYHOUR, BYSETPOS, BYWEEKNO, BYYEARDAY…) fall back to the
+ * parts the frames do not cover (BYHOUR, BYWEEKNO, BYYEARDAY, most BYSETPOS…) fall back to the
  * library's English text rather than say something wrong.
  */
 
@@ -17,6 +17,8 @@ interface Phrases {
   inMonths: string;
   times: string;
   until: string;
+  /** "weekday" (Monday to Friday), for BYSETPOS over the working days: "the last weekday". */
+  weekday: string;
   /** The Intl locale of dates: English is written day-month-year, as in the issue's example. */
   locale: string;
 }
@@ -31,6 +33,7 @@ const PHRASES: Record<string, Phrases> = {
     inMonths: 'in {months}',
     times: '{n} times',
     until: 'until {date}',
+    weekday: 'weekday',
     locale: 'en-GB',
   },
   fr: {
@@ -42,6 +45,7 @@ const PHRASES: Record<string, Phrases> = {
     inMonths: 'en {months}',
     times: '{n} fois',
     until: "jusqu'au {date}",
+    weekday: 'jour de semaine',
     locale: 'fr',
   },
   it: {
@@ -53,6 +57,7 @@ const PHRASES: Record<string, Phrases> = {
     inMonths: 'a {months}',
     times: '{n} volte',
     until: 'fino al {date}',
+    weekday: 'giorno feriale',
     locale: 'it',
   },
   es: {
@@ -64,6 +69,7 @@ const PHRASES: Record<string, Phrases> = {
     inMonths: 'en {months}',
     times: '{n} veces',
     until: 'hasta el {date}',
+    weekday: 'día laborable',
     locale: 'es',
   },
   de: {
@@ -75,6 +81,7 @@ const PHRASES: Record<string, Phrases> = {
     inMonths: 'im {months}',
     times: '{n} Mal',
     until: 'bis {date}',
+    weekday: 'Werktag',
     locale: 'de',
   },
 };
@@ -103,23 +110,29 @@ type WeekdaySpec = number | { weekday: number; n?: number };
 const weekdayOf = (d: WeekdaySpec): { weekday: number; n: number | undefined } => (typeof d === 'number' ? { weekday: d, n: undefined } : { weekday: d.weekday, n: d.n || undefined });
 
 const FREQ_NAMES = { [Frequency.DAILY]: 'DAILY', [Frequency.WEEKLY]: 'WEEKLY', [Frequency.MONTHLY]: 'MONTHLY', [Frequency.YEARLY]: 'YEARLY' } as Record<number, keyof Phrases['every'] | undefined>;
-const UNCOVERED = ['bysetpos', 'byhour', 'byminute', 'bysecond', 'byweekno', 'byyearday', 'byeaster'] as const;
+const UNCOVERED = ['byhour', 'byminute', 'bysecond', 'byweekno', 'byyearday', 'byeaster'] as const;
 
 /** The summary of a series starting at `startLocal`, in `lang` (English for languages without frames). */
 export function summarize(rule: Rule, startLocal: string, lang: string): string {
   const phrases = PHRASES[lang] ?? PHRASES['en']!;
   const o = rule.options;
   const freq = FREQ_NAMES[o.freq as number];
-  if (freq === undefined || UNCOVERED.some((part) => asArray(o[part] as unknown).length > 0)) {
-    const text = libraryText(rule, startLocal);
-    return text.charAt(0).toUpperCase() + text.slice(1);
-  }
+  if (freq === undefined || UNCOVERED.some((part) => asArray(o[part] as unknown).length > 0)) return fallback(rule, startLocal);
   const locale = phrases.locale;
   const interval = o.interval ?? 1;
   const [one, many] = phrases.every[freq];
   const parts = [interval === 1 ? one : fill(many, { n: String(interval) })];
 
   const days = asArray(o.byweekday as WeekdaySpec | WeekdaySpec[]).map(weekdayOf);
+  const positions = asArray(o.bysetpos as number | number[]);
+  if (positions.length > 0) {
+    // Covered: one position over Monday to Friday ("the last weekday of the month"); else the library's text.
+    const workingDays = days.length === 5 && days.every((d, i) => d.n === undefined && d.weekday === i);
+    const ordinal = phrases.ordinals[String(positions[0])];
+    if (positions.length !== 1 || !workingDays || ordinal === undefined || o.bymonthday !== undefined) return fallback(rule, startLocal);
+    const frame = lang === 'it' && ITALIAN_ARTICLE[ordinal] ? phrases.onNth.replace("l'", `${ITALIAN_ARTICLE[ordinal]} `) : phrases.onNth;
+    return [...parts, fill(frame, { nth: ordinal, day: phrases.weekday }), ...ending(rule, phrases)].join(' ');
+  }
   const plain = days.filter((d) => d.n === undefined);
   const nth = days.filter((d) => d.n !== undefined);
   if (plain.length > 0) parts.push(fill(phrases.onDays, { days: list(locale, plain.map((d) => weekdayName(locale, d.weekday))) }));
@@ -137,10 +150,18 @@ export function summarize(rule: Rule, startLocal: string, lang: string): string 
   const months = asArray(o.bymonth as number | number[]);
   if (months.length > 0) parts.push(fill(phrases.inMonths, { months: list(locale, months.map((m) => monthName(locale, m))) }));
 
-  if (rule.count !== null) parts.push(fill(phrases.times, { n: String(rule.count) }));
-  else if (rule.untilDate !== null) {
-    const date = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${rule.untilDate}T00:00:00Z`));
-    parts.push(fill(phrases.until, { date }));
-  }
-  return parts.join(' ');
+  return [...parts, ...ending(rule, phrases)].join(' ');
+}
+
+/** "6 times" or "until 31 December 2027". */
+function ending(rule: Rule, phrases: Phrases): string[] {
+  if (rule.count !== null) return [fill(phrases.times, { n: String(rule.count) })];
+  if (rule.untilDate === null) return [];
+  const date = new Intl.DateTimeFormat(phrases.locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${rule.untilDate}T00:00:00Z`));
+  return [fill(phrases.until, { date })];
+}
+
+function fallback(rule: Rule, startLocal: string): string {
+  const text = libraryText(rule, startLocal);
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
