@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import { connect, migrate } from '../src/db/connect.js';
 import { createUser } from '../src/modules/users/user.service.js';
 import { seed, type Seeded } from './seed.js';
+import { seedPlainLikeSeries, seedSeries } from './seed-series.js';
 import { createScratchDatabase } from '../test/helpers/scratch-postgres.js';
 
 const { values: args } = parseArgs({
@@ -34,6 +35,10 @@ const ONLY = args.only?.split(',').map((s) => s.trim()).filter(Boolean);
 const EVENTS = Number(args.events);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
+/** Scenario 12 (issue 18): series and, for comparison, plain events with the same dates. */
+const SERIES = 10_000;
+const SERIES_DATES = 5;
+const selected = (name: string): boolean => !ONLY || ONLY.some((prefix) => name.startsWith(prefix));
 
 interface Row {
   scenario: string;
@@ -211,8 +216,17 @@ async function main(): Promise<void> {
   const seedStart = performance.now();
   const seeded = await seed(storage.db, EVENTS, user.id);
   const seedSeconds = (performance.now() - seedStart) / 1000;
-  await storage.close();
   console.log(`seeded ${EVENTS} events in ${seedSeconds.toFixed(1)} s on ${database.databaseUrl ? 'PostgreSQL' : 'SQLite'}`);
+  let seriesWindows: { series: { start: string; end: string }; plain: { start: string; end: string } } | null = null;
+  if (selected('12')) {
+    const started = performance.now();
+    seriesWindows = {
+      series: await seedSeries(storage.db, SERIES, SERIES_DATES, user.id, 2045),
+      plain: await seedPlainLikeSeries(storage.db, SERIES * SERIES_DATES, SERIES_DATES, user.id, 2047),
+    };
+    console.log(`seeded ${SERIES} series of ${SERIES_DATES} dates and ${SERIES * SERIES_DATES} plain events in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  await storage.close();
 
   // The compiled server, as `npm start` runs it.
   const build = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
@@ -351,6 +365,39 @@ async function main(): Promise<void> {
       } finally {
         await target.drop();
       }
+    }
+
+    // 12. Recurring events (issue 18): an uncached list page of a window of 10,000 weekly series
+    // (50,000 occurrences) against the same page of a window of 50,000 plain events with the same
+    // dates (the costs should match: occurrences are events), one client at a time; and creating a
+    // weekly series of 105 dates over two years, authenticated, one client at a time.
+    if (seriesWindows) {
+      const page = (window: { start: string; end: string }) => `/cal/events/v1/events?per_page=50&start_date=${window.start}&end_date=${window.end}`;
+      for (const [name, window] of [
+        [`12a. list, uncached, ${SERIES} series`, seriesWindows.series],
+        [`12b. list, uncached, ${SERIES * SERIES_DATES} plain events`, seriesWindows.plain],
+      ] as const) {
+        let pageNo = 0;
+        record(
+          await onService(name, {
+            url: `${base}${page(window)}`,
+            connections: 1,
+            // Pages 1-20 in turn, with an ignored parameter that changes every time.
+            requests: [{ setupRequest: (request) => ({ ...request, path: `${page(window)}&page=${1 + (pageNo % 20)}&uncached=${(pageNo += 1)}` }) }],
+          }),
+        );
+      }
+      let series = 0;
+      const seriesBody = () => JSON.stringify({ title: `Bench series ${(series += 1)}`, start_date: '2049-01-05 19:00:00', end_date: '2049-01-05 21:00:00', timezone: 'Europe/Paris', categories: ['jazz'], venue: 1 + (series % 150), recurrence: { rrule: 'FREQ=WEEKLY;COUNT=105' } });
+      record(
+        await onService('12c. create a weekly series of 105 (auth)', {
+          url: `${base}/cal/events/v1/events`,
+          method: 'POST',
+          connections: 1,
+          headers: { authorization, 'content-type': 'application/json' },
+          requests: [{ setupRequest: (request) => ({ ...request, body: seriesBody() }) }],
+        }),
+      );
     }
 
     const list = results.find((row) => row.scenario.startsWith('1.'));
