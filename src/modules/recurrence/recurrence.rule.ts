@@ -1,4 +1,5 @@
 import rrulePackage, { type Frequency as FrequencyEnum, type Options, type RRule as RRuleType } from 'rrule';
+import { LRUCache } from 'lru-cache';
 import { localToUtc, utcToLocal, type Zone } from '../../lib/dates.js';
 
 /**
@@ -41,6 +42,16 @@ const fromFloating = (date: Date): string => date.toISOString().slice(0, 19).rep
  * rule cannot be used. `zone` reads a UTC `UNTIL` (RFC 5545 requires UTC with a zoned DTSTART).
  */
 export function parseRule(text: string, zone: Zone): Rule | string {
+  // Pages and lists read the same few rules again and again; a parse walks the library's probe.
+  const key = `${zone.name}|${text}`;
+  let parsed = parsedRules.get(key);
+  if (parsed === undefined) parsedRules.set(key, (parsed = readRule(text, zone)));
+  return parsed;
+}
+
+const parsedRules = new LRUCache<string, Rule | string>({ max: 5_000 });
+
+function readRule(text: string, zone: Zone): Rule | string {
   const body = text.trim().replace(/^RRULE:/i, '');
   if (body === '' || /[\r\n]/.test(body)) return 'recurrence.rrule must be one RRULE line.';
   const freq = /(?:^|;)FREQ=([^;]*)/i.exec(body)?.[1]?.toUpperCase();

@@ -91,18 +91,32 @@ const ITALIAN_ARTICLE: Record<string, string> = { primo: 'il', secondo: 'il', te
 
 const fill = (frame: string, values: Record<string, string>): string => frame.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
 
-/** Monday is 0, as in the library. 2024-01-01 was a Monday. */
-function weekdayName(locale: string, weekday: number): string {
-  return new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2024, 0, 1 + weekday)));
+/**
+ * Names and list formats per locale, made once: building an Intl formatter costs tens of
+ * microseconds, and a page of events may summarize a dozen series.
+ */
+const perLocale = new Map<string, { weekdays: string[]; months: string[]; list: Intl.ListFormat; date: Intl.DateTimeFormat }>();
+
+function localeNames(locale: string) {
+  let names = perLocale.get(locale);
+  if (!names) {
+    const weekday = new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' });
+    const month = new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' });
+    names = {
+      // Monday is 0, as in the library. 2024-01-01 was a Monday.
+      weekdays: Array.from({ length: 7 }, (_, i) => weekday.format(new Date(Date.UTC(2024, 0, 1 + i)))),
+      months: Array.from({ length: 12 }, (_, i) => month.format(new Date(Date.UTC(2024, i, 1)))),
+      list: new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' }),
+      date: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }),
+    };
+    perLocale.set(locale, names);
+  }
+  return names;
 }
 
-function monthName(locale: string, month: number): string {
-  return new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2024, month - 1, 1)));
-}
-
-function list(locale: string, items: string[]): string {
-  return new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' }).format(items);
-}
+const weekdayName = (locale: string, weekday: number): string => localeNames(locale).weekdays[weekday]!;
+const monthName = (locale: string, month: number): string => localeNames(locale).months[month - 1]!;
+const list = (locale: string, items: string[]): string => localeNames(locale).list.format(items);
 
 const asArray = <T>(value: T | T[] | null | undefined): T[] => (value === null || value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
@@ -157,7 +171,7 @@ export function summarize(rule: Rule, startLocal: string, lang: string): string 
 function ending(rule: Rule, phrases: Phrases): string[] {
   if (rule.count !== null) return [fill(phrases.times, { n: String(rule.count) })];
   if (rule.untilDate === null) return [];
-  const date = new Intl.DateTimeFormat(phrases.locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${rule.untilDate}T00:00:00Z`));
+  const date = localeNames(phrases.locale).date.format(new Date(`${rule.untilDate}T00:00:00Z`));
   return [fill(phrases.until, { date })];
 }
 
