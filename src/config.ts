@@ -30,6 +30,8 @@ export interface Config {
   readonly recurrenceMax: number;
   /** How far ahead (days from now) a series' occurrences are materialized; a background step extends it. */
   readonly recurrenceHorizonDays: number;
+  /** Days of change history the sync feed keeps; older tokens are 410 sync-token-expired. */
+  readonly changesRetentionDays: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -59,6 +61,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   const feedMaxEvents = integer(value('CAL_FEED_MAX_EVENTS') ?? '2000', 'CAL_FEED_MAX_EVENTS', 1, 100_000, problems);
   const recurrenceMax = integer(value('CAL_RECURRENCE_MAX') ?? '1000', 'CAL_RECURRENCE_MAX', 1, 100_000, problems);
   const recurrenceHorizonDays = integer(value('CAL_RECURRENCE_HORIZON_DAYS') ?? '730', 'CAL_RECURRENCE_HORIZON_DAYS', 1, 36_600, problems);
+  const changesRetentionDays = integer(value('CAL_CHANGES_RETENTION_DAYS') ?? '30', 'CAL_CHANGES_RETENTION_DAYS', 1, 3_650, problems);
 
   const languages = (value('CAL_LANGUAGES') ?? 'en,fr,it,es,de').split(',').map((l) => l.trim().toLowerCase()).filter(Boolean);
   const unknown = languages.filter((l) => !(KNOWN_LANGUAGES as readonly string[]).includes(l));
@@ -107,6 +110,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     feedMaxEvents,
     recurrenceMax,
     recurrenceHorizonDays,
+    changesRetentionDays,
     logLevel,
   });
 }

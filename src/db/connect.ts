@@ -18,6 +18,7 @@ import * as imports from './migrations/011_imports.js';
 import * as searchFts from './migrations/012_search_fts.js';
 import * as termWindowCounts from './migrations/013_event_term_window_counts.js';
 import * as recurrence from './migrations/015_recurrence.js';
+import * as changeLog from './migrations/016_change_log.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '012_search_fts': searchFts,
   '013_event_term_window_counts': termWindowCounts,
   '015_recurrence': recurrence,
+  '016_change_log': changeLog,
 };
 
 export interface Storage {

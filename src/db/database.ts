@@ -77,6 +77,24 @@ export interface EventRecurrenceTable {
   complete: number;
 }
 
+/** One change of a record, in commit order (016_change_log, written by triggers). */
+export interface ChangeLogTable {
+  position: Generated<number>;
+  kind: 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+  record_id: number;
+  lang: string;
+  change: 'created' | 'updated' | 'trashed' | 'deleted';
+  is_public: number;
+  was_public: number;
+  author: number;
+  at_utc: string;
+}
+
+export interface ChangeLogStateTable {
+  id: number;
+  pruned_through: number;
+}
+
 export interface VenueTable extends PostColumns {
   address: string;
   city: string;
@@ -216,6 +234,8 @@ export interface Database {
   import_map: ImportMapTable;
   imports: ImportTable;
   event_recurrence: EventRecurrenceTable;
+  change_log: ChangeLogTable;
+  change_log_state: ChangeLogStateTable;
 }
 
 export type Db = Kysely<Database>;
