@@ -28,6 +28,7 @@ import { termRoutes } from './modules/terms/term.routes.js';
 import { adminRoutes } from './modules/users/admin.routes.js';
 import { isPagePath, pageRoutes, type PageHandler } from './modules/pages/pages.routes.js';
 import { syncRoutes } from './modules/sync/sync.routes.js';
+import { webhookRoutes } from './modules/webhooks/webhook.routes.js';
 import { importRoutes } from './modules/import/import.routes.js';
 import { EventSchema } from './modules/events/event.schema.js';
 import { linkedSchemas } from './modules/linked/linked.schema.js';
@@ -154,6 +155,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(adminRoutes);
   await app.register(importRoutes, { prefix: '/cal/admin/v1' });
   await app.register(syncRoutes);
+  await app.register(webhookRoutes, { prefix: '/cal/admin/v1' });
   let pageNotFound: PageHandler | null = null;
   await app.register(pageRoutes, { notFound: (handler) => (pageNotFound = handler) });
 

@@ -32,6 +32,8 @@ export interface Config {
   readonly recurrenceHorizonDays: number;
   /** Days of change history the sync feed keeps; older tokens are 410 sync-token-expired. */
   readonly changesRetentionDays: number;
+  /** Webhook URLs may be http: and reach loopback and private addresses (tests, private networks). */
+  readonly webhooksAllowPrivate: boolean;
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -81,6 +83,9 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   const siteUrl = value('CAL_SITE_URL');
   if (siteUrl !== undefined && !isHttpUrl(siteUrl)) problems.push('CAL_SITE_URL: expected an http(s) URL');
 
+  const allowPrivateRaw = value('CAL_WEBHOOKS_ALLOW_PRIVATE') ?? '0';
+  if (!['0', '1', 'true', 'false'].includes(allowPrivateRaw)) problems.push('CAL_WEBHOOKS_ALLOW_PRIVATE: expected 0 or 1');
+
   const geolocRaw = value('CAL_GEOLOC') ?? '0';
   if (!['0', '1', 'true', 'false'].includes(geolocRaw)) problems.push('CAL_GEOLOC: expected 0 or 1');
 
@@ -111,6 +116,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     recurrenceMax,
     recurrenceHorizonDays,
     changesRetentionDays,
+    webhooksAllowPrivate: allowPrivateRaw === '1' || allowPrivateRaw === 'true',
     logLevel,
   });
 }

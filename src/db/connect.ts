@@ -19,6 +19,7 @@ import * as searchFts from './migrations/012_search_fts.js';
 import * as termWindowCounts from './migrations/013_event_term_window_counts.js';
 import * as recurrence from './migrations/015_recurrence.js';
 import * as changeLog from './migrations/016_change_log.js';
+import * as webhooks from './migrations/017_webhooks.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '013_event_term_window_counts': termWindowCounts,
   '015_recurrence': recurrence,
   '016_change_log': changeLog,
+  '017_webhooks': webhooks,
 };
 
 export interface Storage {

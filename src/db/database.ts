@@ -95,6 +95,47 @@ export interface ChangeLogStateTable {
   pruned_through: number;
 }
 
+export interface WebhookTable {
+  id: Generated<number>;
+  url: string;
+  /** JSON array of the event types as given ('event.created', 'venue.*', '*'). */
+  events: string;
+  /** JSON array of language codes; [] for all. */
+  languages: string;
+  lang_filter: string;
+  active: number;
+  status: 'active' | 'failing';
+  secret: string;
+  failing_since: string | null;
+  created_utc: string;
+}
+
+export interface WebhookPatternTable {
+  webhook_id: number;
+  pattern: string;
+}
+
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  webhook_id: number;
+  position: number;
+  kind: ChangeLogTable['kind'];
+  record_id: number;
+  lang: string;
+  event_type: string;
+  change_at_utc: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_utc: string;
+  lease_until: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  last_response: string | null;
+  last_latency_ms: number | null;
+  created_utc: string;
+  delivered_utc: string | null;
+}
+
 export interface VenueTable extends PostColumns {
   address: string;
   city: string;
@@ -236,6 +277,9 @@ export interface Database {
   event_recurrence: EventRecurrenceTable;
   change_log: ChangeLogTable;
   change_log_state: ChangeLogStateTable;
+  webhooks: WebhookTable;
+  webhook_patterns: WebhookPatternTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }
 
 export type Db = Kysely<Database>;

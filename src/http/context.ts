@@ -49,7 +49,19 @@ function globalHostOf(site: string): string {
 }
 
 export function buildContext(config: Config, request: FastifyRequest, lang: string, actor: Actor | null, settings: Settings): RequestContext {
-  const origin = originOf(request);
+  return contextAt(config, originOf(request), lang, actor, settings);
+}
+
+/**
+ * The context of work done outside a request (webhook payloads): the site's address stands for
+ * the origin, as a reader of the site would reach it.
+ */
+export function backgroundContext(config: Config, lang: string, settings: Settings): RequestContext {
+  const origin = (settings.site_url ?? config.siteUrl ?? `http://${config.host}:${config.port}`).replace(/^(https?:\/\/[^/]+).*$/, '$1');
+  return contextAt(config, origin, lang, null, settings);
+}
+
+function contextAt(config: Config, origin: string, lang: string, actor: Actor | null, settings: Settings): RequestContext {
   const restRoot = `${origin}${rootPathOf(config, lang)}`;
   const site = (settings.site_url ?? origin).replace(/\/+$/, '');
   return {
