@@ -400,6 +400,23 @@ async function main(): Promise<void> {
       );
     }
 
+    // 13. The sync change feed (issue 19): pages of 100 changes read from tokens spread over the
+    // seeded history (an ignored parameter that changes every time), one client at a time, as
+    // anonymous readers; each page renders its records as GET would.
+    if (selected('13')) {
+      const first = (await (await fetch(`${base}/cal/events/v1/changes?per_page=1`)).json()) as { next_token: string };
+      const start = Number(Buffer.from(first.next_token, 'base64url').toString().split('.')[1]);
+      const tokens = Array.from({ length: 500 }, (_, i) => Buffer.from(`c1.${start + Math.floor((i * 7919) % Math.max(1, EVENTS))}`).toString('base64url'));
+      let read = 0;
+      record(
+        await onService('13. change feed, 100 per page, uncached', {
+          url: `${base}/cal/events/v1/changes`,
+          connections: 1,
+          requests: [{ setupRequest: (request) => ({ ...request, path: `/cal/events/v1/changes?per_page=100&since=${tokens[read % tokens.length]}&n=${(read += 1)}` }) }],
+        }),
+      );
+    }
+
     const list = results.find((row) => row.scenario.startsWith('1.'));
     const ratio = list && bareRow ? list.requests_per_sec / Math.max(1, bareRow.requests_per_sec) : null;
     console.table(results);
