@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import cors from '@fastify/cors';
 import type { Config } from './config.js';
@@ -28,6 +28,8 @@ import { termRoutes } from './modules/terms/term.routes.js';
 import { adminRoutes } from './modules/users/admin.routes.js';
 import { isPagePath, pageRoutes, type PageHandler } from './modules/pages/pages.routes.js';
 import { syncRoutes } from './modules/sync/sync.routes.js';
+import { healthRoutes } from './modules/operations/health.routes.js';
+import { registerMetrics } from './modules/operations/metrics.js';
 import { webhookRoutes } from './modules/webhooks/webhook.routes.js';
 import { importRoutes } from './modules/import/import.routes.js';
 import { EventSchema } from './modules/events/event.schema.js';
@@ -52,6 +54,8 @@ export interface Services {
   inFlight: InFlight;
   counts: CountCache;
   auth: Authenticator;
+  /** Set when shutdown begins: readiness answers 503 so load balancers stop sending work. */
+  lifecycle: { draining: boolean };
 }
 
 declare module 'fastify' {
@@ -63,6 +67,14 @@ declare module 'fastify' {
 /** One log line per request, when it completes: logging is a visible share of a cached read. */
 class CompletedOnlyLogController extends LogController {
   override incomingRequest(): void {}
+
+  /** The line of a finished request names its route pattern and user (never credentials). */
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    const line = { res: reply, responseTime: reply.elapsedTime, method: request.method, route: request.routeOptions?.url ?? null, user: request.ctx?.actor?.id ?? null };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
 }
 
 /** Builds the service; never listens and never reads process.env (server.ts does both). */
@@ -89,6 +101,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     inFlight: new InFlight(),
     counts: new CountCache(),
     auth: new Authenticator(deps.storage.db, config.authFailLimit),
+    lifecycle: { draining: false },
   };
   app.decorate('services', services);
   registerBodyParsers(app);
@@ -110,6 +123,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerOverloadGuard(app, config);
   registerAuthentication(app, services.auth);
   app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.config.bare) return;
     mergeQueryIntoBody(request);
     splitCsvArrays(request.query, request.routeOptions.schema?.querystring as never);
     splitCsvArrays(request.body, request.routeOptions.schema?.body as never);
@@ -147,6 +161,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
+  await app.register(healthRoutes);
+  await registerMetrics(app);
   await app.register(discoveryRoutes);
   await app.register(eventRoutes);
   await app.register(venueRoutes);

@@ -10,6 +10,7 @@ import * as users from './modules/users/user.repository.js';
 import { addApplicationPassword, createUser, removeUser } from './modules/users/user.service.js';
 import { IMPORT_USAGE, UsageError } from './modules/import/import.usage.js';
 import { SourceError } from './modules/import/source.http.js';
+import { OPERATIONS_USAGE, OperationsUsageError } from './modules/operations/operations.cli.js';
 
 /**
  * `cal-events user add|list|remove|password`: user administration for operators, on the same
@@ -23,6 +24,7 @@ const USAGE = `Usage:
   cal-events user remove <name> [--reassign <name>]               delete a user; records go to --reassign or the first other administrator
   cal-events user password <name> [--label <label>]               add an application password; prints it
 ${IMPORT_USAGE}
+${OPERATIONS_USAGE}
 Roles: ${ROLES.join(', ')}. Configuration comes from the environment (DATA_DIR, DATABASE_URL), as for the server.`;
 
 /** A mistake of the operator's: printed without a stack trace, exit status 1 (2 for usage). */
@@ -99,6 +101,15 @@ function parse(argv: string[]): { command: string; name: string | undefined; opt
 }
 
 async function main(argv: string[]): Promise<number> {
+  // copy, backup and restore open the databases they name themselves (operations.cli.ts).
+  if (['copy', 'backup', 'restore'].includes(argv[0] ?? '')) {
+    try {
+      const { operationsCommand } = await import('./modules/operations/operations.cli.js');
+      return await operationsCommand(argv, loadConfig(process.env, isValidTimezone));
+    } catch (error) {
+      return report(error instanceof OperationsUsageError ? new CliError(`${error.message}\n${USAGE}`, 2) : error);
+    }
+  }
   // `import` has its own options (import.cli.ts); it runs on the same database as `user`.
   const importing = argv[0] === 'import';
   let parsed;

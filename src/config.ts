@@ -34,6 +34,10 @@ export interface Config {
   readonly changesRetentionDays: number;
   /** Webhook URLs may be http: and reach loopback and private addresses (tests, private networks). */
   readonly webhooksAllowPrivate: boolean;
+  /** GET /metrics (Prometheus text) is served; off by default. */
+  readonly metrics: boolean;
+  /** Serve /metrics on this port (on HOST) instead of the main one; 0: the main port. */
+  readonly metricsPort: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -86,6 +90,10 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   const allowPrivateRaw = value('CAL_WEBHOOKS_ALLOW_PRIVATE') ?? '0';
   if (!['0', '1', 'true', 'false'].includes(allowPrivateRaw)) problems.push('CAL_WEBHOOKS_ALLOW_PRIVATE: expected 0 or 1');
 
+  const metricsRaw = value('CAL_METRICS') ?? '0';
+  if (!['0', '1', 'true', 'false'].includes(metricsRaw)) problems.push('CAL_METRICS: expected 0 or 1');
+  const metricsPort = integer(value('CAL_METRICS_PORT') ?? '0', 'CAL_METRICS_PORT', 0, 65535, problems);
+
   const geolocRaw = value('CAL_GEOLOC') ?? '0';
   if (!['0', '1', 'true', 'false'].includes(geolocRaw)) problems.push('CAL_GEOLOC: expected 0 or 1');
 
@@ -117,6 +125,8 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     recurrenceHorizonDays,
     changesRetentionDays,
     webhooksAllowPrivate: allowPrivateRaw === '1' || allowPrivateRaw === 'true',
+    metrics: metricsRaw === '1' || metricsRaw === 'true',
+    metricsPort,
     logLevel,
   });
 }

@@ -5,6 +5,9 @@ import { connect, migrate } from './db/connect.js';
 import { isValidTimezone } from './lib/dates.js';
 import { ensureAdministrator } from './modules/users/user.service.js';
 import { countOutsideLanguages } from './modules/languages/language-report.js';
+import { observeQuery } from './modules/operations/metrics.js';
+import { maskedConfiguration } from './modules/operations/configuration.js';
+import { holdPidFile } from './modules/operations/pid-file.js';
 
 async function main(): Promise<void> {
   let config;
@@ -19,9 +22,10 @@ async function main(): Promise<void> {
   }
 
   const startedAt = performance.now();
-  const storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, ...(config.metrics ? { onQuery: (_sql: string, ms: number) => observeQuery(ms) } : {}) });
   await migrate(storage.db);
   const app = await buildApp(config, { storage });
+  app.log.info({ configuration: maskedConfiguration(config) }, 'configuration');
 
   const admin = await ensureAdministrator(storage.db, config.adminUser, config.adminPassword);
   if (admin === 'missing') {
@@ -33,6 +37,8 @@ async function main(): Promise<void> {
   if (stranded > 0) app.log.warn({ records: stranded }, 'records in languages no longer in CAL_LANGUAGES stay stored and readable by id');
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    // Readiness answers 503 from now on, so load balancers stop sending new work here.
+    app.services.lifecycle.draining = true;
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down: finishing requests in flight');
     const closed = app.close();
@@ -46,6 +52,8 @@ async function main(): Promise<void> {
     app.log.info('storage closed');
   });
 
+  // restore refuses to replace the embedded database of a running service: it looks for this file.
+  if (!config.databaseUrl) holdPidFile(config.dataDir);
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({
     address,

@@ -87,6 +87,12 @@ export async function connect(options: StorageOptions): Promise<Storage> {
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
+/** Whether migrations this build knows have not run on the database (readiness checks it). */
+export async function migrationsPending(db: Db): Promise<boolean> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  return (await migrator.getMigrations()).some((m) => m.executedAt === undefined);
+}
+
 /**
  * Brings the schema up to date (or to `target`, a migration name: tests of a migration start from
  * the one before it); throws (and so stops start-up) on any failure.

@@ -90,6 +90,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; enforced by one hook in app.ts after validation. */
     access?: Access;
+    /** Answered without the request context (settings, language): health probes, which must not need the database. */
+    bare?: boolean;
   }
 }
 

@@ -47,8 +47,10 @@ export async function registerOverloadGuard(app: FastifyInstance, limits: Overlo
     sampleInterval: SAMPLE_INTERVAL_MS,
     retryAfter: RETRY_AFTER_S,
     customError: ServiceUnavailable,
-    pressureHandler: (_request, _reply, type) => {
+    pressureHandler: (request, _reply, type) => {
       if (type === 'eventLoopDelay' && Date.now() - readyAt < WARM_UP_MS) return undefined;
+      // A busy process is alive: liveness must not get it restarted (readiness takes it out of rotation).
+      if (request.url === '/health/live') return undefined;
       return Promise.reject(new ServiceUnavailable());
     },
   });

@@ -24,6 +24,8 @@ const MAX_BYTES = 8 * 1024 * 1024;
  * after a write made it stale; and it holds the caller's view, so no user sees another's records.
  */
 export class PageCache {
+  /** Answers from the cache and produced afresh, for the metrics. */
+  readonly stats = { hits: 0, misses: 0 };
   private readonly entries = new LRUCache<string, CachedResponse>({ maxSize: MAX_BYTES, sizeCalculation: (e) => e.body.length + 256 });
 
   constructor(private readonly db: Db) {}
@@ -43,7 +45,9 @@ export class PageCache {
     const version = request.versions?.data ?? (await readDataVersion(this.db));
     const key = [version, viewOf(request.ctx.actor), request.ctx.restRoot, request.ctx.site, ...keyParts].join('\n');
     let cached = this.entries.get(key);
-    if (!cached) {
+    if (cached) this.stats.hits += 1;
+    else {
+      this.stats.misses += 1;
       const { body, headers = {} } = await produce(version);
       const fields = (request.query as Record<string, unknown> | undefined)?.['_fields'];
       const bytes = Buffer.from(JSON.stringify(pickFields(body, fields)));
@@ -71,6 +75,7 @@ export class PageCache {
     const etag = etagOf(`raw\n${key}`);
     const cached = this.raw.get(key);
     if (cached) {
+      this.stats.hits += 1;
       for (const [name, value] of Object.entries(cached.headers)) void reply.header(name, value);
       void reply.header('ETag', etag).header('Last-Modified', cached.lastModified);
       if (notModified(request, etag, cached.lastModified)) return reply.code(304).send();
@@ -80,6 +85,7 @@ export class PageCache {
     if (notModified(request, etag, null)) return reply.header('ETag', etag).code(304).send();
     // Whole seconds (HTTP dates have no more), taken before reading: never later than the data.
     const lastModified = new Date(Math.floor(Date.now() / 1000) * 1000).toUTCString();
+    this.stats.misses += 1;
     const { type, headers = {}, body } = await produce(version);
     for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
     void reply.header('ETag', etag).header('Last-Modified', lastModified);

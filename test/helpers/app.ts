@@ -9,6 +9,7 @@ import { isValidTimezone } from '../../src/lib/dates.js';
 import { createUser } from '../../src/modules/users/user.service.js';
 import type { Role } from '../../src/auth/roles.js';
 import { createScratchDatabase } from './scratch-postgres.js';
+import { observeQuery } from '../../src/modules/operations/metrics.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -37,7 +38,14 @@ export async function createTestApp(backend: Backend, env: Record<string, string
   // The overload guard is off unless a test turns it on: a busy CI machine must not answer 503 to tests.
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0', ...(pgDb ? { DATABASE_URL: pgDb.url } : {}), ...env }, isValidTimezone);
   const queries = { count: 0 };
-  const storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, onQuery: () => (queries.count += 1) });
+  const storage = await connect({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    onQuery: (_sql, ms) => {
+      queries.count += 1;
+      observeQuery(ms);
+    },
+  });
   await migrate(storage.db);
   const app = await buildApp(config, { storage, logger: false });
   await app.ready();
