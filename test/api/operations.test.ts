@@ -12,7 +12,7 @@ import { backup, restore, BackupError } from '../../src/modules/operations/backu
 import { copyDatabase, CopyError } from '../../src/modules/operations/copy.js';
 import { maskedConfiguration } from '../../src/modules/operations/configuration.js';
 import { holdPidFile } from '../../src/modules/operations/pid-file.js';
-import { backends, createTestApp, type TestApp } from '../helpers/app.js';
+import { backends, createTestApp, injector, type TestApp } from '../helpers/app.js';
 import { createScratchDatabase } from '../helpers/scratch-postgres.js';
 
 const API = '/cal/events/v1';
@@ -321,17 +321,7 @@ async function createTestAppOn(env: Record<string, string>): Promise<{ t: TestAp
     backend: config.databaseUrl ? 'postgres' : 'sqlite',
     queries: { count: 0 },
     asUser: () => Promise.reject(new Error('not here')),
-    async request(options: Parameters<TestApp['request']>[0]) {
-      const { auth, ...rest } = options;
-      const response = await app.inject({ ...rest, headers: { ...(rest.headers ?? {}), ...(auth ? { authorization: auth } : {}) } });
-      let data: unknown;
-      try {
-        data = response.body === '' ? undefined : JSON.parse(response.body);
-      } catch {
-        data = undefined;
-      }
-      return Object.assign(response, { data });
-    },
+    request: injector(app),
     close: async () => undefined,
   } as unknown as TestApp;
   return {

@@ -31,6 +31,22 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** `request` of a TestApp for any app: credentials as `auth`, the body parsed as JSON when it is. */
+export function injector(app: FastifyInstance): TestApp['request'] {
+  return async (options) => {
+    const { auth, ...rest } = options;
+    const headers = { ...(rest.headers ?? {}), ...(auth ? { authorization: auth } : {}) };
+    const response = await app.inject({ ...rest, headers });
+    let data: unknown;
+    try {
+      data = response.body === '' ? undefined : JSON.parse(response.body);
+    } catch {
+      data = undefined;
+    }
+    return Object.assign(response, { data });
+  };
+}
+
 /** A service on its own fresh database (a temp dir for SQLite, a new database for PostgreSQL). */
 export async function createTestApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-test-'));
@@ -61,18 +77,7 @@ export async function createTestApp(backend: Backend, env: Record<string, string
       const { user, application_password } = await createUser(storage.db, { username: username ?? `${role}${userCounter}`, role });
       return { id: user.id, authorization: `Basic ${Buffer.from(`${user.username}:${application_password}`).toString('base64')}` };
     },
-    async request(options) {
-      const { auth, ...rest } = options;
-      const headers = { ...(rest.headers ?? {}), ...(auth ? { authorization: auth } : {}) };
-      const response = await app.inject({ ...rest, headers });
-      let data: unknown;
-      try {
-        data = response.body === '' ? undefined : JSON.parse(response.body);
-      } catch {
-        data = undefined;
-      }
-      return Object.assign(response, { data });
-    },
+    request: injector(app),
     async close() {
       await app.close();
       await storage.close();

@@ -58,6 +58,14 @@ async function trashMirrors(trx: Db, series: EventRow, ids: number[], termIds: n
   await shiftTermCounts(trx, { termIds, published: series.status === 'publish' }, { termIds, published: false }, ids.length);
 }
 
+/** Trashes every live non-exception occurrence of a series; returns the live occurrences as they were. */
+async function trashAllMirrors(trx: Db, series: EventRow): Promise<EventRow[]> {
+  const live = await store.liveOccurrences(trx, series.id);
+  const mirrors = live.filter((row) => row.recurrence_exception !== 1).map((row) => row.id);
+  await trashMirrors(trx, series, mirrors, await events.allTermIds(trx, series.id));
+  return live;
+}
+
 /** Trashes one occurrence that may differ from its series (an exception). */
 async function trashOne(trx: Db, row: EventRow): Promise<void> {
   await events.update(trx, row.id, { status: 'trash', trashed_from: row.status, modified_utc: nowUtc() });
@@ -155,14 +163,7 @@ export async function propagate(trx: Db, edit: SeriesEdit): Promise<void> {
 
 /** `recurrence: null` on a series: its mirrors go to the trash, exceptions become plain events. */
 export async function stopSeries(trx: Db, series: EventRow): Promise<EventRow> {
-  const live = await store.liveOccurrences(trx, series.id);
-  const termIds = await events.allTermIds(trx, series.id);
-  await trashMirrors(
-    trx,
-    series,
-    live.filter((row) => row.recurrence_exception !== 1).map((row) => row.id),
-    termIds,
-  );
+  const live = await trashAllMirrors(trx, series);
   const detach = { series_id: null, recurrence_id: null, recurrence_exception: 0, post_parent: null };
   await forChunks(
     live.filter((row) => row.recurrence_exception === 1).map((row) => row.id),
@@ -183,14 +184,7 @@ export async function excludeDate(trx: Db, occurrence: EventRow): Promise<void> 
 
 /** Deleting a series: it and every live occurrence go to the trash, and nothing extends it any more. */
 export async function trashSeries(trx: Db, series: EventRow): Promise<void> {
-  const live = await store.liveOccurrences(trx, series.id);
-  const termIds = await events.allTermIds(trx, series.id);
-  await trashMirrors(
-    trx,
-    series,
-    live.filter((row) => row.recurrence_exception !== 1).map((row) => row.id),
-    termIds,
-  );
+  const live = await trashAllMirrors(trx, series);
   for (const row of live.filter((r) => r.recurrence_exception === 1)) await trashOne(trx, row);
   const stored = await store.findRecurrence(trx, series.id);
   if (stored) await store.saveRecurrence(trx, series.id, stored, stored.expandedUntil, true);
