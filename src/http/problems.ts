@@ -12,6 +12,11 @@ export class Problems {
     if (code) this.details[name] = { code, message: reason, data: null };
   }
 
+  /** The reasons given so far, for messages outside an HTTP answer (the importer's warnings). */
+  reasons(): string[] {
+    return Object.values(this.params);
+  }
+
   has(name: string): boolean {
     return name in this.params;
   }

@@ -340,8 +340,18 @@ for (const backend of backends()) {
 
         const series = await run({ ics: `${dir}series.ics`, language: 'fr' });
         assert.equal(total(series, 'event', 'skipped'), 2);
-        assert.ok(series.warnings.some((w) => w.includes('Weekly standup')));
         assert.ok(Object.keys(series.counts['event'] ?? {}).every((lang) => lang === 'fr'));
+        // The weekly series came in as a series: its rule, the EXDATE and the moved date left out of it.
+        const standup = await eventBySlug(t, admin.authorization, 'fr', 'weekly-standup');
+        assert.match(standup.recurrence.rrule, /FREQ=WEEKLY/);
+        assert.deepEqual(standup.recurrence.exdates, ['2027-03-16 09:00:00', '2027-03-23 09:00:00']);
+        const occurrences = await t.request({ method: 'GET', url: `/fr/cal/events/v1/events?post_parent=${standup.id}&start_date=2027-01-01&end_date=2027-12-31`, auth: admin.authorization });
+        assert.deepEqual(
+          occurrences.data.events.map((e: any) => e.start_date),
+          ['2027-03-09 09:00:00', '2027-03-30 09:00:00', '2027-04-06 09:00:00'],
+        );
+        const seriesAgain = await run({ ics: `${dir}series.ics`, language: 'fr' });
+        assert.equal(total(seriesAgain, 'event', 'created'), 0, 'a second run creates nothing');
 
         const google = await run({ ics: `${base}/calendar.ics` });
         assert.equal(total(google, 'event', 'created'), 2);

@@ -44,23 +44,18 @@ describe('iCalendar import reader', () => {
     );
   });
 
-  it('expands a series into its occurrences at the same wall-clock time, with EXDATE and overrides, and warns', () => {
+  it('imports a series as one record with its rule, EXDATE and the moved override excluded, and the override as its own event', () => {
     const r = read('series.ics');
-    const standups = events(r).filter((e) => e.sourceId.startsWith('weekly-standup@example.org@'));
-    assert.deepEqual(
-      standups.map((e) => [e.sourceId.split('@')[2], e.payload['start_date'], e.payload['title']]),
-      [
-        ['20270302T090000', '2027-03-02 09:00:00', 'Weekly standup'],
-        ['20270309T090000', '2027-03-09 09:00:00', 'Weekly standup'],
-        ['20270323T090000', '2027-03-23 11:00:00', 'Weekly standup (moved)'],
-        ['20270330T090000', '2027-03-30 09:00:00', 'Weekly standup'],
-        ['20270406T090000', '2027-04-06 09:00:00', 'Weekly standup'],
-      ],
-      '09:00 New York on both sides of the DST change of March 14, the 16th excluded, the 23rd moved',
-    );
-    assert.ok(standups.every((e) => e.payload['timezone'] === 'America/New_York'));
-    assert.match(r.warnings.join('\n'), /Series "Weekly standup" .* 5 occurrences/);
-    assert.deepEqual(byId(r, standups[0]!.sourceId).links?.venue, 'location:room 12, main building, 5 elm st');
+    const series = byId(r, 'weekly-standup@example.org');
+    assert.deepEqual([series.payload['start_date'], series.payload['timezone'], series.payload['title']], ['2027-03-02 09:00:00', 'America/New_York', 'Weekly standup']);
+    const recurrence = series.payload['recurrence'] as { rrule: string; rdates: string[]; exdates: string[] };
+    assert.match(recurrence.rrule, /^(?=.*FREQ=WEEKLY)(?=.*BYDAY=TU)(?=.*COUNT=6)/);
+    assert.deepEqual(recurrence.rdates, []);
+    assert.deepEqual(recurrence.exdates, ['2027-03-16 09:00:00', '2027-03-23 09:00:00'], 'the EXDATE and the date the override moved away from');
+    const moved = byId(r, 'weekly-standup@example.org@20270323T090000');
+    assert.deepEqual([moved.payload['start_date'], moved.payload['title'], moved.payload['recurrence']], ['2027-03-23 11:00:00', 'Weekly standup (moved)', undefined]);
+    assert.equal(events(r).filter((e) => e.sourceId.startsWith('weekly-standup@example.org')).length, 2);
+    assert.deepEqual(byId(r, 'weekly-standup@example.org').links?.venue, 'location:room 12, main building, 5 elm st');
     assert.deepEqual(byId(r, 'location:room 12, main building, 5 elm st').payload, { venue: 'Room 12', address: 'Main Building, 5 Elm St' }, 'escaped commas read');
     const tentative = byId(r, 'tentative@example.org');
     assert.deepEqual([tentative.payload['status'], tentative.payload['end_date'], tentative.payload['timezone']], ['draft', '2027-03-10 17:00:00', 'UTC'], 'DURATION, Z times');
@@ -71,8 +66,16 @@ describe('iCalendar import reader', () => {
         ['untitled@example.org', 'no SUMMARY (title)'],
       ],
     );
-    // A horizon before the series: nothing of it.
-    assert.equal(events(read('series.ics', { now: new Date('2028-01-01T00:00:00Z') })).filter((e) => e.sourceId.startsWith('weekly')).length, 0);
+  });
+
+  it('expands a series the service would refuse into its occurrences, and says why', () => {
+    const hourly = fixture('series.ics')
+      .replace('RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=6', 'RRULE:FREQ=HOURLY;COUNT=3')
+      .replace(/BEGIN:VEVENT\r?\nUID:weekly-standup@example.org\r?\nDTSTAMP:20270101T000000Z\r?\nRECURRENCE-ID[\s\S]*?END:VEVENT\r?\n/, '');
+    const r = readIcs(hourly, { lang: 'en', now: NOW });
+    const standups = events(r).filter((e) => e.sourceId.startsWith('weekly-standup@example.org@'));
+    assert.deepEqual(standups.map((e) => e.payload['start_date']), ['2027-03-02 09:00:00', '2027-03-02 10:00:00', '2027-03-02 11:00:00']);
+    assert.match(r.warnings.join('\n'), /does not take \(recurrence\.rrule: FREQ=SECONDLY, MINUTELY and HOURLY/);
   });
 
   it('reads a Google Calendar export: name, escaped text as HTML, organizers de-duplicated by address', () => {

@@ -3,6 +3,10 @@ import ICAL from 'ical.js';
 import { IANAZone } from 'luxon';
 import type { Skipped, SourceRecord } from './import.types.js';
 import { SourceError } from './source.http.js';
+import { Problems } from '../../http/problems.js';
+import { localToUtc, utcToLocal, zoneOrUtc } from '../../lib/dates.js';
+import { checkRecurrence, type RecurrencePolicy } from '../recurrence/recurrence.input.js';
+import type { Recurrence } from '../recurrence/recurrence.rule.js';
 
 /**
  * An iCalendar feed (RFC 5545, as Google, Apple, Outlook and others write them) read as import
@@ -164,6 +168,50 @@ function categoriesOf(component: Component): string[] {
 
 const keyOf = (value: string) => value.trim().replace(/\s+/g, ' ').toLowerCase();
 
+/** A time of the feed as a wall time in `timezone` (the series' zone), whatever zone it was written in. */
+function wallIn(zones: FeedZones, time: Time, tzid: string | undefined, timezone: string | undefined): string {
+  const zoned = zones.zoned(time, tzid);
+  if (time.isDate || zoned.timezone === timezone || zoned.timezone === undefined || timezone === undefined) return zoned.local;
+  return utcToLocal(localToUtc(zoned.local, zoneOrUtc(zoned.timezone)), zoneOrUtc(timezone));
+}
+
+/**
+ * The `recurrence` of a master VEVENT as this service takes it, or null (with a warning saying
+ * why) when the service would refuse it (several RRULEs, an hourly rule, too many occurrences): such
+ * a series is imported as its occurrences instead.
+ */
+function seriesRecurrence(vevent: Component, overrides: Component[], zones: FeedZones, policy: RecurrencePolicy, warnings: string[]): Recurrence | null {
+  const rules = vevent.getAllProperties('rrule');
+  const summary = String(vevent.getFirstPropertyValue('summary') ?? '');
+  if (rules.length !== 1) {
+    warnings.push(`Series "${summary}" has ${rules.length === 0 ? 'only RDATEs' : 'several RRULEs'}: imported as its occurrences.`);
+    return null;
+  }
+  const start = vevent.getFirstPropertyValue('dtstart') as Time;
+  const tzid = tzidOf(vevent.getFirstProperty('dtstart'));
+  const { local, timezone } = zones.zoned(start, tzid);
+  const startLocal = start.isDate ? `${local} 00:00:00` : local;
+  const dates = (name: string) =>
+    vevent.getAllProperties(name).flatMap((p) =>
+      p
+        .getValues()
+        .filter((v: unknown): v is Time => v instanceof ICAL.Time)
+        .map((v: Time) => wallIn(zones, v, tzidOf(p), timezone)),
+    );
+  const movedAway = overrides.flatMap((o) => {
+    const id = o.getFirstPropertyValue('recurrence-id');
+    return id instanceof ICAL.Time ? [wallIn(zones, id, tzidOf(o.getFirstProperty('recurrence-id')), timezone)] : [];
+  });
+  const candidate = { rrule: String(rules[0]!.getFirstValue()), rdates: dates('rdate'), exdates: [...dates('exdate'), ...movedAway] };
+  const problems = new Problems();
+  const checked = checkRecurrence(candidate, zoneOrUtc(timezone ?? 'UTC'), startLocal, policy, problems);
+  if (!checked) {
+    warnings.push(`Series "${summary}" has a rule this service does not take (${problems.reasons().join(' ')}): imported as its occurrences.`);
+    return null;
+  }
+  return checked.recurrence;
+}
+
 export function readIcs(input: string, options: IcsOptions): IcsRead {
   const head = input.replace(/^\uFEFF/, '').trimStart();
   if (!/^BEGIN:VCALENDAR/i.test(head)) throw new SourceError(`Not an iCalendar file: it starts with "${head.slice(0, 30).replace(/\s+/g, ' ')}".`);
@@ -302,6 +350,20 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
       add(toEvent(vevent, uid, event.startDate, event.endDate, startTzid, endTzid));
       continue;
     }
+    // A series this service can hold is imported as one: its rule, extra and excluded dates; each
+    // override comes as an event of its own, its original date excluded from the rule.
+    const seriesOverrides = overrides.get(uid) ?? [];
+    const recurrence = seriesRecurrence(vevent, seriesOverrides, zones, { max: maxOccurrences, horizonDays, now: () => now }, warnings);
+    if (recurrence) {
+      const series = toEvent(vevent, uid, event.startDate, event.endDate, startTzid, endTzid);
+      if (!('reason' in series)) series.payload['recurrence'] = recurrence;
+      add(series);
+      for (const override of seriesOverrides) {
+        const moved = new ICAL.Event(override);
+        add(toEvent(override, `${uid}@${compact(moved.recurrenceId)}`, moved.startDate, moved.endDate, tzidOf(override.getFirstProperty('dtstart')) ?? startTzid, tzidOf(override.getFirstProperty('dtend')) ?? endTzid));
+      }
+      continue;
+    }
     const iterator = event.iterator();
     let count = 0;
     for (let next = iterator.next(); next && count < maxOccurrences; next = iterator.next()) {
@@ -313,7 +375,7 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
       add(toEvent(component, `${uid}@${compact(details.recurrenceId)}`, details.startDate, details.endDate, tzidOf(component.getFirstProperty('dtstart')) ?? startTzid, tzidOf(component.getFirstProperty('dtend')) ?? endTzid));
       count += 1;
     }
-    warnings.push(`Series "${text(vevent, 'summary')}" (${uid}) imported as its ${count} occurrences in the next ${horizonDays} days: recurring events are not supported yet.`);
+    warnings.push(`Series "${text(vevent, 'summary')}" (${uid}) imported as its ${count} occurrences in the next ${horizonDays} days.`);
   }
   for (const tzid of zones.unknown) warnings.push(`Time zone "${tzid}" is neither an IANA name nor defined in the file: its times were read in the site's time zone.`);
   const name = options.calendarName ?? (text(calendar, 'x-wr-calname') || text(calendar, 'name') || null);
