@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { seed } from '../../bench/seed.js';
 import fs from 'node:fs';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
 import { runImport, ImportStopped, type ImportOptions } from '../../src/modules/import/importer.js';
@@ -341,15 +342,8 @@ for (const backend of backends()) {
         const series = await run({ ics: `${dir}series.ics`, language: 'fr' });
         assert.equal(total(series, 'event', 'skipped'), 2);
         assert.ok(Object.keys(series.counts['event'] ?? {}).every((lang) => lang === 'fr'));
-        // The weekly series came in as a series: its rule, the EXDATE and the moved date left out of it.
-        const standup = await eventBySlug(t, admin.authorization, 'fr', 'weekly-standup');
-        assert.match(standup.recurrence.rrule, /FREQ=WEEKLY/);
-        assert.deepEqual(standup.recurrence.exdates, ['2027-03-16 09:00:00', '2027-03-23 09:00:00']);
-        const occurrences = await t.request({ method: 'GET', url: `/fr/cal/events/v1/events?post_parent=${standup.id}&start_date=2027-01-01&end_date=2027-12-31`, auth: admin.authorization });
-        assert.deepEqual(
-          occurrences.data.events.map((e: any) => e.start_date),
-          ['2027-03-09 09:00:00', '2027-03-30 09:00:00', '2027-04-06 09:00:00'],
-        );
+        // The weekly series came in as a series (see the next test).
+        assert.match((await eventBySlug(t, admin.authorization, 'fr', 'weekly-standup')).recurrence.rrule, /FREQ=WEEKLY/);
         const seriesAgain = await run({ ics: `${dir}series.ics`, language: 'fr' });
         assert.equal(total(seriesAgain, 'event', 'created'), 0, 'a second run creates nothing');
 
@@ -363,6 +357,62 @@ for (const backend of backends()) {
       } finally {
         await t.close();
         server.close();
+      }
+    });
+
+    it('imports an iCalendar series as a series and its overrides as its exceptions, idempotently', async () => {
+      const fixture = fs.readFileSync(fileURLToPath(new URL('../fixtures/ics/series.ics', import.meta.url)), 'utf8');
+      const file = `${fs.mkdtempSync(`${os.tmpdir()}/ics-series-`)}/series.ics`;
+      const { t, admin, run } = await target();
+      const auth = admin.authorization;
+      const occurrencesOf = async (id: number) =>
+        (await t.request({ method: 'GET', url: `${NS}/events?post_parent=${id}&start_date=2027-01-01&end_date=2027-12-31&status=publish,draft`, auth })).data.events.map((e: any) => [e.start_date, e.title, e.recurrence_id]);
+      try {
+        fs.writeFileSync(file, fixture);
+        const first = await run({ ics: file, prune: true });
+        assert.deepEqual(first.warnings.filter((w) => w.includes('Series')), [], 'not expanded');
+        assert.equal(total(first, 'event', 'created'), 3, 'the series, the tentative event, the moved occurrence');
+        const standup = await eventBySlug(t, auth, 'en', 'weekly-standup');
+        assert.equal(standup.start_date, '2027-03-02 09:00:00');
+        assert.equal(standup.timezone, 'America/New_York');
+        assert.match(standup.recurrence.rrule, /^(?=.*FREQ=WEEKLY)(?=.*BYDAY=TU)(?=.*COUNT=6)/);
+        assert.deepEqual(standup.recurrence.rdates, ['2027-04-01 14:00:00']);
+        assert.deepEqual(standup.recurrence.exdates, ['2027-03-16 09:00:00', '2027-04-06 09:00:00'], 'the EXDATE and the cancelled override');
+        assert.deepEqual(await occurrencesOf(standup.id), [
+          ['2027-03-09 09:00:00', 'Weekly standup', '2027-03-09 09:00:00'],
+          ['2027-03-23 11:00:00', 'Weekly standup (moved)', '2027-03-23 09:00:00'],
+          ['2027-03-30 09:00:00', 'Weekly standup', '2027-03-30 09:00:00'],
+          ['2027-04-01 14:00:00', 'Weekly standup', '2027-04-01 14:00:00'],
+        ]);
+        const moved = standup.recurrence.exceptions;
+        assert.equal(moved.length, 1, 'the override made its occurrence an exception');
+        assert.equal(moved[0].recurrence_id, '2027-03-23 09:00:00');
+
+        const again = await run({ ics: file, prune: true });
+        assert.equal(total(again, 'event', 'created') + total(again, 'event', 'updated') + total(again, 'event', 'gone'), 0, JSON.stringify(again.counts));
+
+        // The source renames the override and cancels another occurrence: the same exception is updated, that date excluded.
+        fs.writeFileSync(file, fixture.replace('SUMMARY:Weekly standup (moved)', 'SUMMARY:Weekly standup (moved again)').replace('RECURRENCE-ID:20270406T130000Z', 'RECURRENCE-ID:20270330T130000Z').replace('DTSTART;TZID=America/New_York:20270406T090000', 'DTSTART;TZID=America/New_York:20270330T090000'));
+        const third = await run({ ics: file, prune: true });
+        assert.equal(total(third, 'event', 'created'), 0);
+        const after3 = await occurrencesOf(standup.id);
+        assert.deepEqual(after3, [
+          ['2027-03-09 09:00:00', 'Weekly standup', '2027-03-09 09:00:00'],
+          ['2027-03-23 11:00:00', 'Weekly standup (moved again)', '2027-03-23 09:00:00'],
+          ['2027-04-01 14:00:00', 'Weekly standup', '2027-04-01 14:00:00'],
+          ['2027-04-06 09:00:00', 'Weekly standup', '2027-04-06 09:00:00'],
+        ]);
+        assert.equal((await eventBySlug(t, auth, 'en', 'weekly-standup')).recurrence.exceptions[0].id, moved[0].id, 'the same occurrence');
+
+        // The override leaves the source: reported, and its occurrence kept (never pruned on its own).
+        fs.writeFileSync(file, fixture.replace(/BEGIN:VEVENT\r?\nUID:weekly-standup@example.org\r?\nDTSTAMP:20270101T000000Z\r?\nRECURRENCE-ID;TZID[\s\S]*?END:VEVENT\r?\n/, ''));
+        const fourth = await run({ ics: file, prune: true });
+        assert.deepEqual(fourth.gone.map((g) => [g.sourceId, g.pruned]), [['override:weekly-standup@example.org@20270323T090000', false]]);
+        assert.ok((await occurrencesOf(standup.id)).some((o: string[]) => o[1] === 'Weekly standup (moved again)'));
+        const fifth = await run({ ics: file, prune: true });
+        assert.equal(fifth.gone.length, 0, 'reported once');
+      } finally {
+        await t.close();
       }
     });
 

@@ -44,17 +44,22 @@ describe('iCalendar import reader', () => {
     );
   });
 
-  it('imports a series as one record with its rule, EXDATE and the moved override excluded, and the override as its own event', () => {
+  it('imports a series as one record with its rule, RDATE and EXDATE in its zone, and each override as an edit of its occurrence', () => {
     const r = read('series.ics');
     const series = byId(r, 'weekly-standup@example.org');
     assert.deepEqual([series.payload['start_date'], series.payload['timezone'], series.payload['title']], ['2027-03-02 09:00:00', 'America/New_York', 'Weekly standup']);
+    assert.equal(series.occurrence, undefined);
     const recurrence = series.payload['recurrence'] as { rrule: string; rdates: string[]; exdates: string[] };
     assert.match(recurrence.rrule, /^(?=.*FREQ=WEEKLY)(?=.*BYDAY=TU)(?=.*COUNT=6)/);
-    assert.deepEqual(recurrence.rdates, []);
-    assert.deepEqual(recurrence.exdates, ['2027-03-16 09:00:00', '2027-03-23 09:00:00'], 'the EXDATE and the date the override moved away from');
-    const moved = byId(r, 'weekly-standup@example.org@20270323T090000');
-    assert.deepEqual([moved.payload['start_date'], moved.payload['title'], moved.payload['recurrence']], ['2027-03-23 11:00:00', 'Weekly standup (moved)', undefined]);
-    assert.equal(events(r).filter((e) => e.sourceId.startsWith('weekly-standup@example.org')).length, 2);
+    assert.doesNotMatch(recurrence.rrule, /DTSTART|RRULE:/);
+    assert.deepEqual(recurrence.rdates, ['2027-04-01 14:00:00']);
+    assert.deepEqual(recurrence.exdates, ['2027-03-16 09:00:00', '2027-04-06 09:00:00'], 'the EXDATE and the cancelled override (13:00Z, 09:00 in New York); not the moved one');
+    const moved = byId(r, 'override:weekly-standup@example.org@20270323T090000');
+    assert.deepEqual(moved.occurrence, { series: 'weekly-standup@example.org', recurrenceId: '2027-03-23 09:00:00', cancelled: false });
+    assert.deepEqual([moved.payload['start_date'], moved.payload['title'], moved.payload['timezone'], moved.payload['recurrence']], ['2027-03-23 11:00:00', 'Weekly standup (moved)', 'America/New_York', undefined]);
+    const cancelled = byId(r, 'override:weekly-standup@example.org@20270406T130000');
+    assert.deepEqual(cancelled.occurrence, { series: 'weekly-standup@example.org', recurrenceId: '2027-04-06 09:00:00', cancelled: true });
+    assert.equal(events(r).filter((e) => e.sourceId.includes('weekly-standup@example.org')).length, 3, 'no occurrence of its own');
     assert.deepEqual(byId(r, 'weekly-standup@example.org').links?.venue, 'location:room 12, main building, 5 elm st');
     assert.deepEqual(byId(r, 'location:room 12, main building, 5 elm st').payload, { venue: 'Room 12', address: 'Main Building, 5 Elm St' }, 'escaped commas read');
     const tentative = byId(r, 'tentative@example.org');
@@ -66,16 +71,41 @@ describe('iCalendar import reader', () => {
         ['untitled@example.org', 'no SUMMARY (title)'],
       ],
     );
+    assert.deepEqual(r.warnings, []);
   });
 
   it('expands a series the service would refuse into its occurrences, and says why', () => {
-    const hourly = fixture('series.ics')
-      .replace('RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=6', 'RRULE:FREQ=HOURLY;COUNT=3')
-      .replace(/BEGIN:VEVENT\r?\nUID:weekly-standup@example.org\r?\nDTSTAMP:20270101T000000Z\r?\nRECURRENCE-ID[\s\S]*?END:VEVENT\r?\n/, '');
+    const hourly = fixture('series.ics').replace('RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=6', 'RRULE:FREQ=HOURLY;COUNT=3');
     const r = readIcs(hourly, { lang: 'en', now: NOW });
     const standups = events(r).filter((e) => e.sourceId.startsWith('weekly-standup@example.org@'));
-    assert.deepEqual(standups.map((e) => e.payload['start_date']), ['2027-03-02 09:00:00', '2027-03-02 10:00:00', '2027-03-02 11:00:00']);
+    assert.deepEqual(standups.map((e) => e.payload['start_date']), ['2027-03-02 09:00:00', '2027-03-02 10:00:00', '2027-03-02 11:00:00', '2027-04-01 14:00:00']);
+    assert.ok(standups.every((e) => e.payload['recurrence'] === undefined && e.occurrence === undefined));
+    assert.ok(!events(r).some((e) => e.sourceId.startsWith('override:')));
     assert.match(r.warnings.join('\n'), /does not take \(recurrence\.rrule: FREQ=SECONDLY, MINUTELY and HOURLY/);
+    // More occurrences than the service's CAL_RECURRENCE_MAX: the same, with that reason.
+    const capped = read('series.ics', { recurrence: { max: 4, horizonDays: 730 } });
+    assert.equal(capped.records.find((e) => e.sourceId === 'weekly-standup@example.org'), undefined);
+    assert.deepEqual(
+      events(capped).filter((e) => e.sourceId.startsWith('weekly-standup@example.org@')).map((e) => [e.payload['start_date'], e.payload['title']]),
+      [
+        ['2027-03-02 09:00:00', 'Weekly standup'],
+        ['2027-03-09 09:00:00', 'Weekly standup'],
+        ['2027-03-23 11:00:00', 'Weekly standup (moved)'],
+        ['2027-03-30 09:00:00', 'Weekly standup'],
+        ['2027-04-01 14:00:00', 'Weekly standup'],
+      ],
+      '09:00 New York on both sides of the DST change of March 14, the 16th excluded, the 23rd moved, the 6th cancelled',
+    );
+    assert.match(capped.warnings.join('\n'), /Series "Weekly standup" has a rule this service does not take \(.*at most 4/);
+    assert.match(capped.warnings.join('\n'), /Series "Weekly standup" \(weekly-standup@example.org\) imported as its 5 occurrences/);
+  });
+
+  it('expands a series whose first occurrence is edited on its own (here the series is that occurrence), and says why', () => {
+    const first = fixture('series.ics').replace('RECURRENCE-ID;TZID=America/New_York:20270323T090000', 'RECURRENCE-ID;TZID=America/New_York:20270302T090000');
+    const r = readIcs(first, { lang: 'en', now: NOW });
+    assert.equal(r.records.find((e) => e.sourceId === 'weekly-standup@example.org'), undefined);
+    assert.equal(byId(r, 'weekly-standup@example.org@20270302T090000').payload['start_date'], '2027-03-23 11:00:00');
+    assert.match(r.warnings.join('\n'), /first occurrence edited on its own/);
   });
 
   it('reads a Google Calendar export: name, escaped text as HTML, organizers de-duplicated by address', () => {

@@ -9,9 +9,9 @@ import type { EventListParams, EventReadParams } from '../events/event.schema.js
 import { globalId } from '../posts/post.mapper.js';
 import { MEDIA_TYPES, type Format } from './feed.format.js';
 import { feedToday, loadFeedRows, selectFeedEvents } from './feed.query.js';
-import { CALENDAR_TAIL, calendarHead, renderCancelled, renderEvent } from './ical.render.js';
+import { CALENDAR_TAIL, calendarHead, renderCancelled, renderEvent, type SeriesLines } from './ical.render.js';
 import { timezoneBlocks } from './ical.timezones.js';
-import { exceptionLines, loadFeedSeries, masterLines, type SeriesWritten } from './ical.series.js';
+import { exceptionLines, loadFeedSeries, masterLines, seriesZones, type SeriesWritten } from './ical.series.js';
 import { eventLd, jsonLdList } from './jsonld.list.js';
 
 /**
@@ -70,7 +70,12 @@ async function renderRows(app: FastifyInstance, rows: EventRow[], ctx: RequestCo
     const sid = row.series_id ?? null;
     const own = sid !== null && (!seriesOnly || sid === row.id) ? series.get(sid) : undefined;
     if (sid !== null && written.has(sid)) continue;
-    if (own) {
+    if (own?.cancelled) {
+      written.add(own.master.id);
+      const cancel = (row: EventRow, { uid, lines }: SeriesLines) => parts.push(() => renderCancelled(row, uid, lines));
+      cancel(own.master, masterLines(own, ctx));
+      for (const exception of own.exceptions) cancel(exception, exceptionLines(own, exception, ctx));
+    } else if (own) {
       written.add(own.master.id);
       shown.push(own.master, ...own.exceptions);
       parts.push(() => renderEvent(own.master, objects.get(own.master.id)!, masterLines(own, ctx)));
@@ -103,7 +108,7 @@ export async function respondEventListFeed(app: FastifyInstance, request: Fastif
   const today = feedToday(ctx);
   return pageCache.respondRaw(request, reply, [request.url, format, today], async (version) => {
     const selection = await selectFeedEvents(db, counts, q, ctx, version, today, config.feedMaxEvents);
-    const calendar = head(request, calendarName(ctx, q), selection.zones);
+    const calendar = head(request, calendarName(ctx, q), new Set([...selection.zones, ...(await seriesZones(db, selection.ids))]));
     async function* chunks(): AsyncGenerator<string> {
       yield calendar;
       const written: SeriesWritten = new Set();
@@ -139,7 +144,8 @@ export async function respondEventFeed(
       const event = toEventObject(row, relations, ctx, { single: true, blank: false });
       return { type: MEDIA_TYPES.jsonld, body: Buffer.from(JSON.stringify(eventLd(row, event, false))) };
     }
-    const body = head(request, row.title, row.all_day === 1 ? [] : [row.timezone]) + (await renderRows(app, [row], ctx, q, new Set(), true)) + CALENDAR_TAIL;
+    const zones = new Set([...(row.all_day === 1 ? [] : [row.timezone]), ...(row.series_id === row.id ? await seriesZones(db, [row.id]) : [])]);
+    const body = head(request, row.title, zones) + (await renderRows(app, [row], ctx, q, new Set(), true)) + CALENDAR_TAIL;
     return { type: MEDIA_TYPES.ical, headers: { 'Content-Disposition': `inline; filename="${row.slug.replace(/[^A-Za-z0-9._-]/g, '_')}.ics"` }, body: Buffer.from(body) };
   });
 }

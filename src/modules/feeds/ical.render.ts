@@ -145,18 +145,20 @@ export function renderEvent(row: EventRow, event: Record<string, unknown>, serie
   return out + `END:VEVENT${CRLF}`;
 }
 
+export { eventDates };
+
 /**
  * The VEVENT of an event trashed after it was published, still in the feed's window: only what
  * was public, so subscribers drop it (UID, dates, title, STATUS:CANCELLED, a higher SEQUENCE).
+ * A series is given its UID and its rule lines (or its RECURRENCE-ID): every instance is cancelled.
  */
-export { eventDates };
-
-export function renderCancelled(row: EventRow, globalId: string): string {
+export function renderCancelled(row: EventRow, globalId: string, seriesLines = ''): string {
   return (
     `BEGIN:VEVENT${CRLF}` +
     textProperty('UID', globalId) +
     property('DTSTAMP', utcValue(row.modified_utc)) +
     eventDates(row) +
+    seriesLines +
     textProperty('SUMMARY', row.title) +
     property('SEQUENCE', String(sequenceOf(row))) +
     `STATUS:CANCELLED${CRLF}` +

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import { IANAZone } from 'luxon';
-import type { Skipped, SourceRecord } from './import.types.js';
+import { OVERRIDE_PREFIX, type Skipped, type SourceRecord } from './import.types.js';
 import { SourceError } from './source.http.js';
 import { Problems } from '../../http/problems.js';
 import { localToUtc, utcToLocal, zoneOrUtc } from '../../lib/dates.js';
@@ -13,7 +13,9 @@ import type { Recurrence } from '../recurrence/recurrence.rule.js';
  * records: each VEVENT an event, LOCATION a venue, ORGANIZER an organizer, CATEGORIES categories.
  * Parsed by ical.js; times keep their wall clock and their zone (the service stores both), so
  * nothing is converted unless the zone is one only the feed knows (then through its VTIMEZONE, to
- * UTC). Series are expanded by ical.js into their occurrences for the next year.
+ * UTC). A series (RRULE) is one record with its `recurrence`, and each RECURRENCE-ID override one
+ * record naming the occurrence it edits (or cancels); a series this service would refuse is
+ * expanded by ical.js into its occurrences for the next year instead.
  */
 
 type Component = InstanceType<typeof ICAL.Component>;
@@ -28,8 +30,12 @@ export interface IcsOptions {
   /** Overrides the feed's own name. */
   calendarName?: string | undefined;
   now?: Date;
+  /** How far ahead a series this service would refuse is expanded into occurrences (days). */
   horizonDays?: number;
+  /** At most this many occurrences of such a series. */
   maxOccurrences?: number;
+  /** The service's own limits on a series (CAL_RECURRENCE_MAX, CAL_RECURRENCE_HORIZON_DAYS). */
+  recurrence?: Pick<RecurrencePolicy, 'max' | 'horizonDays'>;
 }
 
 export interface IcsRead {
@@ -175,34 +181,51 @@ function wallIn(zones: FeedZones, time: Time, tzid: string | undefined, timezone
   return utcToLocal(localToUtc(zoned.local, zoneOrUtc(zoned.timezone)), zoneOrUtc(timezone));
 }
 
+/** A RECURRENCE-ID (or RDATE, EXDATE) as the wall time of an occurrence of a series starting at `startLocal` in `timezone`. */
+function occurrenceWall(zones: FeedZones, time: Time, tzid: string | undefined, timezone: string | undefined, startLocal: string): string {
+  const local = wallIn(zones, time, tzid, timezone);
+  return local.length === 10 ? `${local} ${startLocal.slice(11)}` : local;
+}
+
+/** The times of every RDATE or EXDATE property (a PERIOD counts by its start). */
+function dateValues(vevent: Component, name: string): { time: Time; tzid: string | undefined }[] {
+  return vevent.getAllProperties(name).flatMap((p) =>
+    p.getValues().flatMap((v: unknown) => {
+      const time = v instanceof ICAL.Period ? v.start : v;
+      return time instanceof ICAL.Time ? [{ time, tzid: tzidOf(p) }] : [];
+    }),
+  );
+}
+
+/** An override of one occurrence of a series: its RECURRENCE-ID as the series' wall time, and whether it cancels it. */
+interface Override {
+  component: Component;
+  recurrenceId: Time;
+  wall: string;
+  cancelled: boolean;
+}
+
 /**
  * The `recurrence` of a master VEVENT as this service takes it, or null (with a warning saying
- * why) when the service would refuse it (several RRULEs, an hourly rule, too many occurrences): such
- * a series is imported as its occurrences instead.
+ * why) when the service would refuse it (several RRULEs, an hourly rule, too many occurrences, an
+ * excluded or edited first occurrence, which here is the series itself): such a series is
+ * imported as its occurrences instead. Cancelled overrides are EXDATEs; the others are applied to
+ * their occurrences once the series is written.
  */
-function seriesRecurrence(vevent: Component, overrides: Component[], zones: FeedZones, policy: RecurrencePolicy, warnings: string[]): Recurrence | null {
+function seriesRecurrence(vevent: Component, overrides: Override[], startLocal: string, timezone: string | undefined, zones: FeedZones, policy: RecurrencePolicy, warnings: string[]): Recurrence | null {
   const rules = vevent.getAllProperties('rrule');
-  const summary = String(vevent.getFirstPropertyValue('summary') ?? '');
+  const summary = text(vevent, 'summary');
   if (rules.length !== 1) {
     warnings.push(`Series "${summary}" has ${rules.length === 0 ? 'only RDATEs' : 'several RRULEs'}: imported as its occurrences.`);
     return null;
   }
-  const start = vevent.getFirstPropertyValue('dtstart') as Time;
-  const tzid = tzidOf(vevent.getFirstProperty('dtstart'));
-  const { local, timezone } = zones.zoned(start, tzid);
-  const startLocal = start.isDate ? `${local} 00:00:00` : local;
-  const dates = (name: string) =>
-    vevent.getAllProperties(name).flatMap((p) =>
-      p
-        .getValues()
-        .filter((v: unknown): v is Time => v instanceof ICAL.Time)
-        .map((v: Time) => wallIn(zones, v, tzidOf(p), timezone)),
-    );
-  const movedAway = overrides.flatMap((o) => {
-    const id = o.getFirstPropertyValue('recurrence-id');
-    return id instanceof ICAL.Time ? [wallIn(zones, id, tzidOf(o.getFirstProperty('recurrence-id')), timezone)] : [];
-  });
-  const candidate = { rrule: String(rules[0]!.getFirstValue()), rdates: dates('rdate'), exdates: [...dates('exdate'), ...movedAway] };
+  if (overrides.some((o) => !o.cancelled && o.wall === startLocal)) {
+    warnings.push(`Series "${summary}" has its first occurrence edited on its own, which a series here cannot hold (the series is its first occurrence): imported as its occurrences.`);
+    return null;
+  }
+  const walls = (name: string) => dateValues(vevent, name).map((d) => occurrenceWall(zones, d.time, d.tzid, timezone, startLocal));
+  const cancelled = overrides.filter((o) => o.cancelled).map((o) => o.wall);
+  const candidate = { rrule: String(rules[0]!.getFirstValue()), rdates: walls('rdate'), exdates: [...new Set([...walls('exdate'), ...cancelled])] };
   const problems = new Problems();
   const checked = checkRecurrence(candidate, zoneOrUtc(timezone ?? 'UTC'), startLocal, policy, problems);
   if (!checked) {
@@ -345,35 +368,58 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
       if (!master) add(toEvent(vevent, `${uid}@${compact(event.recurrenceId)}`, event.startDate, event.endDate, startTzid, endTzid));
       continue;
     }
-    const event = new ICAL.Event(vevent, { exceptions: overrides.get(uid) ?? [], strictExceptions: true });
+    const event = new ICAL.Event(vevent);
     if (!event.isRecurring()) {
       add(toEvent(vevent, uid, event.startDate, event.endDate, startTzid, endTzid));
       continue;
     }
-    // A series this service can hold is imported as one: its rule, extra and excluded dates; each
-    // override comes as an event of its own, its original date excluded from the rule.
-    const seriesOverrides = overrides.get(uid) ?? [];
-    const recurrence = seriesRecurrence(vevent, seriesOverrides, zones, { max: maxOccurrences, horizonDays, now: () => now }, warnings);
+    // A series this service can hold is imported as one (its rule, extra and excluded dates), then
+    // each override as an edit of the occurrence it names: an exception of the series, as a client's.
+    const series = toEvent(vevent, uid, event.startDate, event.endDate, startTzid, endTzid);
+    const { local, timezone } = zones.zoned(event.startDate, startTzid);
+    const startLocal = event.startDate.isDate ? `${local} 00:00:00` : local;
+    const seriesOverrides = (overrides.get(uid) ?? []).flatMap((component): Override[] => {
+      const recurrenceId = component.getFirstPropertyValue('recurrence-id');
+      if (!(recurrenceId instanceof ICAL.Time)) return [];
+      const wall = occurrenceWall(zones, recurrenceId, tzidOf(component.getFirstProperty('recurrence-id')), timezone, startLocal);
+      return [{ component, recurrenceId, wall, cancelled: text(component, 'status').toUpperCase() === 'CANCELLED' }];
+    });
+    const policy = { max: options.recurrence?.max ?? 1000, horizonDays: options.recurrence?.horizonDays ?? 730, now: () => now };
+    if ('reason' in series) {
+      add(series);
+      continue;
+    }
+    const recurrence = seriesRecurrence(vevent, seriesOverrides, startLocal, timezone, zones, policy, warnings);
     if (recurrence) {
-      const series = toEvent(vevent, uid, event.startDate, event.endDate, startTzid, endTzid);
-      if (!('reason' in series)) series.payload['recurrence'] = recurrence;
+      series.payload['recurrence'] = recurrence;
       add(series);
       for (const override of seriesOverrides) {
-        const moved = new ICAL.Event(override);
-        add(toEvent(override, `${uid}@${compact(moved.recurrenceId)}`, moved.startDate, moved.endDate, tzidOf(override.getFirstProperty('dtstart')) ?? startTzid, tzidOf(override.getFirstProperty('dtend')) ?? endTzid));
+        const sourceId = `${OVERRIDE_PREFIX}${uid}@${compact(override.recurrenceId)}`;
+        const occurrence = { series: uid, recurrenceId: override.wall, cancelled: override.cancelled };
+        if (override.cancelled) {
+          events.push({ kind: 'event', sourceId, lang, modified: utcStamp(override.component), payload: {}, occurrence });
+          continue;
+        }
+        const moved = new ICAL.Event(override.component);
+        const record = toEvent(override.component, sourceId, moved.startDate, moved.endDate, tzidOf(override.component.getFirstProperty('dtstart')) ?? startTzid, tzidOf(override.component.getFirstProperty('dtend')) ?? endTzid);
+        add('reason' in record ? record : { ...record, occurrence });
       }
       continue;
     }
+    // Each override replaces the instance whose wall time in the series' zone its RECURRENCE-ID
+    // names: ical.js knows only the zones a feed defines, so it would miss one written in UTC.
+    const byWall = new Map(seriesOverrides.map((o) => [o.wall, o.component]));
     const iterator = event.iterator();
     let count = 0;
     for (let next = iterator.next(); next && count < maxOccurrences; next = iterator.next()) {
       if (next.compare(horizon) > 0) break;
-      const details = event.getOccurrenceDetails(next);
-      if (details.endDate.compare(from) < 0) continue;
-      const item = details.item;
-      const component = item.component;
-      add(toEvent(component, `${uid}@${compact(details.recurrenceId)}`, details.startDate, details.endDate, tzidOf(component.getFirstProperty('dtstart')) ?? startTzid, tzidOf(component.getFirstProperty('dtend')) ?? endTzid));
-      count += 1;
+      const override = byWall.get(occurrenceWall(zones, next, startTzid, timezone, startLocal));
+      const component = override ?? vevent;
+      const { startDate, endDate } = override ? new ICAL.Event(override) : event.getOccurrenceDetails(next);
+      if (endDate.compare(from) < 0) continue;
+      const record = toEvent(component, `${uid}@${compact(next)}`, startDate, endDate, tzidOf(component.getFirstProperty('dtstart')) ?? startTzid, tzidOf(component.getFirstProperty('dtend')) ?? endTzid);
+      add(record);
+      if (!('reason' in record)) count += 1;
     }
     warnings.push(`Series "${text(vevent, 'summary')}" (${uid}) imported as its ${count} occurrences in the next ${horizonDays} days.`);
   }

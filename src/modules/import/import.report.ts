@@ -1,5 +1,5 @@
 import type { Kind, Skipped } from './import.types.js';
-import { KINDS } from './import.types.js';
+import { KINDS, OVERRIDE_PREFIX } from './import.types.js';
 
 /**
  * The counts an import ends with, per kind and language, the reasons of every skip, the records
@@ -78,7 +78,8 @@ export function reportTable(report: ImportReport): string {
   out.push('', `${report.dry_run ? 'Dry run (nothing written): ' : ''}${report.seconds} s, ${report.rate} records/s.`);
   for (const s of report.skipped.slice(0, 50)) out.push(`skipped ${s.kind} ${s.sourceId} (${s.lang}): ${s.reason}`);
   if (report.skipped.length > 50) out.push(`… and ${report.skipped.length - 50} more skips (see --report FILE).`);
-  for (const g of report.gone.slice(0, 20)) out.push(`gone from the source: ${g.kind} ${g.sourceId} (${g.lang}), here ${g.localId}${g.pruned ? ', moved to the trash' : ' (kept; --prune trashes it)'}`);
+  const kept = (sourceId: string) => (sourceId.startsWith(OVERRIDE_PREFIX) ? ' (an occurrence of a series: kept, with its edits)' : ' (kept; --prune trashes it)');
+  for (const g of report.gone.slice(0, 20)) out.push(`gone from the source: ${g.kind} ${g.sourceId} (${g.lang}), here ${g.localId}${g.pruned ? ', moved to the trash' : kept(g.sourceId)}`);
   for (const m of report.missing_links.slice(0, 20)) out.push(`${m.kind} ${m.sourceId} (${m.lang}) imported without ${m.links.join(', ')} (not imported)`);
   for (const w of report.warnings) out.push(`warning: ${w}`);
   return out.join('\n');

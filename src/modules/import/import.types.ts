@@ -31,6 +31,23 @@ export interface SourceRecord {
   };
   /** Source ids (same kind) of the records this one is a translation of, when the source says. */
   translations?: string[];
+  /**
+   * An edit of one occurrence of a series imported as such (an iCalendar RECURRENCE-ID override):
+   * the payload is written to that occurrence, which becomes an exception, or the occurrence is
+   * deleted when the override cancels it. Written after every series.
+   */
+  occurrence?: OccurrenceOf;
+}
+
+/** The source ids of occurrence overrides start with it (`override:<series uid>@<recurrence id>`). */
+export const OVERRIDE_PREFIX = 'override:';
+
+export interface OccurrenceOf {
+  /** Source id of the series. */
+  series: string;
+  /** The occurrence's original local start in the series' zone (its `recurrence_id`). */
+  recurrenceId: string;
+  cancelled: boolean;
 }
 
 /** A source record that cannot be imported, with why (reported, never fatal). */

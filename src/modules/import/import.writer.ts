@@ -7,7 +7,7 @@ import { withCommitStep } from '../../db/transaction.js';
 import type { Actor } from '../../auth/roles.js';
 import { injectWithTicket } from '../../http/in-process.js';
 import { cleanHtml } from '../posts/post.service.js';
-import type { Kind, SourceRecord } from './import.types.js';
+import type { Kind, OccurrenceOf, SourceRecord } from './import.types.js';
 
 /**
  * Writes imported records through this service's own routes, in-process (`app.inject`, acting as
@@ -113,17 +113,9 @@ export class ImportWriter {
     return null;
   }
 
-  async write(record: SourceRecord): Promise<WriteResult> {
-    const missing: string[] = [];
-    const body = this.body(record, missing);
-    const hash = createHash('sha256').update(JSON.stringify(body)).digest('base64url');
-    const key = `${record.kind}:${record.sourceId}`;
-    const known = this.map.get(key);
-    if (known && known.hash === hash && known.modified === record.modified) return { outcome: 'unchanged', localId: known.localId, missing };
-    if (this.dryRun) return { outcome: known ? 'updated' : 'created', localId: known?.localId ?? null, missing };
-
-    const route = `/cal/events/v1/${ROUTES[record.kind]}`;
-    const remember = (localId: number) => async (trx: Transaction<Database>) => {
+  /** The step that writes the record's map row, in the transaction of its write (or one of its own). */
+  private rememberStep(record: SourceRecord, hash: string, localId: number) {
+    return async (trx: Transaction<Database>): Promise<void> => {
       // An import is repeatable and its map row commits with its record, so a crash may lose the
       // last records and their rows together and the next run makes them again: PostgreSQL need
       // not wait for the disk at each of ten thousand commits.
@@ -134,6 +126,20 @@ export class ImportWriter {
         .onConflict((oc) => oc.columns(['source', 'kind', 'source_id']).doUpdateSet({ local_id: localId, lang: record.lang, source_modified: record.modified, hash, imported_at: nowUtc() }))
         .execute();
     };
+  }
+
+  async write(record: SourceRecord): Promise<WriteResult> {
+    if (record.occurrence) return this.writeOccurrence(record, record.occurrence);
+    const missing: string[] = [];
+    const body = this.body(record, missing);
+    const hash = createHash('sha256').update(JSON.stringify(body)).digest('base64url');
+    const key = `${record.kind}:${record.sourceId}`;
+    const known = this.map.get(key);
+    if (known && known.hash === hash && known.modified === record.modified) return { outcome: 'unchanged', localId: known.localId, missing };
+    if (this.dryRun) return { outcome: known ? 'updated' : 'created', localId: known?.localId ?? null, missing };
+
+    const route = `/cal/events/v1/${ROUTES[record.kind]}`;
+    const remember = (localId: number) => this.rememberStep(record, hash, localId);
     const mapped = (localId: number) => this.map.set(key, { localId, modified: record.modified, hash });
 
     if (known) {
@@ -175,6 +181,82 @@ export class ImportWriter {
     return { outcome: 'created', localId, missing };
   }
 
+  /**
+   * An override of one occurrence of a series imported earlier in the run: found by its series and
+   * recurrence id, then PATCHed (which makes it an exception of the series) or, for a cancelled
+   * one, deleted (which adds its EXDATE; the series' own EXDATEs already hold it, so usually there
+   * is nothing left to delete). Its map row names the occurrence; its hash also covers the series'
+   * local id, so a series made anew brings its overrides again.
+   */
+  private async writeOccurrence(record: SourceRecord, of: OccurrenceOf): Promise<WriteResult> {
+    const seriesId = this.localIdOf('event', of.series);
+    if (seriesId === null) throw new RecordRefused(`its series ${of.series} was not imported`);
+    const missing: string[] = [];
+    const body = of.cancelled ? {} : this.body(record, missing);
+    const hash = createHash('sha256').update(JSON.stringify({ series: seriesId, occurrence: of, body })).digest('base64url');
+    const key = `${record.kind}:${record.sourceId}`;
+    const known = this.map.get(key);
+    if (known && known.hash === hash && known.modified === record.modified) return { outcome: 'unchanged', localId: known.localId, missing };
+    if (this.dryRun) return { outcome: known ? 'updated' : 'created', localId: known?.localId ?? null, missing };
+
+    const outcome: Outcome = known ? 'updated' : 'created';
+    const occurrenceId = await this.findOccurrence(seriesId, of.recurrenceId, record.lang, known?.localId);
+    if (occurrenceId === seriesId) throw new RecordRefused(`the occurrence at ${of.recurrenceId} is the series itself, which cannot be edited or deleted alone`);
+    if (of.cancelled) {
+      if (occurrenceId === null) return { outcome: 'unchanged', localId: null, missing };
+      const response = await this.send('DELETE', `/cal/events/v1/events/${occurrenceId}`, record.lang, undefined, null);
+      if (response.status !== 404 && response.status !== 410) this.expectOk(response);
+      await this.app.services.storage.db.transaction().execute(this.rememberStep(record, hash, occurrenceId));
+      this.map.set(key, { localId: occurrenceId, modified: record.modified, hash });
+      return { outcome: 'updated', localId: occurrenceId, missing };
+    }
+    if (occurrenceId === null) throw new RecordRefused(`series ${seriesId} has no occurrence at ${of.recurrenceId}`);
+    const response = await this.send('PATCH', `/cal/events/v1/events/${occurrenceId}`, record.lang, body, async (trx) => {
+      await this.rememberStep(record, hash, occurrenceId)(trx);
+      return true;
+    });
+    this.expectOk(response);
+    if (!response.mappedInTransaction) await this.app.services.storage.db.transaction().execute(this.rememberStep(record, hash, occurrenceId));
+    this.map.set(key, { localId: occurrenceId, modified: record.modified, hash });
+    return { outcome, localId: occurrenceId, missing };
+  }
+
+  /**
+   * The live occurrence of series `seriesId` whose recurrence id is `recurrenceId`: the one an
+   * earlier run edited (`known`) if it still is, else the series' own list of exceptions (an
+   * occurrence moved far away), else the series' occurrences around that date. Null: none.
+   */
+  private async findOccurrence(seriesId: number, recurrenceId: string, lang: string, known: number | undefined): Promise<number | null> {
+    type Found = { id: number; series_id?: number; recurrence_id?: string; status?: string; recurrence?: { exceptions?: { id: number; recurrence_id: string }[] } };
+    const isIt = (e: Found | undefined) => e !== undefined && e.series_id === seriesId && e.recurrence_id === recurrenceId && e.status !== 'trash';
+    if (known !== undefined) {
+      const response = await this.send('GET', `/cal/events/v1/events/${known}`, lang, undefined, null);
+      if (response.status === 200 && isIt(response.json as Found)) return known;
+    }
+    const series = await this.send('GET', `/cal/events/v1/events/${seriesId}`, lang, undefined, null);
+    this.expectOk(series);
+    const head = series.json as Found;
+    if (head.recurrence_id === recurrenceId) return seriesId;
+    const exception = head.recurrence?.exceptions?.find((e) => e.recurrence_id === recurrenceId);
+    if (exception) return exception.id;
+    const day = recurrenceId.slice(0, 10);
+    const around = (days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+    const query = `post_parent=${seriesId}&start_date=${around(-2)}&end_date=${around(2)}&status=publish,future,draft,pending,private&include_hidden=1&per_page=50`;
+    const list = await this.send('GET', `/cal/events/v1/events?${query}`, lang, undefined, null);
+    this.expectOk(list);
+    return ((list.json as { events?: Found[] }).events ?? []).find(isIt)?.id ?? null;
+  }
+
+  /**
+   * An override the source no longer has: its occurrence stays as it was edited (there is no
+   * going back to the series' own fields), and the map forgets it so it is reported once.
+   */
+  async forget(kind: Kind, sourceId: string): Promise<void> {
+    if (this.dryRun) return;
+    await this.app.services.storage.db.deleteFrom('import_map').where('source', '=', this.source).where('kind', '=', kind).where('source_id', '=', sourceId).execute();
+    this.map.delete(`${kind}:${sourceId}`);
+  }
+
   /** Moves a record the source no longer has to the trash (`--prune`) and forgets it. */
   async trash(kind: Kind, sourceId: string, localId: number, lang: string): Promise<void> {
     if (this.dryRun) return;
@@ -194,7 +276,7 @@ export class ImportWriter {
 
   /** One request as the importing user, retried when this instance was momentarily busy. */
   private async send(
-    method: 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     lang: string,
     body: Record<string, unknown> | undefined,

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Actor } from '../../auth/roles.js';
-import { KINDS, type Kind, type SourceRecord } from './import.types.js';
+import { KINDS, OVERRIDE_PREFIX, type Kind, type SourceRecord } from './import.types.js';
 import { ReportBuilder, type ImportReport } from './import.report.js';
 import { ImportWriter, RecordRefused } from './import.writer.js';
 import { getText, SourceError } from './source.http.js';
@@ -122,10 +122,20 @@ class Run {
     this.context.progress?.tick(record.kind, record.lang);
   }
 
-  /** Records an earlier run imported that this run did not see: reported, trashed with --prune. */
+  /**
+   * Records an earlier run imported that this run did not see: reported, trashed with --prune. An
+   * override of an occurrence (`override:…`, iCalendar) is reported and forgotten, never trashed:
+   * the occurrence is still in its series (trashing the series takes it with it).
+   */
   async gone(kind: Kind, lang: string, seen: Set<string>): Promise<void> {
     for (const [sourceId, localId] of await this.writer.mappedIds(kind, lang)) {
       if (seen.has(sourceId)) continue;
+      if (kind === 'event' && sourceId.startsWith(OVERRIDE_PREFIX)) {
+        await this.writer.forget(kind, sourceId);
+        this.report.counts(kind, lang).gone += 1;
+        this.report.report.gone.push({ kind, sourceId, lang, localId, pruned: false });
+        continue;
+      }
       const pruned = this.options.prune === true && !this.options.dryRun;
       if (pruned) await this.writer.trash(kind, sourceId, localId, lang);
       this.report.counts(kind, lang).gone += 1;
@@ -197,7 +207,7 @@ async function importIcs(context: ImportContext, options: ImportOptions): Promis
   if (!config.languages.includes(lang)) throw new SourceError(`--language ${lang} is not a site language (${config.languages.join(', ')}).`);
   // Loaded for iCalendar imports only (ical.js is not needed otherwise).
   const { readIcs } = await import('./ics.read.js');
-  const read = readIcs(text, { lang, category: options.category, calendarName: options.calendarName });
+  const read = readIcs(text, { lang, category: options.category, calendarName: options.calendarName, recurrence: { max: config.recurrenceMax, horizonDays: config.recurrenceHorizonDays } });
   const key = `ics:${isUrl ? location : resolve(location)}`;
   const writer = new ImportWriter(context.app, key, context.actor, context.author, options.dryRun === true);
   await writer.load();
@@ -209,7 +219,11 @@ async function importIcs(context: ImportContext, options: ImportOptions): Promis
     const records = byKind.get(kind)!;
     context.progress?.total(kind, lang, records.length);
     if (kind === 'category') for (const record of records) await run.write(record);
-    else await eachLimited(records, CONCURRENCY, (record) => run.write(record));
+    else {
+      // Overrides of occurrences once every series is written (they edit its occurrences).
+      await eachLimited(records.filter((r) => !r.occurrence), CONCURRENCY, (record) => run.write(record));
+      await eachLimited(records.filter((r) => r.occurrence), CONCURRENCY, (record) => run.write(record));
+    }
     await run.gone(kind, lang, new Set(records.map((r) => r.sourceId)));
   }
   if (read.calendarName) run.report.warn(`Calendar: ${read.calendarName}`);
