@@ -417,6 +417,35 @@ async function main(): Promise<void> {
       );
     }
 
+    // 14. `cal-events copy` (issue 20): the seeded database, while the service runs on it, into a
+    // fresh database of the other kind (PostgreSQL from SQLite on the server of TEST_DATABASE_URL,
+    // SQLite from PostgreSQL; SQLite again when no server is named), then that copy back into a
+    // fresh database of the bench's kind; counts and checksums checked, as an operator runs it.
+    if (selected('14')) {
+      const otherUrl = database.databaseUrl ? undefined : process.env['TEST_DATABASE_URL'];
+      const there = otherUrl ? await createScratchDatabase(otherUrl, 'cal_bench_copy') : null;
+      const thereDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-bench-copy-'));
+      const back = await freshDatabase();
+      const kind = (url: string | undefined) => (url ? 'PostgreSQL' : 'SQLite');
+      try {
+        const legs = [
+          { from: database.databaseUrl ?? database.dataDir, to: there?.url ?? thereDir, name: `${kind(database.databaseUrl)} → ${kind(there?.url)}` },
+          { from: there?.url ?? thereDir, to: back.databaseUrl ?? back.dataDir, name: `${kind(there?.url)} → ${kind(back.databaseUrl)}` },
+        ];
+        for (const [i, leg] of legs.entries()) {
+          const run = spawnSync(process.execPath, ['dist/src/cli.js', 'copy', '--from', leg.from, '--to', leg.to], { env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+          if (run.status !== 0) throw new Error(`copy exited with ${run.status}: ${run.stderr.toString().trim()}`);
+          const total = /^total +(\d+) +in ([\d.]+) s \((\d+) rows\/s\)$/m.exec(run.stdout.toString())!;
+          console.log(`copy ${leg.name}: ${total[1]} rows in ${total[2]} s (${total[3]} rows/s), checks included`);
+          record({ scenario: `14${'ab'[i]}. copy ${leg.name} (${EVENTS} events), rows/s`, requests_per_sec: Number(total[3]), p50_ms: 0, p99_ms: 0, errors: 0, non2xx: 0, response_bytes: 0, service_cpu_pct: null });
+        }
+      } finally {
+        await there?.drop();
+        fs.rmSync(thereDir, { recursive: true, force: true });
+        await back.drop();
+      }
+    }
+
     const list = results.find((row) => row.scenario.startsWith('1.'));
     const ratio = list && bareRow ? list.requests_per_sec / Math.max(1, bareRow.requests_per_sec) : null;
     console.table(results);

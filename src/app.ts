@@ -30,6 +30,7 @@ import { isPagePath, pageRoutes, type PageHandler } from './modules/pages/pages.
 import { syncRoutes } from './modules/sync/sync.routes.js';
 import { healthRoutes } from './modules/operations/health.routes.js';
 import { registerMetrics } from './modules/operations/metrics.js';
+import { registerDraining } from './modules/operations/draining.js';
 import { webhookRoutes } from './modules/webhooks/webhook.routes.js';
 import { importRoutes } from './modules/import/import.routes.js';
 import { EventSchema } from './modules/events/event.schema.js';
@@ -88,6 +89,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     frameworkErrors,
     clientErrorHandler,
     logController: new CompletedOnlyLogController(),
+    // While closing, requests still arriving get our 503 body, readiness its checks (draining.ts).
+    return503OnClosing: false,
     ajv: { customOptions: { coerceTypes: 'array', allErrors: true, removeAdditional: false, useDefaults: true, strict: false } },
   });
 
@@ -121,6 +124,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   // First of all hooks: an overloaded instance refuses work before authenticating or reading anything.
   await registerOverloadGuard(app, config);
+  registerDraining(app);
   registerAuthentication(app, services.auth);
   app.addHook('preValidation', async (request) => {
     if (request.routeOptions.config.bare) return;

@@ -8,6 +8,7 @@ import { countOutsideLanguages } from './modules/languages/language-report.js';
 import { observeQuery } from './modules/operations/metrics.js';
 import { maskedConfiguration } from './modules/operations/configuration.js';
 import { holdPidFile } from './modules/operations/pid-file.js';
+import { shutdown } from './modules/operations/shutdown.js';
 
 async function main(): Promise<void> {
   let config;
@@ -37,19 +38,9 @@ async function main(): Promise<void> {
   if (stranded > 0) app.log.warn({ records: stranded }, 'records in languages no longer in CAL_LANGUAGES stay stored and readable by id');
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-    // Readiness answers 503 from now on, so load balancers stop sending new work here.
-    app.services.lifecycle.draining = true;
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down: finishing requests in flight');
-    const closed = app.close();
-    await app.services.inFlight.drained();
-    // Handlers are done; a connection still open now holds a request its client never finished
-    // sending, and would keep the server from closing: give responses a second, then close them.
-    setTimeout(() => app.server.closeAllConnections(), 1000).unref();
-    await closed;
-    app.log.info('connections closed');
-    await storage.close();
-    app.log.info('storage closed');
+    await shutdown(app, storage);
   });
 
   // restore refuses to replace the embedded database of a running service: it looks for this file.

@@ -41,6 +41,12 @@ const MIGRATIONS: Record<string, Migration> = {
   '017_webhooks': webhooks,
 };
 
+/** Names of the migrations this version knows (a backup that ran others was made by a later version). */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
+/** The embedded database's file in DATA_DIR. */
+export const SQLITE_FILE = 'calendar.sqlite';
+
 export interface Storage {
   db: Db;
   dialect: DialectName;
@@ -75,7 +81,7 @@ export async function connect(options: StorageOptions): Promise<Storage> {
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const { default: SQLite } = await import('better-sqlite3');
-  const sqlite = new SQLite(path.join(options.dataDir, 'calendar.sqlite'));
+  const sqlite = new SQLite(path.join(options.dataDir, SQLITE_FILE));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

@@ -13,7 +13,8 @@ export function maskedConfiguration(config: Config): Record<string, unknown> {
   };
 }
 
-function maskUrl(raw: string): string {
+/** A database URL with its password as `***`. */
+export function maskUrl(raw: string): string {
   try {
     const url = new URL(raw);
     if (url.password !== '') url.password = '***';

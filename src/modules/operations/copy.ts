@@ -1,19 +1,27 @@
 import { sql } from 'kysely';
-import cliProgress from 'cli-progress';
 import type { Db } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
-import { listTables, readRows, tableChecksum, type TableInfo } from './tables.js';
+import { readRows, readSchema, tableChecksum, TableChecksum, type Row, type Schema, type TableInfo } from './tables.js';
+import { progressBar, type Progress } from './copy.progress.js';
+import { clearTables, continueSequences, highWaterMarks, holdsData, insertStatement, uncopyableVirtualTables, withTriggersOff } from './copy.target.js';
 
 /**
  * `cal-events copy`: every table of one database into another (SQLite ↔ PostgreSQL, or the same
  * kind), ids and sequences kept, so URLs, `global_id`s, sync tokens and client caches stay valid.
- * One transaction on the target: triggers and foreign keys are off inside it (the derived tables,
- * counts and change log, are copied as they are rather than recomputed row by row), SQLite's
- * full-text index is rebuilt from the events, PostgreSQL's sequences continue after the highest
- * id. Then every table is compared: row count and a checksum of its content on both sides.
+ * The source is read in one snapshot (a read transaction), the target written in one transaction
+ * (all or nothing, triggers off: see copy.target.ts), tables parents first, in batches. Then every
+ * table is compared: its row count and checksum on the target against those of the rows read
+ * from the source.
  */
 
-export class CopyError extends Error {}
+export class CopyError extends Error {
+  constructor(
+    message: string,
+    readonly report?: CopyReport,
+  ) {
+    super(message);
+  }
+}
 
 export interface CopyReport {
   tables: { table: string; rows: number; checksum: string; same: boolean }[];
@@ -22,118 +30,93 @@ export interface CopyReport {
   rowsPerSecond: number;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Row = Record<string, any>;
-
-/** Tables whose rows mean the database is in use (a target with any is refused without --replace). */
-const CONTENT = ['posts', 'users', 'terms'];
-
-async function isEmpty(db: Db): Promise<boolean> {
-  for (const table of CONTENT) {
-    const row = (await sql<Row>`select 1 as x from ${sql.table(table)} limit 1`.execute(db)).rows[0];
-    if (row) return false;
-  }
-  return true;
+export interface CopyOptions {
+  /** Empty a target that holds records first (refused otherwise). */
+  replace: boolean;
+  /** Draw a progress bar on stderr. */
+  progress: boolean;
 }
 
-/** Batch size per INSERT: SQLite's bound-parameter limit (32,766) over the widest row. */
+/** Rows per INSERT: SQLite's bound-parameter limit (32,766) over the row's width, at most 1,000. */
 const batchFor = (table: TableInfo) => Math.max(1, Math.min(1000, Math.floor(30_000 / table.columns.length)));
 
-async function withoutTriggers<T>(target: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  if (dialectOf(target) === 'postgres') {
-    return target.transaction().execute(async (trx) => {
-      // Triggers, foreign-key checks included, are off for this transaction (needs a superuser or the SET privilege).
-      await sql`set local session_replication_role = replica`.execute(trx);
-      return work(trx);
-    });
+/** Why the target cannot take the source's rows as they are, or nothing. */
+async function refusal(from: Schema, to: Schema, target: Db, replace: boolean): Promise<string | null> {
+  const missing = from.migrations.filter((m) => !to.migrations.includes(m));
+  const extra = to.migrations.filter((m) => !from.migrations.includes(m));
+  if (missing.length > 0 || extra.length > 0) {
+    return `The two databases are not at the same version (${[...missing.map((m) => `target lacks ${m}`), ...extra.map((m) => `source lacks ${m}`)].join(', ')}): run this version of cal-events on both first.`;
   }
-  // SQLite: foreign keys are switched off outside the transaction; triggers cannot be, so they are
-  // dropped and made again from their own definitions inside it.
-  await sql`pragma foreign_keys = off`.execute(target);
-  try {
-    return await target.transaction().execute(async (trx) => {
-      const triggers = (await sql<Row>`select name, sql from sqlite_master where type = 'trigger'`.execute(trx)).rows;
-      for (const t of triggers) await sql.raw(`drop trigger ${String(t['name'])}`).execute(trx);
-      const result = await work(trx);
-      for (const t of triggers) await sql.raw(String(t['sql'])).execute(trx);
-      await sql`insert into events_search(events_search) values ('rebuild')`.execute(trx);
-      return result;
-    });
-  } finally {
-    await sql`pragma foreign_keys = on`.execute(target);
-  }
+  const targets = new Map(to.tables.map((t) => [t.name, t]));
+  const lacking = from.tables.flatMap((t) => (targets.has(t.name) ? t.columns.filter((c) => !targets.get(t.name)!.columns.includes(c)).map((c) => `${t.name}.${c}`) : [t.name]));
+  if (lacking.length > 0) return `The target has no place for ${lacking.join(', ')}.`;
+  const uncopyable = uncopyableVirtualTables(to);
+  if (uncopyable.length > 0) return `The target has virtual tables the copy cannot fill: ${uncopyable.join(', ')}.`;
+  const held = replace ? null : await holdsData(target, to.tables);
+  if (held) return `The target database is not empty (${held} has rows): add --replace to overwrite it.`;
+  return null;
 }
 
-/** The last id each serial table's sequence handed out on `db` (SQLite's AUTOINCREMENT marks, PostgreSQL's sequences). */
-async function highWaterMarks(db: Db, tables: TableInfo[]): Promise<Map<string, number>> {
-  const marks = new Map<string, number>();
-  if (dialectOf(db) === 'sqlite') {
-    for (const m of (await sql<Row>`select name, seq from sqlite_sequence`.execute(db)).rows) marks.set(String(m['name']), Number(m['seq']));
-    return marks;
-  }
-  for (const table of tables) {
-    if (table.serial === null) continue;
-    const sequence = (await sql<Row>`select pg_get_serial_sequence(${table.name}, ${table.serial}) as s`.execute(db)).rows[0]!['s'];
-    if (!sequence) continue;
-    const state = (await sql<Row>`select last_value, is_called from ${sql.raw(String(sequence))}`.execute(db)).rows[0]!;
-    if (state['is_called']) marks.set(table.name, Number(state['last_value']));
-  }
-  return marks;
+/** Runs `work` on `source` in one read transaction, so every table is read as of one moment. */
+async function snapshot<T>(source: Db, work: (src: Db) => Promise<T>): Promise<T> {
+  const transaction = source.transaction();
+  return (dialectOf(source) === 'postgres' ? transaction.setIsolationLevel('repeatable read').setAccessMode('read only') : transaction).execute(work);
 }
 
-export async function copyDatabase(source: Db, target: Db, options: { replace: boolean; progress: boolean }): Promise<CopyReport> {
+/** Rows in all the tables, the length of the progress bar. */
+async function countRows(db: Db, tables: TableInfo[]): Promise<number> {
+  let total = 0;
+  for (const t of tables) total += Number((await sql<Row>`select count(*) as n from ${sql.table(t.name)}`.execute(db)).rows[0]!['n']);
+  return total;
+}
+
+export async function copyDatabase(source: Db, target: Db, options: CopyOptions): Promise<CopyReport> {
   const started = performance.now();
-  if (!options.replace && !(await isEmpty(target))) throw new CopyError('The target database is not empty: add --replace to overwrite it.');
-  const sourceTables = await listTables(source);
-  const targetTables = new Map((await listTables(target)).map((t) => [t.name, t]));
-  const missing = sourceTables.filter((t) => !targetTables.has(t.name)).map((t) => t.name);
-  if (missing.length > 0) throw new CopyError(`The target lacks tables ${missing.join(', ')}: are both at the same version?`);
-  const counts = new Map<string, number>();
-  for (const table of sourceTables) counts.set(table.name, Number((await sql<Row>`select count(*) as n from ${sql.table(table.name)}`.execute(source)).rows[0]!['n']));
-  const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  const marks = await highWaterMarks(source, sourceTables);
-  const bar = options.progress ? new cliProgress.SingleBar({ format: 'copy [{bar}] {percentage}% | {value}/{total} rows | {table}', hideCursor: true }, cliProgress.Presets.shades_classic) : null;
-  bar?.start(total, 0, { table: '' });
+  const [from, to] = await Promise.all([readSchema(source), readSchema(target)]);
+  const problem = await refusal(from, to, target, options.replace);
+  if (problem) throw new CopyError(problem);
 
-  await withoutTriggers(target, async (trx) => {
+  const read = new Map<string, TableChecksum>();
+  await snapshot(source, async (src) => {
+    const marks = await highWaterMarks(src, from.tables);
     let done = 0;
-    for (const table of sourceTables) {
-      // Only the columns both have (the same migrations give the same; a renamed one would show in the check).
-      const columns = table.columns.filter((c) => targetTables.get(table.name)!.columns.includes(c));
-      await sql`delete from ${sql.table(table.name)}`.execute(trx);
-      for await (const rows of readRows(source, table, batchFor(table))) {
-        const values = rows.map((row) => sql`(${sql.join(columns.map((c) => sql`${row[c] ?? null}`))})`);
-        await sql`insert into ${sql.table(table.name)} (${sql.join(columns.map((c) => sql.ref(c)))}) values ${sql.join(values)}`.execute(trx);
-        done += rows.length;
-        bar?.update(done, { table: table.name });
+    const bar: Progress | null = options.progress ? progressBar(await countRows(src, from.tables)) : null;
+    await withTriggersOff(target, to, async (trx) => {
+      await clearTables(trx, to.tables);
+      for (const table of from.tables) {
+        const checksum = new TableChecksum(table.columns);
+        read.set(table.name, checksum);
+        // One INSERT under way while the next batch is read and hashed (on PostgreSQL the server
+        // works on one while this process prepares the other).
+        let inserting: Promise<unknown> = Promise.resolve();
+        for await (const batch of readRows(src, table, batchFor(table))) {
+          checksum.add(batch);
+          const statement = insertStatement(trx, table.name, table.columns, batch);
+          await inserting;
+          inserting = trx.executeQuery(statement).catch((error: Error) => {
+            throw new CopyError(`Copying ${table.name} failed: ${error.message}`);
+          });
+          // Awaited at the next batch or below; handled now, so a failure is never "unhandled" meanwhile.
+          inserting.catch(() => undefined);
+          done += batch.length;
+          bar?.update(done, table.name);
+        }
+        await inserting;
       }
-    }
-    // Ids are never reused (a deleted record's id included): each sequence goes on from the
-    // source's high-water mark, which may be above the highest id left.
-    for (const table of sourceTables) {
-      const serial = targetTables.get(table.name)!.serial;
-      if (serial === null) continue;
-      const highest = Number((await sql<Row>`select coalesce(max(${sql.ref(serial)}), 0) as n from ${sql.table(table.name)}`.execute(trx)).rows[0]!['n']);
-      const next = Math.max(highest, marks.get(table.name) ?? 0);
-      if (dialectOf(target) === 'postgres') {
-        await sql`select setval(pg_get_serial_sequence(${table.name}, ${serial}), ${Math.max(next, 1)}, ${next > 0})`.execute(trx);
-      } else if (next > 0) {
-        await sql`delete from sqlite_sequence where name = ${table.name}`.execute(trx);
-        await sql`insert into sqlite_sequence (name, seq) values (${table.name}, ${next})`.execute(trx);
-      }
-    }
+      await continueSequences(trx, to.tables, marks);
+    }).finally(() => bar?.stop('Committed; comparing every table on both sides…'));
   });
-  bar?.stop();
 
   const tables: CopyReport['tables'] = [];
-  for (const table of sourceTables) {
-    const [a, b] = await Promise.all([tableChecksum(source, table), tableChecksum(target, { ...table, columns: table.columns.filter((c) => targetTables.get(table.name)!.columns.includes(c)) })]);
-    tables.push({ table: table.name, rows: b.rows, checksum: b.checksum, same: a.rows === b.rows && a.checksum === b.checksum });
+  for (const table of from.tables) {
+    const written = await tableChecksum(target, table);
+    const expected = read.get(table.name)!;
+    tables.push({ table: table.name, rows: written.rows, checksum: written.value, same: written.rows === expected.rows && written.value === expected.value });
   }
   const seconds = (performance.now() - started) / 1000;
   const rows = tables.reduce((n, t) => n + t.rows, 0);
   const report = { tables, rows, seconds: Math.round(seconds * 10) / 10, rowsPerSecond: Math.round(rows / Math.max(seconds, 0.001)) };
-  const different = tables.filter((t) => !t.same);
-  if (different.length > 0) throw Object.assign(new CopyError(`The copy differs from the source in ${different.map((t) => t.table).join(', ')}.`), { report });
+  const different = tables.filter((t) => !t.same).map((t) => t.table);
+  if (different.length > 0) throw new CopyError(`The copy differs from what was read in ${different.join(', ')}.`, report);
   return report;
 }

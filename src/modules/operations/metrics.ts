@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Progress } from '../import/import.jobs.js';
+import { withTimeout } from './timeout.js';
 
 /**
  * GET /metrics in the Prometheus text format (prom-client), when CAL_METRICS=1: requests and their
@@ -17,6 +19,9 @@ const observers = new Set<QueryObserver>();
 export function observeQuery(durationMs: number): void {
   for (const observer of observers) observer(durationMs);
 }
+
+/** How long a scrape waits for the counts it reads from the database. */
+const DB_READ_TIMEOUT_MS = 1_000;
 
 const statusClass = (code: number) => `${Math.floor(code / 100)}xx`;
 
@@ -52,24 +57,53 @@ export async function registerMetrics(app: FastifyInstance): Promise<void> {
     });
   }
   const { db } = app.services.storage;
+  // Read from the database at each scrape; a scrape while the database is down or slow leaves them
+  // out (the error is logged) rather than failing or holding up the process metrics with it.
+  const fromDatabase = async (what: string, read: () => Promise<void>) => {
+    try {
+      await withTimeout(read(), DB_READ_TIMEOUT_MS);
+    } catch (error) {
+      app.log.warn({ err: error }, `metrics: ${what} not read`);
+    }
+  };
   new Gauge({
     name: 'cal_webhook_deliveries',
     help: 'Webhook deliveries by status',
     labelNames: ['status'],
     registers: [registry],
     async collect() {
-      const rows = await db.selectFrom('webhook_deliveries').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
       this.reset();
-      for (const row of rows) this.set({ status: row.status }, Number(row.n));
+      await fromDatabase('webhook deliveries', async () => {
+        const rows = await db.selectFrom('webhook_deliveries').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
+        for (const row of rows) this.set({ status: row.status }, Number(row.n));
+      });
     },
   });
+  const runningImports = () => db.selectFrom('imports').select('progress').where('status', '=', 'running').execute();
   new Gauge({
     name: 'cal_imports_running',
     help: 'Imports under way',
     registers: [registry],
     async collect() {
-      const row = await db.selectFrom('imports').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'running').executeTakeFirst();
-      this.set(Number(row?.n ?? 0));
+      this.reset();
+      await fromDatabase('imports', async () => this.set((await runningImports()).length));
+    },
+  });
+  new Gauge({
+    name: 'cal_import_records',
+    help: 'Records of the imports under way, by kind: done and total',
+    labelNames: ['kind', 'count'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await fromDatabase('import progress', async () => {
+        for (const { progress } of await runningImports()) {
+          for (const [kind, counts] of Object.entries(JSON.parse(progress) as Progress)) {
+            this.inc({ kind, count: 'done' }, counts?.done ?? 0);
+            this.inc({ kind, count: 'total' }, counts?.total ?? 0);
+          }
+        }
+      });
     },
   });
 
@@ -81,7 +115,7 @@ export async function registerMetrics(app: FastifyInstance): Promise<void> {
 
   const text = async () => ({ type: registry.contentType, body: await registry.metrics() });
   if (config.metricsPort === 0) {
-    app.get('/metrics', { schema: { hide: true }, config: { access: 'public' }, logLevel: 'warn' }, async (_request, reply) => {
+    app.get('/metrics', { schema: { hide: true }, config: { access: 'public', bare: true }, logLevel: 'warn' }, async (_request, reply) => {
       const { type, body } = await text();
       return reply.type(type).header('Cache-Control', 'no-store').send(body);
     });
@@ -97,7 +131,7 @@ export async function registerMetrics(app: FastifyInstance): Promise<void> {
       );
     });
     app.addHook('onListen', async () => {
-      await new Promise<void>((resolve) => server.listen(config.metricsPort, config.host, resolve));
+      await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.metricsPort, config.host, resolve));
     });
     app.addHook('onClose', async () => {
       await new Promise((resolve) => server.close(resolve));

@@ -1,8 +1,11 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../../config.js';
 import { connect, migrate, type Storage } from '../../db/connect.js';
 import { backup, BackupError, POSTGRES_BACKUP, restore } from './backup.js';
 import { copyDatabase, CopyError, type CopyReport } from './copy.js';
+import { serviceOn } from './pid-file.js';
+import { maskUrl } from './configuration.js';
 
 /** `cal-events copy | backup | restore`: the operator's commands on whole databases. */
 export const OPERATIONS_USAGE = `  cal-events copy --to <DATA_DIR or postgres://…> [--from <DATA_DIR or postgres://…>] [--replace]
@@ -14,36 +17,44 @@ export class OperationsUsageError extends Error {}
 
 const isUrl = (location: string) => /^postgres(ql)?:\/\//.test(location);
 const storageAt = (location: string) => connect(isUrl(location) ? { dataDir: '', databaseUrl: location } : { dataDir: location });
-const where = (location: string) => (isUrl(location) ? location.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@') : location);
+const where = (location: string) => (isUrl(location) ? maskUrl(location) : location);
+/** A location as one database has one name: a DATA_DIR as an absolute path. */
+const canonical = (location: string) => (isUrl(location) ? location.replace(/\/+$/, '') : path.resolve(location));
 
+/** The per-table summary: rows and checksum, the same on both sides (else the copy failed). */
 function printReport(report: CopyReport): void {
-  const width = Math.max(...report.tables.map((t) => t.table.length));
-  for (const t of report.tables) process.stderr.write(`  ${t.table.padEnd(width)}  ${String(t.rows).padStart(9)} rows  ${t.same ? 'same' : 'DIFFERENT'}  ${t.checksum}\n`);
-  process.stderr.write(`${report.rows} rows in ${report.tables.length} tables, ${report.seconds} s (${report.rowsPerSecond} rows/s); every table has the same rows and checksum on both sides.\n`);
+  const width = Math.max(5, ...report.tables.map((t) => t.table.length));
+  process.stdout.write(`${'table'.padEnd(width)}  ${'rows'.padStart(9)}  ${'checksum'.padEnd(32)}  check\n`);
+  for (const t of report.tables) process.stdout.write(`${t.table.padEnd(width)}  ${String(t.rows).padStart(9)}  ${t.checksum}  ${t.same ? 'same' : 'DIFFERENT'}\n`);
+  process.stdout.write(`${'total'.padEnd(width)}  ${String(report.rows).padStart(9)}  in ${report.seconds} s (${report.rowsPerSecond} rows/s)\n`);
 }
 
 async function copy(argv: string[], config: Config): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { from: { type: 'string' }, to: { type: 'string' }, replace: { type: 'boolean' } } });
   if (!values.to) throw new OperationsUsageError('copy needs --to <DATA_DIR or postgres://…>.');
   const from = values.from ?? config.databaseUrl ?? config.dataDir;
-  if (from === values.to) throw new OperationsUsageError('--from and --to name the same database.');
+  if (canonical(from) === canonical(values.to)) throw new OperationsUsageError('--from and --to name the same database.');
+  const running = isUrl(values.to) ? null : await serviceOn(values.to);
+  if (running) throw new BackupError(`${running}: stop it before copying into it.`);
   let source: Storage | null = null;
   let target: Storage | null = null;
   try {
     source = await storageAt(from);
     target = await storageAt(values.to);
-    // Both at this version's schema: the same tables, so every table has a place to go.
+    // As every cal-events command does, each database is brought to this version first; the copy
+    // then checks that both ran the same migrations.
     await migrate(source.db);
     await migrate(target.db);
     process.stderr.write(`Copying ${where(from)} → ${where(values.to)}\n`);
     const report = await copyDatabase(source.db, target.db, { replace: values.replace === true, progress: process.stderr.isTTY === true });
     printReport(report);
+    process.stderr.write(`Every table has the same rows and checksum on both sides.\n`);
     return 0;
   } catch (error) {
     if (error instanceof CopyError) {
-      const partial = (error as CopyError & { report?: CopyReport }).report;
-      if (partial) printReport(partial);
-      process.stderr.write(`cal-events copy: ${error.message}\n`);
+      if (error.report) printReport(error.report);
+      // A report comes once the copy has committed: the target holds it, with the differences shown.
+      process.stderr.write(`cal-events copy: ${error.message}${error.report ? '' : ' Nothing was written.'}\n`);
       return 1;
     }
     throw error;
@@ -64,8 +75,8 @@ export async function operationsCommand(argv: string[], config: Config): Promise
       return 2;
     }
     if (command === 'backup') {
-      const bytes = await backup(config.dataDir, file, (done, total) => process.stderr.isTTY && process.stderr.write(`\rbackup: ${done}/${total} pages`));
-      process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}Backed up ${config.dataDir} to ${file} (${bytes} bytes); the copy passed SQLite's integrity check.\n`);
+      const bytes = await backup(config.dataDir, file);
+      process.stderr.write(`Backed up ${config.dataDir} to ${file} (${bytes} bytes); the copy passed SQLite's integrity and foreign-key checks.\n`);
       return 0;
     }
     await restore(config.dataDir, file);

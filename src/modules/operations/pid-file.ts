@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { SQLITE_FILE } from '../../db/connect.js';
 
 /**
- * `DATA_DIR/cal-events.pid` while a service runs on the embedded database: restore must not swap
- * the database file under a running service (its open handle would keep the old one, and writes
- * would go nowhere). Removed at exit; a file left by a crash names a process that is gone.
+ * Whether a service runs on an embedded database: restore (and a copy into a DATA_DIR) must not
+ * swap the database under one (its open handle would keep the old file, and its writes would go
+ * nowhere). Two signs: `DATA_DIR/cal-events.pid`, written by server.ts and removed at exit, which
+ * names the process; and, whatever holds the file (a service that crashed and was restarted by
+ * hand, a `cal-events` command), SQLite's own lock.
  */
 const NAME = 'cal-events.pid';
 
@@ -20,7 +23,7 @@ export function holdPidFile(dataDir: string): void {
   });
 }
 
-/** The pid of a live service on `dataDir`, or null. */
+/** The pid of a live service on `dataDir` according to its pid file, or null. */
 export function runningService(dataDir: string): number | null {
   let pid: number;
   try {
@@ -36,4 +39,31 @@ export function runningService(dataDir: string): number | null {
     // EPERM: it exists but is someone else's; still running.
     return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
   }
+}
+
+/**
+ * Whether another connection has the database open: an exclusive lock is refused while any other
+ * connection, idle or not, holds the file in WAL mode (each keeps a shared lock on it).
+ */
+async function databaseInUse(file: string): Promise<boolean> {
+  if (!fs.existsSync(file)) return false;
+  const { default: SQLite } = await import('better-sqlite3');
+  const db = new SQLite(file, { timeout: 0 });
+  try {
+    db.pragma('locking_mode = exclusive');
+    db.exec('begin exclusive; commit');
+    return false;
+  } catch {
+    return true;
+  } finally {
+    db.close();
+  }
+}
+
+/** Who uses the database of `dataDir`, as a sentence ("A service (pid 12) is running on …"), or null when nothing does. */
+export async function serviceOn(dataDir: string): Promise<string | null> {
+  const pid = runningService(dataDir);
+  if (pid !== null) return `A service (pid ${pid}) is running on ${dataDir}`;
+  const file = path.join(dataDir, SQLITE_FILE);
+  return (await databaseInUse(file)) ? `A process has ${file} open` : null;
 }

@@ -4,76 +4,149 @@ import type { Db } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
 
 /**
- * The tables of a database as the copy and its check see them: found in the schema itself (so
- * tables later migrations add are copied with no change here), with their columns and the key
- * that orders their rows. Left out: the migrator's bookkeeping (the target runs the same
- * migrations) and SQLite's full-text index, which is rebuilt from `events` on a SQLite target.
+ * A database's schema as the copy and its check see it, read from the database itself, so the
+ * tables later migrations add are copied with no change here. Left out: the migrator's
+ * bookkeeping (the migrations themselves are compared instead) and, on SQLite, virtual tables and
+ * their shadow tables (an index such as the FTS5 `events_search`, which the copy rebuilds from
+ * its content table rather than copying).
  */
 export interface TableInfo {
   name: string;
+  /** The columns a row is written with (generated columns left out). */
   columns: string[];
-  /** Columns that order rows the same way on both databases (the primary key, else all). */
-  order: string[];
+  /** The primary key, which orders rows when reading in batches; empty when there is none. */
+  key: string[];
   /** A serial/autoincrement column whose sequence continues after the copy. */
   serial: string | null;
+  /** The tables its foreign keys point to, which must be filled first. */
+  parents: string[];
 }
 
-const SKIPPED = /^(kysely_migration|kysely_migration_lock|sqlite_.*|events_search.*)$/;
+export interface Schema {
+  /** Every table to copy, parents before the tables that point to them. */
+  tables: TableInfo[];
+  /** Names of the migrations that have run. */
+  migrations: string[];
+  /** SQLite virtual tables with their CREATE statement (an index to rebuild, or data the copy cannot carry). */
+  virtual: { name: string; sql: string }[];
+}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Row = Record<string, any>;
+export type Row = Record<string, any>;
 
-export async function listTables(db: Db): Promise<TableInfo[]> {
+const BOOKKEEPING = new Set(['kysely_migration', 'kysely_migration_lock']);
+
+async function rows(db: Db, query: ReturnType<typeof sql<Row>>): Promise<Row[]> {
+  return (await query.execute(db)).rows;
+}
+
+async function postgresTables(db: Db): Promise<{ tables: TableInfo[]; virtual: Schema['virtual'] }> {
+  const names = (await rows(db, sql`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`)).map((r) => String(r['name']));
+  const links = await rows(
+    db,
+    sql`select child.relname as child, parent.relname as parent from pg_constraint c
+        join pg_class child on child.oid = c.conrelid join pg_class parent on parent.oid = c.confrelid
+        where c.contype = 'f' and c.connamespace = current_schema()::regnamespace`,
+  );
   const tables: TableInfo[] = [];
-  if (dialectOf(db) === 'postgres') {
-    const names = (await sql<Row>`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(db)).rows.map((r) => String(r['table_name']));
-    for (const name of names.filter((n) => !SKIPPED.test(n))) {
-      const columns = (await sql<Row>`select column_name, column_default from information_schema.columns where table_schema = current_schema() and table_name = ${name} order by ordinal_position`.execute(db)).rows;
-      const key = (
-        await sql<Row>`select a.attname from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey) where i.indrelid = ${name}::regclass and i.indisprimary order by array_position(i.indkey, a.attnum)`.execute(db)
-      ).rows.map((r) => String(r['attname']));
-      const serial = columns.find((c) => String(c['column_default'] ?? '').startsWith('nextval('));
-      tables.push({ name, columns: columns.map((c) => String(c['column_name'])), order: key.length > 0 ? key : columns.map((c) => String(c['column_name'])), serial: serial ? String(serial['column_name']) : null });
-    }
-    return tables;
+  for (const name of names.filter((n) => !BOOKKEEPING.has(n))) {
+    const columns = await rows(
+      db,
+      sql`select column_name as name, column_default as def, is_identity as identity from information_schema.columns
+          where table_schema = current_schema() and table_name = ${name} and is_generated = 'NEVER' order by ordinal_position`,
+    );
+    const key = await rows(
+      db,
+      sql`select a.attname as name from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+          where i.indrelid = ${name}::regclass and i.indisprimary order by array_position(i.indkey, a.attnum)`,
+    );
+    const serial = columns.find((c) => String(c['def'] ?? '').startsWith('nextval(') || c['identity'] === 'YES');
+    tables.push({
+      name,
+      columns: columns.map((c) => String(c['name'])),
+      key: key.map((k) => String(k['name'])),
+      serial: serial ? String(serial['name']) : null,
+      parents: links.filter((l) => l['child'] === name && l['parent'] !== name).map((l) => String(l['parent'])),
+    });
   }
-  const names = (await sql<Row>`select name, sql from sqlite_master where type = 'table' order by name`.execute(db)).rows;
-  for (const { name, sql: ddl } of names) {
-    if (SKIPPED.test(String(name))) continue;
-    const info = (await sql<Row>`select name, pk from pragma_table_info(${name})`.execute(db)).rows;
-    const key = info.filter((c) => Number(c['pk']) > 0).sort((a, b) => Number(a['pk']) - Number(b['pk'])).map((c) => String(c['name']));
-    const serial = /autoincrement/i.test(String(ddl)) && key.length === 1 ? key[0]! : null;
-    tables.push({ name: String(name), columns: info.map((c) => String(c['name'])), order: key.length > 0 ? key : info.map((c) => String(c['name'])), serial });
-  }
-  return tables;
+  return { tables, virtual: [] };
 }
 
-/** Rows of a table in key order, a batch at a time (keyset on a one-column key, else offset). */
-export async function* readRows(db: Db, table: TableInfo, batch = 1000): AsyncGenerator<Row[]> {
-  const order = table.order.map((c) => sql.ref(c));
-  const columns = table.columns.map((c) => sql.ref(c));
-  if (table.order.length === 1) {
-    const key = table.order[0]!;
-    let after: unknown = null;
-    for (;;) {
-      const rows = (
-        await sql<Row>`select ${sql.join(columns)} from ${sql.table(table.name)} ${after === null ? sql`` : sql`where ${sql.ref(key)} > ${after}`} order by ${sql.ref(key)} limit ${batch}`.execute(db)
-      ).rows;
-      if (rows.length === 0) return;
-      yield rows;
-      after = rows.at(-1)![key];
-      if (rows.length < batch) return;
+async function sqliteTables(db: Db): Promise<{ tables: TableInfo[]; virtual: Schema['virtual'] }> {
+  // pragma table_list tells virtual tables and the shadow tables that hold their data apart.
+  const listed = await rows(db, sql`select t.name, t.type, m.sql from pragma_table_list t join sqlite_master m on m.name = t.name where t.schema = 'main' and t.type in ('table', 'virtual')`);
+  const tables: TableInfo[] = [];
+  const virtual: Schema['virtual'] = [];
+  for (const { name, type, sql: ddl } of listed) {
+    if (BOOKKEEPING.has(name) || String(name).startsWith('sqlite_')) continue;
+    if (type === 'virtual') {
+      virtual.push({ name: String(name), sql: String(ddl) });
+      continue;
+    }
+    const columns = await rows(db, sql`select name, pk from pragma_table_info(${name})`);
+    const key = columns.filter((c) => Number(c['pk']) > 0).sort((a, b) => Number(a['pk']) - Number(b['pk'])).map((c) => String(c['name']));
+    const parents = await rows(db, sql`select distinct "table" as parent from pragma_foreign_key_list(${name})`);
+    tables.push({
+      name: String(name),
+      columns: columns.map((c) => String(c['name'])),
+      key,
+      serial: /autoincrement/i.test(String(ddl)) && key.length === 1 ? key[0]! : null,
+      parents: parents.map((p) => String(p['parent'])).filter((p) => p !== name),
+    });
+  }
+  return { tables, virtual };
+}
+
+/** Parents first (Kahn's algorithm, ties by name so both databases give the same order). */
+export function inDependencyOrder(tables: TableInfo[]): TableInfo[] {
+  const pending = new Map(tables.map((t) => [t.name, t]));
+  const ordered: TableInfo[] = [];
+  while (pending.size > 0) {
+    const ready = [...pending.values()].filter((t) => t.parents.every((p) => !pending.has(p))).sort((a, b) => a.name.localeCompare(b.name));
+    if (ready.length === 0) throw new Error(`Foreign keys form a cycle among ${[...pending.keys()].join(', ')}.`);
+    for (const t of ready) {
+      ordered.push(t);
+      pending.delete(t.name);
     }
   }
-  for (let offset = 0; ; offset += batch) {
-    const rows = (await sql<Row>`select ${sql.join(columns)} from ${sql.table(table.name)} order by ${sql.join(order)} limit ${batch} offset ${offset}`.execute(db)).rows;
-    if (rows.length === 0) return;
-    yield rows;
-    if (rows.length < batch) return;
+  return ordered;
+}
+
+/** The tables of `db` to copy (parents first), the migrations that ran on it and its virtual tables. */
+export async function readSchema(db: Db): Promise<Schema> {
+  const { tables, virtual } = dialectOf(db) === 'postgres' ? await postgresTables(db) : await sqliteTables(db);
+  const migrations = (await rows(db, sql`select name from kysely_migration order by name`)).map((r) => String(r['name']));
+  return { tables: inDependencyOrder(tables), migrations, virtual };
+}
+
+/**
+ * Rows of a table in primary-key order, a batch at a time: keyset pagination on the key as a row
+ * value (`(a, b) > (?, ?)`, which both databases index), or OFFSET for a table without one.
+ */
+export async function* readRows(db: Db, table: TableInfo, batch: number, columns = table.columns): AsyncGenerator<Row[]> {
+  const list = sql.join(columns.map((c) => sql.ref(c)));
+  const key = sql.join(table.key.map((c) => sql.ref(c)));
+  if (table.key.length === 0) {
+    for (let offset = 0; ; offset += batch) {
+      const page = await rows(db, sql`select ${list} from ${sql.table(table.name)} order by ${list} limit ${batch} offset ${offset}`);
+      if (page.length > 0) yield page;
+      if (page.length < batch) return;
+    }
+  }
+  const missing = table.key.filter((c) => !columns.includes(c));
+  if (missing.length > 0) throw new Error(`readRows: ${table.name}'s key ${missing.join(', ')} must be among the columns read.`);
+  let after: unknown[] | null = null;
+  for (;;) {
+    const where = after === null ? sql`` : sql`where (${key}) > (${sql.join(after.map((v) => sql`${v}`))})`;
+    const page = await rows(db, sql`select ${list} from ${sql.table(table.name)} ${where} order by ${key} limit ${batch}`);
+    if (page.length > 0) yield page;
+    if (page.length < batch) return;
+    const last = page.at(-1)!;
+    after = table.key.map((c) => last[c]);
   }
 }
 
-/** A value as both databases give it back the same: numbers as numbers, bytes as base64. */
+/** A value as either database gives it back: whole numbers of a BIGINT as numbers, bytes as base64. */
 function normalized(value: unknown): unknown {
   if (value === null || value === undefined) return null;
   if (typeof value === 'bigint') return Number(value);
@@ -83,19 +156,33 @@ function normalized(value: unknown): unknown {
 }
 
 /**
- * Row count and a checksum of a table's content, the same on either database: the sum (mod 2^128)
- * of a SHA-256 of each row, so it does not depend on the order rows come in (text keys sort
- * differently under PostgreSQL's collation and SQLite's binary order).
+ * Row count and checksum of a table's content, computed the same way on either database: the sum
+ * (mod 2^128) of a SHA-256 of each row's normalized values in a fixed column order. A sum does not
+ * depend on the order rows come in, which differs where keys are text (PostgreSQL's collation
+ * against SQLite's bytes).
  */
-export async function tableChecksum(db: Db, table: TableInfo): Promise<{ rows: number; checksum: string }> {
-  let sum = 0n;
-  let rows = 0;
-  for await (const batch of readRows(db, table)) {
+export class TableChecksum {
+  rows = 0;
+  private sum = 0n;
+
+  constructor(private readonly columns: string[]) {}
+
+  add(batch: Row[]): void {
     for (const row of batch) {
-      const digest = createHash('sha256').update(JSON.stringify(table.columns.map((c) => normalized(row[c])))).digest();
-      sum = (sum + BigInt(`0x${digest.subarray(0, 16).toString('hex')}`)) & ((1n << 128n) - 1n);
+      const digest = createHash('sha256').update(JSON.stringify(this.columns.map((c) => normalized(row[c])))).digest();
+      this.sum = (this.sum + BigInt(`0x${digest.subarray(0, 16).toString('hex')}`)) & ((1n << 128n) - 1n);
     }
-    rows += batch.length;
+    this.rows += batch.length;
   }
-  return { rows, checksum: sum.toString(16).padStart(32, '0') };
+
+  get value(): string {
+    return this.sum.toString(16).padStart(32, '0');
+  }
+}
+
+/** Reads a whole table and returns its checksum over `columns`. */
+export async function tableChecksum(db: Db, table: TableInfo, columns = table.columns): Promise<TableChecksum> {
+  const checksum = new TableChecksum(columns);
+  for await (const batch of readRows(db, table, 1000, columns)) checksum.add(batch);
+  return checksum;
 }
