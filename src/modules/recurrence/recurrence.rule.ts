@@ -92,22 +92,22 @@ function readRule(text: string, zone: Zone): Rule | string {
   return { options, untilLocal, untilDate, count: options.count ?? null };
 }
 
-/** The rule's text with UNTIL replaced (a split series ends where the next one starts), COUNT removed. */
-export function withUntil(rrule: string, untilUtc: string): string {
-  const parts = rrule
+/** The rule's parts without its end (UNTIL or COUNT), for giving it another. */
+function withoutEnd(rrule: string): string[] {
+  return rrule
     .replace(/^RRULE:/i, '')
     .split(';')
     .filter((part) => part !== '' && !/^(UNTIL|COUNT)=/i.test(part));
-  return [...parts, `UNTIL=${untilUtc.replace(/[-:]/g, '').replace(' ', 'T')}Z`].join(';');
+}
+
+/** The rule's text with UNTIL replaced (a split series ends where the next one starts), COUNT removed. */
+export function withUntil(rrule: string, untilUtc: string): string {
+  return [...withoutEnd(rrule), `UNTIL=${untilUtc.replace(/[-:]/g, '').replace(' ', 'T')}Z`].join(';');
 }
 
 /** The rule's text with COUNT set (the second half of a split COUNT rule). */
 export function withCount(rrule: string, count: number): string {
-  const parts = rrule
-    .replace(/^RRULE:/i, '')
-    .split(';')
-    .filter((part) => part !== '' && !/^(UNTIL|COUNT)=/i.test(part));
-  return [...parts, `COUNT=${count}`].join(';');
+  return [...withoutEnd(rrule), `COUNT=${count}`].join(';');
 }
 
 function libraryRule(rule: Rule, startLocal: string): RRuleType {
@@ -177,11 +177,6 @@ export function addWall(wall: string, ms: number): string {
 
 export function wallDuration(fromLocal: string, toLocal: string): number {
   return toFloating(toLocal).getTime() - toFloating(fromLocal).getTime();
-}
-
-/** The rule's parts a summary describes, in the library's own terms. */
-export function ruleParts(rule: Rule): Partial<Options> {
-  return rule.options;
 }
 
 /** The library's English text of the rule, for rules the summary catalogue does not cover. */

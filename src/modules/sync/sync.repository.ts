@@ -38,12 +38,6 @@ export async function prunedThrough(db: Db): Promise<number> {
   return Number(row?.pruned_through ?? 0);
 }
 
-/** The newest position of a language (a token for "from now on"). */
-export async function latestPosition(db: Db): Promise<number> {
-  const row = await db.selectFrom('change_log').select((eb) => eb.fn.max('position').as('p')).executeTakeFirst();
-  return Number(row?.p ?? 0);
-}
-
 /**
  * Removes the history older than `beforeUtc`, raising the pruned mark first in the same
  * transaction, so a reader never gets a page with a hole: a token at or before the mark is 410.
