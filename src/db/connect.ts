@@ -20,9 +20,11 @@ import * as termWindowCounts from './migrations/013_event_term_window_counts.js'
 import * as recurrence from './migrations/015_recurrence.js';
 import * as changeLog from './migrations/016_change_log.js';
 import * as webhooks from './migrations/017_webhooks.js';
+import * as facetWindowCounts from './migrations/018_event_facet_window_counts.js';
+import * as searchCounts from './migrations/019_search_counts.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '001_initial': initial,
   '002_linked_title_ci': linkedTitleCi,
   '003_terms': terms,
@@ -39,6 +41,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '015_recurrence': recurrence,
   '016_change_log': changeLog,
   '017_webhooks': webhooks,
+  '018_event_facet_window_counts': facetWindowCounts,
+  '019_search_counts': searchCounts,
 };
 
 /** Names of the migrations this version knows (a backup that ran others was made by a later version). */
@@ -56,8 +60,8 @@ export interface Storage {
 export interface StorageOptions {
   dataDir: string;
   databaseUrl?: string | undefined;
-  /** Counts every SQL statement; used by tests that assert a constant number of queries. */
-  onQuery?: (sql: string, durationMs: number) => void;
+  /** Sees every SQL statement; used by tests that assert a constant number of queries, and bench/explain-lists.ts. */
+  onQuery?: (sql: string, durationMs: number, parameters: readonly unknown[]) => void;
 }
 
 /**
@@ -66,7 +70,9 @@ export interface StorageOptions {
  * Nothing is migrated here; call {@link migrate}.
  */
 export async function connect(options: StorageOptions): Promise<Storage> {
-  const log = options.onQuery ? { log: (e: { query: { sql: string }; queryDurationMillis: number }) => options.onQuery?.(e.query.sql, e.queryDurationMillis) } : {};
+  const log = options.onQuery
+    ? { log: (e: { query: { sql: string; parameters: readonly unknown[] }; queryDurationMillis: number }) => options.onQuery?.(e.query.sql, e.queryDurationMillis, e.query.parameters) }
+    : {};
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     // COUNT(*) and BIGINT come back as strings from pg by default; our counts and ids fit in a double.
@@ -86,6 +92,11 @@ export async function connect(options: StorageOptions): Promise<Storage> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // The planner's statistics, as SQLite advises for every connection it opens: without them it
+  // prefers the (lang, start_local) index that orders a list over the index of its venue or term,
+  // and walks thousands of events for a page of one venue. Bounded: a few hundred rows per index.
+  sqlite.pragma('analysis_limit = 400');
+  sqlite.pragma('optimize = 0x10002');
   // SQLite's lower() folds ASCII only; case-insensitive search and matching must fold "Été" as
   // PostgreSQL does. Registered before migrations, so expression indexes use it too.
   sqlite.function('lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));

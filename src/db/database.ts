@@ -229,6 +229,37 @@ export interface EventTermWindowCountTable {
   n: number;
 }
 
+/** Per-day counts by list facet (migration 018): `facet` says what `facet_id` is. */
+export interface EventFacetWindowCountTable {
+  lang: string;
+  facet: 'venue' | 'organizer' | 'featured' | 'featured_venue' | 'featured_organizer' | 'featured_term';
+  facet_id: number;
+  start_day: string;
+  end_day: string;
+  n: number;
+}
+
+/** Searches counted per day (migration 019): `phrase` is the JSON of the search's sorted distinct words. */
+export interface SearchPhraseTable {
+  id: Generated<number>;
+  phrase: string;
+  used_utc: string;
+}
+
+export interface SearchPhraseWordTable {
+  phrase_id: number;
+  /** The LIKE pattern of one word, as the list tests it. */
+  pattern: string;
+}
+
+export interface SearchWindowCountTable {
+  phrase_id: number;
+  lang: string;
+  start_day: string;
+  end_day: string;
+  n: number;
+}
+
 export interface ImportMapTable {
   source: string;
   kind: string;
@@ -272,6 +303,10 @@ export interface Database {
   settings: SettingTable;
   event_window_counts: EventWindowCountTable;
   event_term_window_counts: EventTermWindowCountTable;
+  event_facet_window_counts: EventFacetWindowCountTable;
+  search_phrases: SearchPhraseTable;
+  search_phrase_words: SearchPhraseWordTable;
+  search_window_counts: SearchWindowCountTable;
   import_map: ImportMapTable;
   imports: ImportTable;
   event_recurrence: EventRecurrenceTable;

@@ -31,6 +31,13 @@ export function likeEscape(input: string): string {
 }
 
 /**
+ * The PostgreSQL advisory lock every write of events takes in its transaction, from its first
+ * logged change to its commit (migration 016: change-log positions in commit order). Whatever
+ * must see all writes before or all after it (registering a search's counts, 019) takes it too.
+ */
+export const WRITE_ORDER_LOCK = 4_201_907;
+
+/**
  * Makes the writers that pass the same `key` take turns until their transactions end: on
  * PostgreSQL with an advisory lock; SQLite's writers never overlap, so there nothing is needed.
  */

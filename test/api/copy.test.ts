@@ -294,7 +294,7 @@ describe('cal-events copy', () => {
       await migrate(older.db, '016_change_log');
       await assert.rejects(
         copyDatabase(source.storage.db, older.db, { replace: true, progress: false }),
-        (error: Error) => error instanceof CopyError && /not at the same version \(target lacks 017_webhooks\)/.test(error.message),
+        (error: Error) => error instanceof CopyError && /not at the same version \(target lacks 017_webhooks, /.test(error.message),
       );
     } finally {
       await older.close();

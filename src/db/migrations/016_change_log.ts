@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { dialectOf, WRITE_ORDER_LOCK } from '../dialect.js';
 
 /**
  * The change log behind the sync feed (issue 19): one row per change of an event, venue,
@@ -28,7 +28,6 @@ const KIND_OF_TERM = "case when taxonomy = 'cal_events_cat' then 'category' else
 /** Every events column but `revision` and `recurrence_exception`, which only follow another change. */
 const EVENT_COLUMNS =
   'lang, trid, author, status, password, slug, title, description, excerpt, date, date_utc, modified, modified_utc, image_id, all_day, start_local, end_local, start_utc, end_utc, timezone, timezone_abbr, cost, currency_symbol, currency_code, currency_position, website, show_map, show_map_link, hide_from_listings, sticky, featured, venue_id, post_parent, series_id, recurrence_id';
-const LOCK_KEY = 4_201_907;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
@@ -56,7 +55,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.insertInto('change_log_state').values({ id: 1, pruned_through: 0 }).execute();
 
   const now = postgres ? "to_char(now() at time zone 'utc', 'YYYY-MM-DD HH24:MI:SS')" : "strftime('%Y-%m-%d %H:%M:%S', 'now')";
-  const lock = postgres ? `perform pg_advisory_xact_lock(${LOCK_KEY});` : '';
+  const lock = postgres ? `perform pg_advisory_xact_lock(${WRITE_ORDER_LOCK});` : '';
   const log = (kind: string, row: string, change: string, isPublic: string, wasPublic: string) =>
     `insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc)
        values (${kind}, ${row}.id, ${row}.lang, ${change}, ${isPublic}, ${wasPublic}, ${row}.author, ${now});`;

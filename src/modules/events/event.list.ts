@@ -11,13 +11,14 @@ import { Problems } from '../../http/problems.js';
 import { formatSql, parseDateTime, shiftDays, zoneOrUtc, type Zone } from '../../lib/dates.js';
 import { checkStatusFilter, statusEcho, visibleTo, withTranslations } from '../posts/post.service.js';
 import { resolveTermFilter } from './event.term-filter.js';
-import { searchClauses } from './event.search.js';
+import { searchFilter } from './event.search.js';
+import { searchCountsId } from './event.search-counts.js';
 import { defaultListStatuses } from '../../auth/roles.js';
 import { eventErrors } from './event.errors.js';
 import { loadEventRelations, toEventObject } from './event.mapper.js';
 import { unlocked } from './event.access.js';
 import type { EventListParams } from './event.schema.js';
-import { wholeDay, windowCountQuery, type DayWindow } from './event.window-count.js';
+import { countKeyOf, wholeDay, windowCountQuery, type CountKey, type CountableFilters, type DayWindow } from './event.window-count.js';
 
 /** The list's query before its select: the count and the page are made from it. */
 type EventQuery = SelectQueryBuilder<Database, 'events', object>;
@@ -39,20 +40,18 @@ export interface EventFilter {
   where: Expression<SqlBool>[];
   echo: [string, string][];
   byInclude: boolean;
-  /** Set when the list is the public view of a window of whole days and nothing else: counted from per-day counts. */
+  /** Set when the list is the public view of a window of whole days. */
   dayWindow: DayWindow | null;
-  /** With dayWindow: the one category or tag the list is also filtered by (counted from its per-day counts). */
-  dayTerm: number | null;
   /**
-   * Set when the per-day counts hold this list's events, whatever its window: the public view with
-   * no other filter than one term (`term`) or none (the month grid counts its days with them).
+   * Set when per-day counts hold this list's events, whatever its window (event.window-count.ts):
+   * with dayWindow the total is their sum, and the month grid counts its days with them.
    */
-  countable: { term: number | null } | null;
+  countKey: CountKey | null;
   /** The caller's visibility clause, one of `where` (the calendar feeds put cancelled events beside it). */
   visibility: Expression<SqlBool>;
 }
 
-/** Parameters that filter beyond the date window and the view (the per-day counts know neither). */
+/** Parameters that filter beyond the date window and the view (the per-day counts know some: countKeyOf). */
 const OTHER_FILTERS = ['search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'post_parent', 'include', 'geoloc', 'geoloc_lat', 'geoloc_lng', 'include_hidden', 'hide_subsequent_recurrences'] as const;
 
 /** The whole-day window of the bounds, or null when one is not a whole day of its side (strict, relative). */
@@ -178,19 +177,14 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   where.push(visibility);
 
   let dayWindow: DayWindow | null = null;
-  let dayTerm: number | null = null;
-  // A public window of whole days, alone or with one category or tag, is counted from per-day counts.
-  const others = OTHER_FILTERS.filter((name) => q[name] !== undefined);
+  // A public list may be counted from per-day counts: the filters it has decide which (countKeyOf).
   const publicOnly = statuses.length === 1 && statuses[0] === 'publish';
-  const oneTermParam = others.length === 1 && (others[0] === 'categories' || others[0] === 'tags');
-  let countable: { term: number | null } | null = publicOnly && others.length === 0 ? { term: null } : null;
-  let termWindow: DayWindow | null = null;
+  const others = OTHER_FILTERS.filter((name) => q[name] !== undefined);
+  const counted: CountableFilters = { given: others, terms: null, venues: [], organizers: [], featured: undefined, search: null };
   let startBound: string | null = null;
   if (!byInclude && options.dates !== false) {
     const bounds = dateBounds(q, siteZone, strict, problems, now);
-    const window = publicOnly ? dayWindowOf(bounds) : null;
-    if (others.length === 0) dayWindow = window;
-    else if (oneTermParam) termWindow = window;
+    dayWindow = publicOnly ? dayWindowOf(bounds) : null;
     startBound = bounds.find(([name]) => name === 'start_date' || name === 'starts_after')?.[1] ?? null;
     for (const [name, value] of bounds) {
       const { column, op } = COMPARE[name];
@@ -204,7 +198,10 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   }
 
   if (q.search !== undefined) {
-    where.push(...(await searchClauses(db, q.search)));
+    const search = await searchFilter(db, q.search);
+    where.push(...search.clauses);
+    // A public search alone may be counted from per-day counts of its own (event.search-counts.ts).
+    if (publicOnly && !byInclude && others.length === 1) counted.search = await searchCountsId(db, search);
     echo.push(['search', q.search]);
   }
   echo.push(['status', statusEcho(q.status, statuses)]);
@@ -215,28 +212,26 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
     const termIds = await resolveTermFilter(db, taxonomy, items, ctx.lang);
     if (termIds === null) problems.add(param, `${param} must list existing ${param === 'tags' ? 'tags' : 'categories'} (ids or slugs).`);
     else where.push(sql<SqlBool>`exists (select 1 from event_terms et where et.event_id = events.id and et.term_id in (${sql.join(termIds)}))`);
-    // One term exactly (no subcategory, no translation): an event counts once, so its counts sum.
-    if (termIds?.length === 1 && termWindow !== null) {
-      dayWindow = termWindow;
-      dayTerm = termIds[0]!;
-    }
-    if (termIds?.length === 1 && publicOnly && oneTermParam) countable = { term: termIds[0]! };
+    counted.terms = termIds;
   }
 
   if (q.venue !== undefined && q.venue.length > 0) {
     const ids = await linkedFilter(db, 'venues', 'venue', q.venue, problems);
     if (ids.length > 0) where.push(sql<SqlBool>`events.venue_id in (${sql.join(ids)})`);
+    counted.venues = ids;
     echo.push(['venue', q.venue.join(',')]);
   }
   if (q.organizer !== undefined && q.organizer.length > 0) {
     const ids = await linkedFilter(db, 'organizers', 'organizer', q.organizer, problems);
     if (ids.length > 0) where.push(sql<SqlBool>`exists (select 1 from event_organizers eo where eo.event_id = events.id and eo.organizer_id in (${sql.join(ids)}))`);
+    counted.organizers = ids;
     echo.push(['organizer', q.organizer.join(',')]);
   }
 
   const featured = booleanParam(q.featured, 'featured');
   if (featured !== undefined) {
     where.push(sql<SqlBool>`events.featured = ${featured ? 1 : 0}`);
+    counted.featured = featured;
     echo.push(['featured', featured ? '1' : '0']);
   }
   if (booleanParam(q.include_hidden, 'include_hidden') === true) echo.push(['include_hidden', '1']);
@@ -270,7 +265,8 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   }
 
   problems.throwIfAny();
-  return { where, echo, byInclude, dayWindow, dayTerm, countable, visibility };
+  const countKey = publicOnly && !byInclude ? countKeyOf(counted) : null;
+  return { where, echo, byInclude, dayWindow: countKey === null ? null : dayWindow, countKey, visibility };
 }
 
 /**
@@ -291,18 +287,18 @@ const verifyCounts = process.env['CAL_VERIFY_COUNTS'] === '1';
 /** The exact total: from the per-day counts when the filter allows, else by counting the rows. */
 async function countEvents(db: Db, counts: CountCache, base: EventQuery, filter: EventFilter, lang: string, version: string): Promise<number> {
   const rowByRow = base.select((eb) => eb.fn.countAll<number>().as('n'));
-  if (filter.dayWindow === null) return counts.count(rowByRow, version);
-  const window = filter.dayWindow;
+  if (filter.dayWindow === null || filter.countKey === null) return counts.count(rowByRow, version);
+  const { dayWindow: window, countKey } = filter;
   // Both counts in one snapshot: a write committing between two statements would differ honestly.
   const compare = async (): Promise<void> => {
     const snapshot = dialectOf(db) === 'postgres' ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
     await snapshot.execute(async (trx) => {
-      const [summed] = (await trx.executeQuery<{ n: number | string }>(windowCountQuery(db, lang, window, filter.dayTerm).compile())).rows;
+      const [summed] = (await trx.executeQuery<{ n: number | string }>(windowCountQuery(db, lang, window, countKey).compile())).rows;
       const [plain] = (await trx.executeQuery<{ n: number | string }>(rowByRow.compile())).rows;
       if (Number(summed!.n) !== Number(plain!.n)) throw new Error(`Per-day counts differ from the rows: ${summed!.n} against ${plain!.n} for ${JSON.stringify(window)}`);
     });
   };
-  return counts.count(windowCountQuery(db, lang, window, filter.dayTerm), version, verifyCounts ? compare : undefined);
+  return counts.count(windowCountQuery(db, lang, window, countKey), version, verifyCounts ? compare : undefined);
 }
 
 /** GET /events: one query for the page, one for the total, a fixed number for the embedded records. */

@@ -1,43 +1,87 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { containsInsensitive, dialectOf, likeEscape } from '../../db/dialect.js';
+import { containsInsensitive, dialectOf, likeEscape, type DialectName } from '../../db/dialect.js';
 
 /**
  * `search`: every word must be contained, case-insensitively, in the title, description or
  * excerpt. That LIKE test is the definition and always applies. On SQLite an FTS5 trigram index
  * (migration 012) first names the events that contain a word, so a rare word does not make the
  * list read every event of its window; PostgreSQL's pg_trgm indexes (007) serve the LIKE itself.
+ * A search no index narrows is counted from its own per-day counts (event.search-counts.ts).
  */
 
 /**
  * The most events a word may name for the index to narrow the list with them; a commoner word
  * ("event") is left to the window's own scan, which stops at the page it needs.
  */
-const MAX_HITS = 5000;
+export const MAX_HITS = 5000;
 
 /**
- * Words the index answers exactly as the LIKE does: three characters or more (trigrams) and
+ * Words SQLite's index answers exactly as the LIKE does: three characters or more (trigrams) and
  * ASCII only, where the index's case folding and lower() agree.
  */
 const INDEXABLE = /^[\x20-\x7e]{3,}$/;
 
+/**
+ * Words pg_trgm's indexes narrow: letters and digits only (it splits words at anything else), at
+ * least three (a trigram).
+ */
+const TRIGRAM_WORD = /^[\p{L}\p{N}]{3,}$/u;
+
 /** An FTS5 phrase: the word as one string, its quotes doubled. */
 const phrase = (word: string) => `"${word.replace(/"/g, '""')}"`;
+
+export interface SearchFilter {
+  /** The distinct words searched, in order. */
+  words: string[];
+  /** Each word's LIKE pattern, the one the list and the per-day count triggers test. */
+  patterns: string[];
+  clauses: Expression<SqlBool>[];
+  /** Whether an index names few enough events (at most MAX_HITS) that counting them one by one is cheap. */
+  narrow: () => Promise<boolean>;
+}
+
+/** The list's test of the patterns: each contained in the title, description or excerpt. */
+export function containsAll(dialect: DialectName, patterns: string[], table = 'events'): Expression<SqlBool>[] {
+  return patterns.map((pattern) => {
+    const fields = ['title', 'description', 'excerpt'].map((c) => containsInsensitive(dialect, sql.ref(`${table}.${c}`), pattern));
+    return sql<SqlBool>`(${sql.join(fields, sql` or `)})`;
+  });
+}
+
+/**
+ * SQLite: the events its index names for each word it answers exactly, as subqueries (a superset
+ * the LIKE test then checks), for a statement that reads all of a search's events at once.
+ */
+export function indexedSubsets(dialect: DialectName, words: string[]): Expression<SqlBool>[] {
+  if (dialect !== 'sqlite') return [];
+  return words.filter((w) => INDEXABLE.test(w)).map((w) => sql<SqlBool>`events.id in (select rowid from events_search where events_search match ${phrase(w)})`);
+}
 
 async function indexedIds(db: Db, word: string): Promise<number[] | null> {
   const rows = await sql<{ id: number }>`select rowid as id from events_search where events_search match ${phrase(word)} limit ${MAX_HITS + 1}`.execute(db);
   return rows.rows.length > MAX_HITS ? null : rows.rows.map((r) => r.id);
 }
 
-export async function searchClauses(db: Db, search: string): Promise<Expression<SqlBool>[]> {
+/**
+ * PostgreSQL: whether the words pg_trgm can serve (three characters or more) match at most
+ * MAX_HITS events, read through their trigram indexes and stopped one past it.
+ */
+async function fewTrigramHits(db: Db, patterns: string[], words: string[]): Promise<boolean> {
+  const indexed = patterns.filter((_, i) => TRIGRAM_WORD.test(words[i]!));
+  if (indexed.length === 0) return false;
+  const hits = sql<SqlBool>`${sql.join(containsAll('postgres', indexed), sql` and `)}`;
+  const { rows } = await sql<{ n: number | string }>`select count(*) as n from (select 1 from events where ${hits} limit ${MAX_HITS + 1}) s`.execute(db);
+  return Number(rows[0]!.n) <= MAX_HITS;
+}
+
+/** The clauses of `search`, and whether an index narrows it (PostgreSQL reads its indexes for that when asked). */
+export async function searchFilter(db: Db, search: string): Promise<SearchFilter> {
   const dialect = dialectOf(db);
-  const words = search.split(/\s+/).filter(Boolean);
-  const clauses: Expression<SqlBool>[] = words.map((word) => {
-    const pattern = `%${likeEscape(word)}%`;
-    const fields = ['title', 'description', 'excerpt'].map((c) => containsInsensitive(dialect, sql.ref(`events.${c}`), pattern));
-    return sql<SqlBool>`(${sql.join(fields, sql` or `)})`;
-  });
-  if (dialect !== 'sqlite') return clauses;
+  const words = [...new Set(search.split(/\s+/).filter(Boolean))];
+  const patterns = words.map((word) => `%${likeEscape(word)}%`);
+  const clauses = containsAll(dialect, patterns);
+  if (dialect !== 'sqlite') return { words, patterns, clauses, narrow: () => fewTrigramHits(db, patterns, words) };
   // Only words the index names few events for narrow the list: a common word, passed on as a
   // subquery, made the count and the page slower than the scan (measured at a million events).
   let narrowed: Set<number> | null = null;
@@ -46,6 +90,7 @@ export async function searchClauses(db: Db, search: string): Promise<Expression<
     if (ids === null) continue;
     narrowed = narrowed === null ? new Set(ids) : new Set(ids.filter((id) => narrowed!.has(id)));
   }
-  if (narrowed === null) return clauses;
-  return [narrowed.size === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`events.id in (${sql.join([...narrowed].sort((a, b) => a - b))})`, ...clauses];
+  if (narrowed === null) return { words, patterns, clauses, narrow: async () => false };
+  const byIndex = narrowed.size === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`events.id in (${sql.join([...narrowed].sort((a, b) => a - b))})`;
+  return { words, patterns, clauses: [byIndex, ...clauses], narrow: async () => true };
 }

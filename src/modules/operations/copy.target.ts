@@ -6,7 +6,8 @@ import type { Row, Schema, TableInfo } from './tables.js';
 /**
  * What the copy does to the database it writes, where SQLite and PostgreSQL differ.
  *
- * Derived tables: the per-day counts (`event_window_counts`, `event_term_window_counts`), term
+ * Derived tables: the per-day counts (`event_window_counts`, `event_term_window_counts`,
+ * `event_facet_window_counts`), term
  * counts, the change log and the webhook outbox are kept by triggers on the base tables. Copied
  * with the triggers running, every base row would count, log and enqueue a second time (and queue
  * a webhook delivery per copied change). So the triggers are off while the rows go in and the

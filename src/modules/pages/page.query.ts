@@ -5,6 +5,7 @@ import type { RequestContext } from '../../http/context.js';
 import { dialectOf } from '../../db/dialect.js';
 import { buildFilter } from '../events/event.list.js';
 import type { EventListParams } from '../events/event.schema.js';
+import { countRows, type CountKey } from '../events/event.window-count.js';
 
 /**
  * The events of the public pages: always the anonymous view (published, listed), in the page's
@@ -34,14 +35,14 @@ const MAX_SPANNING_DAYS = 60;
 
 export interface PageFilter {
   where: Expression<SqlBool>[];
-  /** Whether the per-day counts (of all listed events, or of one term's) count these events. */
-  countable: { term: number | null } | null;
+  /** The per-day counts that count these events, if any (event.window-count.ts). */
+  countKey: CountKey | null;
 }
 
 /** The list's other filters (category, tag, venue, search) as SQL, without a date window. */
 export async function pageFilter(db: Db, q: EventListParams, ctx: RequestContext): Promise<PageFilter> {
-  const { where, countable } = await buildFilter(db, q, ctx, DateTime.utc(), { dates: false });
-  return { where, countable };
+  const { where, countKey } = await buildFilter(db, q, ctx, DateTime.utc(), { dates: false });
+  return { where, countKey };
 }
 
 function listed(db: Db, ctx: RequestContext, where: Expression<SqlBool>[]) {
@@ -154,18 +155,13 @@ export async function gridEvents(db: Db, ctx: RequestContext, filter: PageFilter
   return grid;
 }
 
-/** How many listed events start on each of `days`: from the per-day counts when they hold them (009, 013). */
+/** How many listed events start on each of `days`: from the per-day counts when they hold them (009, 013, 018). */
 async function dayCounts(db: Db, ctx: RequestContext, filter: PageFilter, days: string[]): Promise<Map<string, number>> {
   if (days.length === 0) return new Map();
-  const { where, countable } = filter;
-  if (countable !== null) {
-    // Both tables have the columns read here; the query is typed with the first.
-    const table = (countable.term === null ? 'event_window_counts' : 'event_term_window_counts') as 'event_window_counts';
-    const rows = await db
-      .selectFrom(table)
+  const { where, countKey } = filter;
+  if (countKey !== null) {
+    const rows = await countRows(db, ctx.lang, countKey)
       .select((eb) => ['start_day', eb.fn.sum<number | string>('n').as('n')])
-      .where('lang', '=', ctx.lang)
-      .$if(countable.term !== null, (qb) => qb.where(sql.ref('term_id'), '=', countable.term))
       .where('start_day', 'in', days)
       .groupBy('start_day')
       .execute();

@@ -1,0 +1,79 @@
+import { sql } from 'kysely';
+import { parseArgs } from 'node:util';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { connect, migrate } from '../src/db/connect.js';
+import { dialectOf } from '../src/db/dialect.js';
+import { createUser } from '../src/modules/users/user.service.js';
+import { seed } from './seed.js';
+
+/**
+ * The plans of the queries each kind of uncached list (issue 14, bench scenario 7) runs, on an
+ * existing seeded database (or one it seeds): the service answers each request in process, every
+ * statement it ran is captured with its parameters and printed with its time and plan
+ * (`EXPLAIN QUERY PLAN` on SQLite, `EXPLAIN (ANALYZE)` on PostgreSQL, which runs it again).
+ *
+ *   npx tsx bench/explain-lists.ts --data-dir /tmp/m1 [--events 1000000]
+ *   npx tsx bench/explain-lists.ts --database-url postgres://postgres@127.0.0.1:5432/m1
+ */
+const { values: args } = parseArgs({ options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, events: { type: 'string', default: '100000' } } });
+const captured: { sql: string; ms: number; parameters: readonly unknown[] }[] = [];
+const storage = await connect({ dataDir: args['data-dir'] ?? './data', databaseUrl: args['database-url'], onQuery: (text, ms, parameters) => captured.push({ sql: text, ms, parameters }) });
+const db = storage.db;
+await migrate(db);
+const postgres = dialectOf(db) === 'postgres';
+if (!(await db.selectFrom('events').select('id').limit(1).executeTakeFirst())) {
+  const author = (await createUser(db, { username: 'explain', role: 'administrator' })).user.id;
+  await seed(db, Number(args.events), author);
+  if (postgres) await sql`vacuum analyze`.execute(db);
+}
+const config = loadConfig({ DATA_DIR: args['data-dir'] ?? './data', LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0', ...(args['database-url'] ? { DATABASE_URL: args['database-url'] } : {}) });
+const app = await buildApp(config, { storage, logger: false });
+await app.ready();
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const venue = (await db.selectFrom('venues').select('id').orderBy('id').limit(1).executeTakeFirstOrThrow()).id;
+const organizer = (await db.selectFrom('organizers').select('id').orderBy('id').limit(1).executeTakeFirstOrThrow()).id;
+const event = (await db.selectFrom('events').select('id').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
+const year = `start_date=${day(100)}&end_date=${day(464)}`;
+const week = `start_date=${day(200)}&end_date=${day(206)}`;
+const kinds: [string, string][] = [
+  ['default window, page 1', 'per_page=50'],
+  ['a year, page 20', `per_page=50&${year}&page=20`],
+  ['a week, page 3', `per_page=50&${week}&page=3`],
+  ['a year, category', `per_page=50&${year}&categories=jazz`],
+  ['a year, tag, page 5', `per_page=50&${year}&tags=garden-tag&page=5`],
+  ['a year, venue', `per_page=50&${year}&venue=${venue}`],
+  ['a year, organizer, page 10', `per_page=50&${year}&organizer=${organizer}&page=10`],
+  ['a year, featured', `per_page=50&${year}&featured=true`],
+  ['a year, featured and category', `per_page=50&${year}&featured=true&categories=yoga`],
+  ['a year, venue and tag', `per_page=50&${year}&venue=${venue}&tags=film-tag`],
+  ['a year, search with hits', `per_page=50&${year}&search=robotics`],
+  ['a year, search with no hit', `per_page=50&${year}&search=zzzunlikely`],
+  ['a week, two-word search', `per_page=50&${week}&search=market%20event`],
+];
+console.log(`${Number((await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)} events, ${postgres ? 'PostgreSQL' : 'SQLite'}`);
+for (const [name, query] of [...kinds, ['single event', ''] as [string, string]]) {
+  const url = query === '' ? `/cal/events/v1/events/${event}` : `/cal/events/v1/events?${query}`;
+  // A search's first list registers its counts (event.search-counts.ts); readers see the later ones.
+  // Over another window, so that its total is not the one the count cache then holds.
+  const search = /search=[^&]+/.exec(query)?.[0];
+  if (search) await app.inject({ url: `/cal/events/v1/events?${search}` });
+  captured.length = 0;
+  const started = performance.now();
+  const res = await app.inject({ url });
+  const ms = performance.now() - started;
+  const statements = captured.splice(0).filter((q) => /^\s*select/i.test(q.sql) && !/from "settings"|data_version/.test(q.sql));
+  console.log(`\n## ${name}: ${res.statusCode}, ${ms.toFixed(1)} ms (${url})`);
+  for (const q of statements) {
+    let placeholder = 0;
+    const text = q.sql.replace(/\$(\d+)/g, (_, n: string) => literal(q.parameters[Number(n) - 1])).replace(/\?/g, () => literal(q.parameters[placeholder++]));
+    const plan = await sql.raw(postgres ? `explain (analyze, costs off) ${text}` : `explain query plan ${text}`).execute(db);
+    console.log(`- ${q.ms.toFixed(2)} ms: ${text.replace(/\s+/g, ' ').slice(0, 160)}`);
+    for (const line of plan.rows as Record<string, unknown>[]) console.log(`    ${String(line['QUERY PLAN'] ?? line['detail'])}`);
+  }
+}
+function literal(value: unknown): string {
+  return typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
+}
+await app.close();

@@ -1,0 +1,159 @@
+import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../dialect.js';
+
+/**
+ * 009's and 013's per-day counts, per list facet: how many listed published events of a language
+ * start and end on each pair of days, by venue, by organizer, featured, and featured with one
+ * venue, organizer or term. A public list of whole days filtered by these (`venue=5`,
+ * `organizer=7`, `featured=1`, `featured=1&categories=jazz`…) is then counted by summing a few
+ * hundred rows, not by reading every event of the window (src/modules/events/event.window-count.ts).
+ *
+ * `facet` names what `facet_id` is: `venue` and `featured_venue` a venue, `organizer` and
+ * `featured_organizer` an organizer, `featured_term` a category or tag; `featured` has id 0.
+ *
+ * Triggers keep them in every write's transaction, as 013 does: a change of an event's
+ * visibility, dates, language, venue or featured flag takes its facets away and adds them again;
+ * an organizer or term linked or unlinked counts when its event is listed and published; an event
+ * deleted outright takes its counts away before its links go (their own triggers then find no event).
+ * The partial index `events_public_venue` serves the row counts the facets do not cover (a venue
+ * with a tag), from the venue's public events of the window only.
+ */
+
+/** A select of (facet, facet_id) for the event `row`: every count it belongs to. */
+const facetsOf = (row: string) => `
+  select 'venue' as facet, ${row}.venue_id as facet_id where ${row}.venue_id is not null
+  union all select 'featured', 0 where ${row}.featured = 1
+  union all select 'featured_venue', ${row}.venue_id where ${row}.featured = 1 and ${row}.venue_id is not null
+  union all select 'organizer', eo.organizer_id from event_organizers eo where eo.event_id = ${row}.id
+  union all select 'featured_organizer', eo.organizer_id from event_organizers eo where eo.event_id = ${row}.id and ${row}.featured = 1
+  union all select 'featured_term', et.term_id from event_terms et where et.event_id = ${row}.id and ${row}.featured = 1`;
+
+const visible = (row: string) => `${row}.status = 'publish' and ${row}.hide_from_listings = 0`;
+const days = (row: string) => `substr(${row}.start_local, 1, 10) as start_day, substr(${row}.end_local, 1, 10) as end_day`;
+
+/** +1 for each (facet, facet_id) of `facets`, for the event `row` when it is listed and published. */
+function add(row: string, facets: string, postgres: boolean): string {
+  return `insert into event_facet_window_counts (lang, facet, facet_id, start_day, end_day, n)
+      select ${row}.lang, f.facet, f.facet_id, ${days(row)}, 1 from (${facets}) f where ${visible(row)}
+      on conflict (lang, facet, facet_id, start_day, end_day) do update set n = ${postgres ? 'event_facet_window_counts.n' : 'n'} + 1;`;
+}
+
+/** −1 for each (facet, facet_id) of `facets`, for the event `row` when it was listed and published. */
+function remove(row: string, facets: string): string {
+  return `update event_facet_window_counts set n = n - 1
+      where ${visible(row)} and lang = ${row}.lang and start_day = substr(${row}.start_local, 1, 10) and end_day = substr(${row}.end_local, 1, 10)
+        and (facet, facet_id) in (select f.facet, f.facet_id from (${facets}) f);`;
+}
+
+/**
+ * The facets a link row `link` (new or old) gives its event: (facet, facet_id, featured_only),
+ * the last for the facets that count only when the event is featured.
+ */
+const LINK_FACETS = {
+  event_organizers: (link: string) => `select 'organizer' as facet, ${link}.organizer_id as facet_id, 0 as featured_only
+    union all select 'featured_organizer', ${link}.organizer_id, 1`,
+  event_terms: (link: string) => `select 'featured_term' as facet, ${link}.term_id as facet_id, 1 as featured_only`,
+};
+
+/** The (lang, facet, facet_id, start_day, end_day) rows of a link's event e, when it is listed and published. */
+const linkRows = (link: 'new' | 'old', table: keyof typeof LINK_FACETS) => `select e.lang, f.facet, f.facet_id, ${days('e')}
+  from events e join (${LINK_FACETS[table](link)}) f on f.featured_only = 0 or e.featured = 1
+  where e.id = ${link}.event_id and ${visible('e')}`;
+
+/** Every stored event's facet rows, for the counts of the events already there. */
+const ALL_ROWS = `
+  select e.lang as lang, 'venue' as facet, e.venue_id as facet_id, ${days('e')} from events e where e.venue_id is not null and ${visible('e')}
+  union all select e.lang, 'featured', 0, ${days('e')} from events e where e.featured = 1 and ${visible('e')}
+  union all select e.lang, 'featured_venue', e.venue_id, ${days('e')} from events e where e.featured = 1 and e.venue_id is not null and ${visible('e')}
+  union all select e.lang, 'organizer', eo.organizer_id, ${days('e')} from event_organizers eo join events e on e.id = eo.event_id where ${visible('e')}
+  union all select e.lang, 'featured_organizer', eo.organizer_id, ${days('e')} from event_organizers eo join events e on e.id = eo.event_id where e.featured = 1 and ${visible('e')}
+  union all select e.lang, 'featured_term', et.term_id, ${days('e')} from event_terms et join events e on e.id = et.event_id where e.featured = 1 and ${visible('e')}`;
+
+/** Columns whose change moves an event's facet counts. */
+const EVENT_COLUMNS = 'status, hide_from_listings, lang, start_local, end_local, venue_id, featured';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('event_facet_window_counts')
+    .addColumn('lang', 'text', (c) => c.notNull())
+    .addColumn('facet', 'text', (c) => c.notNull())
+    .addColumn('facet_id', 'integer', (c) => c.notNull())
+    .addColumn('start_day', 'text', (c) => c.notNull())
+    .addColumn('end_day', 'text', (c) => c.notNull())
+    .addColumn('n', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('event_facet_window_counts_pk', ['lang', 'facet', 'facet_id', 'start_day', 'end_day'])
+    .execute();
+  await db.schema
+    .createIndex('events_public_venue')
+    .on('events')
+    .columns(['venue_id', 'lang', 'start_local', 'end_local'])
+    .where(sql.raw<boolean>("status = 'publish' AND hide_from_listings = 0"))
+    .execute();
+
+  const postgres = dialectOf(db) === 'postgres';
+  const plusOne = `on conflict (lang, facet, facet_id, start_day, end_day) do update set n = ${postgres ? 'event_facet_window_counts.n' : 'n'} + 1`;
+  const linkInsert = (table: keyof typeof LINK_FACETS) => `insert into event_facet_window_counts (lang, facet, facet_id, start_day, end_day, n)
+      select r.*, 1 from (${linkRows('new', table)}) r where true ${plusOne};`;
+  const linkDelete = (table: keyof typeof LINK_FACETS) => `update event_facet_window_counts set n = n - 1
+      where (lang, facet, facet_id, start_day, end_day) in (${linkRows('old', table)});`;
+  if (postgres) {
+    for (const table of ['event_organizers', 'event_terms'] as const) {
+      await sql.raw(`
+        create function ${table}_facet_count() returns trigger language plpgsql as $$
+        begin
+          if tg_op = 'INSERT' then ${linkInsert(table)} else ${linkDelete(table)} end if;
+          return null;
+        end $$`).execute(db);
+      await sql.raw(`create trigger ${table}_facet_count after insert or delete on ${table} for each row execute function ${table}_facet_count()`).execute(db);
+    }
+    await sql.raw(`
+      create function event_facet_count() returns trigger language plpgsql as $$
+      begin
+        if tg_op in ('UPDATE', 'DELETE') then ${remove('old', facetsOf('old'))} end if;
+        if tg_op in ('INSERT', 'UPDATE') then ${add('new', facetsOf('new'), true)} end if;
+        return case when tg_op = 'DELETE' then old else null end;
+      end $$`).execute(db);
+    // An event inserted has no links yet; they count through their own trigger.
+    await sql.raw(`create trigger event_facet_count_write after insert or update of ${EVENT_COLUMNS} on events for each row execute function event_facet_count()`).execute(db);
+    await sql.raw(`create trigger event_facet_count_delete before delete on events for each row execute function event_facet_count()`).execute(db);
+  } else {
+    for (const table of ['event_organizers', 'event_terms'] as const) {
+      await sql.raw(`create trigger ${table}_facet_count_insert after insert on ${table} begin ${linkInsert(table)} end`).execute(db);
+      await sql.raw(`create trigger ${table}_facet_count_delete after delete on ${table} begin ${linkDelete(table)} end`).execute(db);
+    }
+    await sql.raw(`create trigger event_facet_count_insert after insert on events begin ${add('new', facetsOf('new'), false)} end`).execute(db);
+    await sql.raw(`create trigger event_facet_count_update after update of ${EVENT_COLUMNS} on events begin
+        ${remove('old', facetsOf('old'))}
+        ${add('new', facetsOf('new'), false)}
+      end`).execute(db);
+    await sql.raw(`create trigger event_facet_count_delete before delete on events begin ${remove('old', facetsOf('old'))} end`).execute(db);
+  }
+
+  // The events and links already stored.
+  await sql.raw(`
+    insert into event_facet_window_counts (lang, facet, facet_id, start_day, end_day, n)
+    select r.lang, r.facet, r.facet_id, r.start_day, r.end_day, count(*) from (${ALL_ROWS}) r
+    group by r.lang, r.facet, r.facet_id, r.start_day, r.end_day`).execute(db);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function down(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    for (const [trigger, table] of [
+      ['event_organizers_facet_count', 'event_organizers'],
+      ['event_terms_facet_count', 'event_terms'],
+      ['event_facet_count_write', 'events'],
+      ['event_facet_count_delete', 'events'],
+    ]) {
+      await sql.raw(`drop trigger if exists ${trigger} on ${table}`).execute(db);
+    }
+    for (const fn of ['event_organizers_facet_count', 'event_terms_facet_count', 'event_facet_count']) await sql.raw(`drop function if exists ${fn}()`).execute(db);
+  } else {
+    for (const name of ['event_organizers_facet_count_insert', 'event_organizers_facet_count_delete', 'event_terms_facet_count_insert', 'event_terms_facet_count_delete', 'event_facet_count_insert', 'event_facet_count_update', 'event_facet_count_delete']) {
+      await sql.raw(`drop trigger if exists ${name}`).execute(db);
+    }
+  }
+  await db.schema.dropIndex('events_public_venue').execute();
+  await db.schema.dropTable('event_facet_window_counts').execute();
+}

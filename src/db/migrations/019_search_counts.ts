@@ -1,0 +1,89 @@
+import { sql, type Kysely } from 'kysely';
+import { dialectOf, WRITE_ORDER_LOCK } from '../dialect.js';
+
+/**
+ * Per-day counts of the searches that no index narrows (a common word, a word of one or two
+ * characters): the exact `total` of `search=jazz` over a year would otherwise test every event of
+ * the year. Such a search is registered once (src/modules/events/event.search-counts.ts): its
+ * words in `search_phrase_words`, the day pairs of its matching listed published events in
+ * `search_window_counts`; a public list of whole days searching it is then counted by summing, as
+ * 009 does for all events.
+ *
+ * Triggers keep them in every write's transaction: an event written takes itself off the counts
+ * of the phrases its old text matched and onto those its new text matches, with the list's own
+ * test (every word contained, case-insensitively, in the title, description or excerpt). On
+ * PostgreSQL the trigger takes the write-order lock (016) before it reads the phrases, and a
+ * registration holds it while it counts, so every write is either in the first count or counted
+ * by its trigger, never both nor neither. The phrases are few (the application keeps at most a
+ * few hundred, least recently used out), so a write tests a bounded number of patterns.
+ */
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function up(db: Kysely<any>): Promise<void> {
+  const postgres = dialectOf(db) === 'postgres';
+  await db.schema
+    .createTable('search_phrases')
+    .addColumn('id', postgres ? 'serial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn('phrase', 'text', (c) => c.notNull().unique())
+    .addColumn('used_utc', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('search_phrases_used').on('search_phrases').columns(['used_utc']).execute();
+  await db.schema
+    .createTable('search_phrase_words')
+    .addColumn('phrase_id', 'integer', (c) => c.notNull().references('search_phrases.id').onDelete('cascade'))
+    .addColumn('pattern', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('search_phrase_words_pk', ['phrase_id', 'pattern'])
+    .execute();
+  await db.schema
+    .createTable('search_window_counts')
+    .addColumn('phrase_id', 'integer', (c) => c.notNull().references('search_phrases.id').onDelete('cascade'))
+    .addColumn('lang', 'text', (c) => c.notNull())
+    .addColumn('start_day', 'text', (c) => c.notNull())
+    .addColumn('end_day', 'text', (c) => c.notNull())
+    .addColumn('n', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('search_window_counts_pk', ['phrase_id', 'lang', 'start_day', 'end_day'])
+    .execute();
+
+  /** The list's test of one word (event.search.ts, dialect.ts containsInsensitive) on the event `row`. */
+  const contains = (row: string, column: string) =>
+    postgres ? `${row}.${column} ilike w.pattern escape '\\'` : `lower(${row}.${column}) like lower(w.pattern) escape '\\'`;
+  /** The ids of the phrases whose every word the event `row` contains. */
+  const matching = (row: string) => `select p.id from search_phrases p where not exists (
+      select 1 from search_phrase_words w where w.phrase_id = p.id
+        and not coalesce(${['title', 'description', 'excerpt'].map((c) => contains(row, c)).join(' or ')}, false))`;
+  const visible = (row: string) => `${row}.status = 'publish' and ${row}.hide_from_listings = 0`;
+  const add = `insert into search_window_counts (phrase_id, lang, start_day, end_day, n)
+      select m.id, new.lang, substr(new.start_local, 1, 10), substr(new.end_local, 1, 10), 1 from (${matching('new')}) m where ${visible('new')}
+      on conflict (phrase_id, lang, start_day, end_day) do update set n = ${postgres ? 'search_window_counts.n' : 'n'} + 1;`;
+  const remove = `update search_window_counts set n = n - 1
+      where ${visible('old')} and lang = old.lang and start_day = substr(old.start_local, 1, 10) and end_day = substr(old.end_local, 1, 10)
+        and phrase_id in (${matching('old')});`;
+  const columns = 'title, description, excerpt, status, hide_from_listings, lang, start_local, end_local';
+
+  if (postgres) {
+    await sql.raw(`
+      create function search_window_count() returns trigger language plpgsql as $$
+      begin
+        perform pg_advisory_xact_lock(${WRITE_ORDER_LOCK});
+        if tg_op in ('UPDATE', 'DELETE') then ${remove} end if;
+        if tg_op in ('INSERT', 'UPDATE') then ${add} end if;
+        return null;
+      end $$`).execute(db);
+    await sql.raw(`create trigger search_window_count after insert or delete or update of ${columns} on events for each row execute function search_window_count()`).execute(db);
+  } else {
+    await sql.raw(`create trigger search_window_count_insert after insert on events begin ${add} end`).execute(db);
+    await sql.raw(`create trigger search_window_count_delete after delete on events begin ${remove} end`).execute(db);
+    await sql.raw(`create trigger search_window_count_update after update of ${columns} on events begin ${remove} ${add} end`).execute(db);
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function down(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    await sql`drop trigger if exists search_window_count on events`.execute(db);
+    await sql`drop function if exists search_window_count()`.execute(db);
+  } else {
+    for (const op of ['insert', 'delete', 'update']) await sql.raw(`drop trigger if exists search_window_count_${op}`).execute(db);
+  }
+  for (const table of ['search_window_counts', 'search_phrase_words', 'search_phrases']) await db.schema.dropTable(table).execute();
+}
