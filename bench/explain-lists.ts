@@ -18,7 +18,9 @@ import { seed } from './seed.js';
  */
 const { values: args } = parseArgs({ options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, events: { type: 'string', default: '100000' } } });
 const captured: { sql: string; ms: number; parameters: readonly unknown[] }[] = [];
-const storage = await connect({ dataDir: args['data-dir'] ?? './data', databaseUrl: args['database-url'], onQuery: (text, ms, parameters) => captured.push({ sql: text, ms, parameters }) });
+/** Statements are kept from the first request on (not those of seeding). */
+let capturing = false;
+const storage = await connect({ dataDir: args['data-dir'] ?? './data', databaseUrl: args['database-url'], onQuery: (text, ms, parameters) => void (capturing && captured.push({ sql: text, ms, parameters })) });
 const db = storage.db;
 await migrate(db);
 const postgres = dialectOf(db) === 'postgres';
@@ -30,6 +32,7 @@ if (!(await db.selectFrom('events').select('id').limit(1).executeTakeFirst())) {
 const config = loadConfig({ DATA_DIR: args['data-dir'] ?? './data', LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0', ...(args['database-url'] ? { DATABASE_URL: args['database-url'] } : {}) });
 const app = await buildApp(config, { storage, logger: false });
 await app.ready();
+capturing = true;
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const venue = (await db.selectFrom('venues').select('id').orderBy('id').limit(1).executeTakeFirstOrThrow()).id;

@@ -97,11 +97,20 @@ export async function connect(options: StorageOptions): Promise<Storage> {
   // and walks thousands of events for a page of one venue. Bounded: a few hundred rows per index.
   sqlite.pragma('analysis_limit = 400');
   sqlite.pragma('optimize = 0x10002');
+  // And again as the data grows, as SQLite advises for long-lived connections.
+  const optimizer = setInterval(() => sqlite.pragma('optimize'), 6 * 3_600_000).unref();
   // SQLite's lower() folds ASCII only; case-insensitive search and matching must fold "Été" as
   // PostgreSQL does. Registered before migrations, so expression indexes use it too.
   sqlite.function('lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteDatabase(sqlite) }), ...log });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    close: () => {
+      clearInterval(optimizer);
+      return db.destroy();
+    },
+  };
 }
 
 /** Whether migrations this build knows have not run on the database (readiness checks it). */

@@ -100,6 +100,14 @@ function dateBounds(q: EventListParams, siteZone: Zone, strict: boolean, problem
   return bounds;
 }
 
+/*
+ * Term and organizer filters are `events.id in (select … from the link table)`, not a correlated
+ * `exists`: SQLite then reads the term's or organizer's events once, from the link's index, into
+ * a set (with a Bloom filter) that each event of the window is tested against, instead of one
+ * index search per event: at a million events, page 10 of an organizer's year went from 546 ms to
+ * 9 ms, a category's from 71 ms to 15 ms. PostgreSQL plans both forms as the same semi-join.
+ */
+
 /** Ids that must exist in `table`, expanded to their translations. */
 async function linkedFilter(db: Db, table: 'venues' | 'organizers', name: string, ids: number[], problems: Problems): Promise<number[]> {
   const found = await db.selectFrom(table).select('id').where('id', 'in', ids).execute();
@@ -211,7 +219,7 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
     if (items === undefined || items.length === 0) continue;
     const termIds = await resolveTermFilter(db, taxonomy, items, ctx.lang);
     if (termIds === null) problems.add(param, `${param} must list existing ${param === 'tags' ? 'tags' : 'categories'} (ids or slugs).`);
-    else where.push(sql<SqlBool>`exists (select 1 from event_terms et where et.event_id = events.id and et.term_id in (${sql.join(termIds)}))`);
+    else where.push(sql<SqlBool>`events.id in (select et.event_id from event_terms et where et.term_id in (${sql.join(termIds)}))`);
     counted.terms = termIds;
   }
 
@@ -223,7 +231,7 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   }
   if (q.organizer !== undefined && q.organizer.length > 0) {
     const ids = await linkedFilter(db, 'organizers', 'organizer', q.organizer, problems);
-    if (ids.length > 0) where.push(sql<SqlBool>`exists (select 1 from event_organizers eo where eo.event_id = events.id and eo.organizer_id in (${sql.join(ids)}))`);
+    if (ids.length > 0) where.push(sql<SqlBool>`events.id in (select eo.event_id from event_organizers eo where eo.organizer_id in (${sql.join(ids)}))`);
     counted.organizers = ids;
     echo.push(['organizer', q.organizer.join(',')]);
   }
@@ -313,16 +321,22 @@ export async function listEvents(db: Db, counts: CountCache, q: EventListParams,
     // A literal, matching the partial index of listed published events.
     .$if(booleanParam(q.include_hidden, 'include_hidden') !== true, (qb) => qb.where(sql<SqlBool>`events.hide_from_listings = 0`))
     .where((eb) => eb.and(filter.where));
-  const [total, rows] = await Promise.all([
-    countEvents(db, counts, base, filter, ctx.lang, version),
+  const pageRows = () =>
     base
       .selectAll('events')
       .$if(filter.byInclude, (qb) => qb.orderBy('events.date').orderBy('events.id'))
       .$if(!filter.byInclude, (qb) => qb.orderBy('events.start_local').orderBy('events.id'))
       .limit(perPage)
       .offset(offsetOf(page, perPage))
-      .execute() as Promise<EventRow[]>,
-  ]);
+      .execute() as Promise<EventRow[]>;
+  // A total from per-day counts costs a few hundred rows: read it first, and skip the page when it
+  // holds nothing (a tag with no event in the window would otherwise walk the whole window). So
+  // on SQLite always, whose one connection runs statements one after the other anyway. Other
+  // totals on PostgreSQL count rows: both queries run at once.
+  const [total, rows] =
+    (filter.dayWindow !== null && filter.countKey !== null) || dialectOf(db) === 'sqlite'
+      ? await countEvents(db, counts, base, filter, ctx.lang, version).then(async (n) => [n, offsetOf(page, perPage) >= n ? [] : await pageRows()] as const)
+      : await Promise.all([countEvents(db, counts, base, filter, ctx.lang, version), pageRows()]);
   if (isPastTheEnd(page, perPage, total)) throw eventErrors.archivePageNotFound();
 
   const relations = await loadEventRelations(db, rows, ctx, false);

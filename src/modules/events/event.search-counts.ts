@@ -1,4 +1,5 @@
 import { sql, type SqlBool } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import type { Db } from '../../db/database.js';
 import { dialectOf, WRITE_ORDER_LOCK } from '../../db/dialect.js';
@@ -12,13 +13,24 @@ import { containsAll, indexedSubsets, type SearchFilter } from './event.search.j
  *
  * Only searches that would scan are registered (a rare word is counted through its index), and at
  * most MAX_PHRASES of them, the least recently used going first: each costs every write of an
- * event a test of its words.
+ * event a test of its words. A registration counts every event of the search once and, on
+ * PostgreSQL, holds writers back meanwhile; so a search is registered when it comes back (one
+ * asked once is counted as before), and an instance registers one search a second at most, so
+ * that a stream of distinct searches cannot keep writers waiting. Both are this process's
+ * memory on purpose: they only decide when to register, never what a count is.
  */
 
 export const MAX_PHRASES = 200;
 
 /** How stale a phrase's last use may get before a read records it again (one write an hour at most). */
 const TOUCH_AFTER_HOURS = 1;
+
+/** Per database: searches seen once and not registered, registered when seen again. */
+const seen = new WeakMap<Db, LRUCache<string, true>>();
+/** When this instance last registered a search (ms). */
+let lastRegistration = 0;
+/** The least time between two registrations of this instance; tests that register many searches lower it. */
+export const registrationPacing = { gapMs: 1000 };
 
 /** The registered phrase of the words: their JSON, sorted, so that "a b" and "b a" share it. */
 const phraseOf = (words: string[]) => JSON.stringify([...words].sort());
@@ -38,7 +50,15 @@ export async function searchCountsId(db: Db, search: SearchFilter): Promise<numb
     if (known.used_utc < stale) await db.updateTable('search_phrases').set({ used_utc: now() }).where('id', '=', known.id).execute();
     return known.id;
   }
-  if (await search.narrow()) return null;
+  let seenOnce = seen.get(db);
+  if (!seenOnce) seen.set(db, (seenOnce = new LRUCache({ max: 10_000 })));
+  if (!seenOnce.has(phrase)) {
+    seenOnce.set(phrase, true);
+    return null;
+  }
+  if (Date.now() - lastRegistration < registrationPacing.gapMs || (await search.narrow())) return null;
+  lastRegistration = Date.now();
+  seenOnce.delete(phrase);
   return register(db, phrase, search.words, search.patterns);
 }
 
