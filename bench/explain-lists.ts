@@ -27,7 +27,6 @@ const postgres = dialectOf(db) === 'postgres';
 if (!(await db.selectFrom('events').select('id').limit(1).executeTakeFirst())) {
   const author = (await createUser(db, { username: 'explain', role: 'administrator' })).user.id;
   await seed(db, Number(args.events), author);
-  if (postgres) await sql`vacuum analyze`.execute(db);
 }
 const config = loadConfig({ DATA_DIR: args['data-dir'] ?? './data', LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0', ...(args['database-url'] ? { DATABASE_URL: args['database-url'] } : {}) });
 const app = await buildApp(config, { storage, logger: false });

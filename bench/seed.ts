@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { MIGRATIONS } from '../src/db/connect.js';
+import { dialectOf } from '../src/db/dialect.js';
 import type { Db, EventTable, OrganizerTable, VenueTable } from '../src/db/database.js';
 import { nowUtc } from '../src/lib/clock.js';
 import { recountTerms } from '../src/modules/terms/term.embed.js';
@@ -99,5 +101,9 @@ export async function seed(db: Db, events: number, author: number): Promise<Seed
   }
   for (const name of [...DERIVED].reverse()) await MIGRATIONS[name]!.up(db);
   await recountTerms(db, terms.map((t) => t.id));
+  // The planner's statistics and PostgreSQL's visibility map, as they are soon after a bulk load
+  // in production (autovacuum, SQLite's own optimize): without them the first minutes of a
+  // million events are planned as an empty database.
+  await sql.raw(dialectOf(db) === 'postgres' ? 'vacuum analyze' : 'analyze').execute(db);
   return { categorySlug: WORDS[0]!, eventId: firstEvent, categorySlugs: [...WORDS], tagSlugs: WORDS.map((w) => `${w}-tag`), venueIds, organizerIds };
 }
