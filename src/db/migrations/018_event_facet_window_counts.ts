@@ -31,11 +31,14 @@ const facetsOf = (row: string) => `
 const visible = (row: string) => `${row}.status = 'publish' and ${row}.hide_from_listings = 0`;
 const days = (row: string) => `substr(${row}.start_local, 1, 10) as start_day, substr(${row}.end_local, 1, 10) as end_day`;
 
+/** The upsert's +1 (PostgreSQL wants the column qualified, SQLite reads it unqualified). */
+const plusOne = (postgres: boolean) => `on conflict (lang, facet, facet_id, start_day, end_day) do update set n = ${postgres ? 'event_facet_window_counts.n' : 'n'} + 1`;
+
 /** +1 for each (facet, facet_id) of `facets`, for the event `row` when it is listed and published. */
 function add(row: string, facets: string, postgres: boolean): string {
   return `insert into event_facet_window_counts (lang, facet, facet_id, start_day, end_day, n)
       select ${row}.lang, f.facet, f.facet_id, ${days(row)}, 1 from (${facets}) f where ${visible(row)}
-      on conflict (lang, facet, facet_id, start_day, end_day) do update set n = ${postgres ? 'event_facet_window_counts.n' : 'n'} + 1;`;
+      ${plusOne(postgres)};`;
 }
 
 /** −1 for each (facet, facet_id) of `facets`, for the event `row` when it was listed and published. */
@@ -92,9 +95,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   const postgres = dialectOf(db) === 'postgres';
-  const plusOne = `on conflict (lang, facet, facet_id, start_day, end_day) do update set n = ${postgres ? 'event_facet_window_counts.n' : 'n'} + 1`;
   const linkInsert = (table: keyof typeof LINK_FACETS) => `insert into event_facet_window_counts (lang, facet, facet_id, start_day, end_day, n)
-      select r.*, 1 from (${linkRows('new', table)}) r where true ${plusOne};`;
+      select r.*, 1 from (${linkRows('new', table)}) r where true ${plusOne(postgres)};`;
   const linkDelete = (table: keyof typeof LINK_FACETS) => `update event_facet_window_counts set n = n - 1
       where (lang, facet, facet_id, start_day, end_day) in (${linkRows('old', table)});`;
   if (postgres) {

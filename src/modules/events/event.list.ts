@@ -40,7 +40,7 @@ export interface EventFilter {
   where: Expression<SqlBool>[];
   echo: [string, string][];
   byInclude: boolean;
-  /** Set when the list is the public view of a window of whole days. */
+  /** Set when the list is the public view of a window of whole days that per-day counts hold (countKey). */
   dayWindow: DayWindow | null;
   /**
    * Set when per-day counts hold this list's events, whatever its window (event.window-count.ts):
@@ -100,14 +100,6 @@ function dateBounds(q: EventListParams, siteZone: Zone, strict: boolean, problem
   return bounds;
 }
 
-/*
- * Term and organizer filters are `events.id in (select … from the link table)`, not a correlated
- * `exists`: SQLite then reads the term's or organizer's events once, from the link's index, into
- * a set (with a Bloom filter) that each event of the window is tested against, instead of one
- * index search per event: at a million events, page 10 of an organizer's year went from 546 ms to
- * 9 ms, a category's from 71 ms to 15 ms. PostgreSQL plans both forms as the same semi-join.
- */
-
 /** Ids that must exist in `table`, expanded to their translations. */
 async function linkedFilter(db: Db, table: 'venues' | 'organizers', name: string, ids: number[], problems: Problems): Promise<number[]> {
   const found = await db.selectFrom(table).select('id').where('id', 'in', ids).execute();
@@ -163,6 +155,12 @@ function firstOfSeries(db: Db, startBound: string | null): Expression<SqlBool> {
 }
 
 /**
+ * Term and organizer filters are `events.id in (select … from the link table)`, not a correlated
+ * `exists`: SQLite then reads the term's or organizer's events once, from the link's index, into
+ * a set (with a Bloom filter) that each event of the window is tested against, instead of one
+ * index search per event: at a million events, page 10 of an organizer's year went from 546 ms to
+ * 9 ms, a category's from 71 ms to 15 ms. PostgreSQL plans both forms as the same semi-join.
+ *
  * `dates: false` leaves the date window out (no bounds, not even the default ones): the public
  * pages put their own window beside the list's other filters (a month grid takes in events that
  * overlap it).

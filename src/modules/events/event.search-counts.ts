@@ -6,9 +6,9 @@ import { dialectOf, WRITE_ORDER_LOCK } from '../../db/dialect.js';
 import { containsAll, indexedSubsets, type SearchFilter } from './event.search.js';
 
 /**
- * Per-day counts for searches no index narrows (migration 019). The first public list that
- * searches such words registers them: one count of their matching events grouped by day pair,
- * then the triggers keep it. Every later list of whole days searching the same words sums it, so
+ * Per-day counts for searches no index narrows (migration 019). A public list that searches such
+ * words registers them (when they come back, below): one count of their matching events grouped
+ * by day pair, then the triggers keep it. Every later list of whole days searching the same words sums it, so
  * `search=jazz` over a year costs what `categories=jazz` does, not a test of the year's events.
  *
  * Only searches that would scan are registered (a rare word is counted through its index), and at
@@ -109,12 +109,8 @@ async function register(db: Db, phrase: string, words: string[], patterns: strin
       .offset(MAX_PHRASES - 1)
       .limit(1000)
       .execute();
-    if (evicted.length > 0) {
-      const ids = evicted.map((r) => r.id);
-      await trx.deleteFrom('search_window_counts').where('phrase_id', 'in', ids).execute();
-      await trx.deleteFrom('search_phrase_words').where('phrase_id', 'in', ids).execute();
-      await trx.deleteFrom('search_phrases').where('id', 'in', ids).execute();
-    }
+    // Their words and counts go with them (foreign keys on delete cascade).
+    if (evicted.length > 0) await trx.deleteFrom('search_phrases').where('id', 'in', evicted.map((r) => r.id)).execute();
     return id;
   });
 }

@@ -14,7 +14,7 @@ import { containsInsensitive, dialectOf, likeEscape, type DialectName } from '..
  * The most events a word may name for the index to narrow the list with them; a commoner word
  * ("event") is left to the window's own scan, which stops at the page it needs.
  */
-export const MAX_HITS = 5000;
+const MAX_HITS = 5000;
 
 /**
  * Words SQLite's index answers exactly as the LIKE does: three characters or more (trigrams) and
@@ -42,9 +42,9 @@ export interface SearchFilter {
 }
 
 /** The list's test of the patterns: each contained in the title, description or excerpt. */
-export function containsAll(dialect: DialectName, patterns: string[], table = 'events'): Expression<SqlBool>[] {
+export function containsAll(dialect: DialectName, patterns: string[]): Expression<SqlBool>[] {
   return patterns.map((pattern) => {
-    const fields = ['title', 'description', 'excerpt'].map((c) => containsInsensitive(dialect, sql.ref(`${table}.${c}`), pattern));
+    const fields = ['title', 'description', 'excerpt'].map((c) => containsInsensitive(dialect, sql.ref(`events.${c}`), pattern));
     return sql<SqlBool>`(${sql.join(fields, sql` or `)})`;
   });
 }
