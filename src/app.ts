@@ -18,6 +18,7 @@ import { registerOverloadGuard } from './http/overload.js';
 import { boundNumericInputs } from './http/numbers.js';
 import { clientErrorHandler, frameworkErrors } from './http/client-errors.js';
 import { handlerInTicket } from './http/in-process.js';
+import { registerCrossSiteGuard, registerSecurityHeaders } from './http/security.js';
 import { CountCache } from './db/count-cache.js';
 import { SettingsStore } from './modules/settings/settings.service.js';
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
@@ -78,6 +79,11 @@ class CompletedOnlyLogController extends LogController {
   }
 }
 
+/** A connection with nothing sent either way for this long is closed (a request in progress included). */
+const CONNECTION_IDLE_MS = 120_000;
+/** Node's own limit on the time to send a request's headers. */
+const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
+
 /** Builds the service; never listens and never reads process.env (server.ts does both). */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -92,6 +98,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     // While closing, requests still arriving get our 503 body, readiness its checks (draining.ts).
     return503OnClosing: false,
     ajv: { customOptions: { coerceTypes: 'array', allErrors: true, removeAdditional: false, useDefaults: true, strict: false } },
+    // A client must send its whole request within CAL_REQUEST_TIMEOUT_MS (a body sent a byte at a
+    // time held a connection open indefinitely), checked every second rather than Node's 30 s; a
+    // connection silent both ways for two minutes is closed.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: CONNECTION_IDLE_MS,
+    http: {
+      connectionsCheckingInterval: 1000,
+      ...(config.requestTimeoutMs > 0 ? { headersTimeout: Math.min(config.requestTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS) } : {}),
+    },
   });
 
   const routes = new RouteTable();
@@ -125,6 +140,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // First of all hooks: an overloaded instance refuses work before authenticating or reading anything.
   await registerOverloadGuard(app, config);
   registerDraining(app);
+  await registerSecurityHeaders(app, config);
+  // Before authentication: a write forged by another site's page is refused before any password check.
+  registerCrossSiteGuard(app, config);
   registerAuthentication(app, services.auth);
   app.addHook('preValidation', async (request) => {
     if (request.routeOptions.config.bare) return;

@@ -10,6 +10,12 @@ import type { RouteOptions } from 'fastify';
  */
 const LIMIT = Number.MAX_SAFE_INTEGER;
 
+/**
+ * Longest query-string, path or header value a schema accepts when it sets no bound of its own:
+ * every such text is read by something (a parser, a pattern, a LIKE), and none needs more.
+ */
+export const QUERY_TEXT_MAX = 2048;
+
 interface SchemaNode {
   type?: unknown;
   minimum?: number;
@@ -23,11 +29,15 @@ function isNumeric(type: unknown): boolean {
   return type === 'integer' || type === 'number' || (Array.isArray(type) && type.some((t) => t === 'integer' || t === 'number'));
 }
 
-function bound(node: unknown, seen: Set<object>): void {
+function isText(type: unknown): boolean {
+  return type === 'string' || (Array.isArray(type) && type.includes('string'));
+}
+
+function bound(node: unknown, seen: Set<object>, textMax: number | null): void {
   if (!node || typeof node !== 'object' || seen.has(node)) return;
   seen.add(node);
   if (Array.isArray(node)) {
-    for (const item of node) bound(item, seen);
+    for (const item of node) bound(item, seen, textMax);
     return;
   }
   const schema = node as SchemaNode;
@@ -35,13 +45,19 @@ function bound(node: unknown, seen: Set<object>): void {
     if (schema.maximum === undefined && schema.exclusiveMaximum === undefined) schema.maximum = LIMIT;
     if (schema.minimum === undefined && schema.exclusiveMinimum === undefined) schema.minimum = -LIMIT;
   }
-  for (const value of Object.values(schema)) bound(value, seen);
+  if (textMax !== null && isText(schema.type) && schema['maxLength'] === undefined && schema['enum'] === undefined) schema['maxLength'] = textMax;
+  for (const value of Object.values(schema)) bound(value, seen, textMax);
 }
 
-/** Bounds the numbers of a route's querystring, params, headers and body schemas (in place: idempotent). */
+/**
+ * Bounds the numbers of a route's querystring, params, headers and body schemas, and the texts of
+ * all but the body (whose texts, descriptions among them, are bounded by the body limit and by
+ * their own schemas), in place: idempotent.
+ */
 export function boundNumericInputs(route: RouteOptions): void {
   const schema = route.schema as Record<string, unknown> | undefined;
   if (!schema) return;
   const seen = new Set<object>();
-  for (const part of ['querystring', 'params', 'headers', 'body']) bound(schema[part], seen);
+  for (const part of ['querystring', 'params', 'headers']) bound(schema[part], seen, QUERY_TEXT_MAX);
+  bound(schema['body'], new Set<object>(), null);
 }

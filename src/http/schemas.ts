@@ -28,6 +28,19 @@ export const CommonQuery = {
   _fields: Type.Optional(Type.String({ description: 'Comma-separated top-level keys to return' })),
 };
 
+/**
+ * Free texts that a parser or a pattern reads are bounded here, in the schemas, so that nothing
+ * longer reaches it (the date parser's time grew faster than its input). Query-string values are
+ * bounded to {@link QUERY_TEXT_MAX} by src/http/numbers.ts when a schema sets no bound of its own.
+ */
+export const TEXT_LIMITS = { date: 64, search: 200, searchWords: 12, timezone: 64, password: 255, status: 20, slug: 400, rrule: 1000, url: 2048 } as const;
+
+/** A date as clients write it ("2027-01-05 10:00", "next friday"): at most 64 characters. */
+export const DateText = (options: { minLength?: number; description?: string } = {}) => Type.String({ ...options, maxLength: TEXT_LIMITS.date });
+
+/** A search: at most 200 characters (the word count is checked where the words are split). */
+export const SearchText = (description: string) => Type.String({ minLength: 1, maxLength: TEXT_LIMITS.search, description });
+
 export const Page = Type.Integer({ minimum: 1, default: 1, description: 'Page of the result to return' });
 export const PerPage = Type.Integer({ minimum: 1, default: 50, description: 'Records per page (at most 50)' });
 

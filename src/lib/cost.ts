@@ -30,12 +30,24 @@ const RANGE_SEPARATOR = ' \u2013 ';
 
 // A number with optional currency decoration. A space is only allowed next to a currency sign
 // ("€ 10", "10 €") so that words around a number ("From 10 to 20") are not taken as symbols.
-const PART = /(?:[\p{L}\p{Sc}]*\p{Sc} ?|\p{L}+)?(\d+(?:[.,]\d+)*)(?: ?\p{Sc}[\p{L}\p{Sc}]*|\p{L}+)?/gu;
+// The look-behind lets a prefix start only where a run of letters and signs starts: without it the
+// engine retried the run from each of its letters, quadratic in its length (24,000 letters took a
+// second); with it each run is read a bounded number of times, whatever its length.
+const PART = /(?:(?<![\p{L}\p{Sc}])(?:[\p{L}\p{Sc}]*\p{Sc} ?|\p{L}+))?(\d+(?:[.,]\d+)*)(?: ?\p{Sc}[\p{L}\p{Sc}]*|\p{L}+)?/gu;
 
-/** Parses what a client sends as `cost` into the stored form; null when the type is not acceptable. */
+/** Most values one `cost` may list, and most characters in each: what a price needs, many times over. */
+export const COST_MAX_VALUES = 20;
+export const COST_MAX_LENGTH = 200;
+
+/**
+ * Parses what a client sends as `cost` into the stored form; null when the type is not acceptable or
+ * it is longer than {@link COST_MAX_VALUES} values of {@link COST_MAX_LENGTH} characters (checked
+ * before any pattern reads it).
+ */
 export function parseCostInput(input: unknown): ParsedCostInput | null {
   const items: unknown[] = input === null ? [] : Array.isArray(input) ? input : [input];
-  const valid = items.every((item) => typeof item === 'string' || (typeof item === 'number' && Number.isFinite(item)));
+  if (items.length > COST_MAX_VALUES) return null;
+  const valid = items.every((item) => (typeof item === 'string' && item.length <= COST_MAX_LENGTH) || (typeof item === 'number' && Number.isFinite(item)));
   if (!valid) return null;
   const raw = items.map(String).filter((item) => item.trim() !== '');
   return { raw, ...currencyOf(raw) };

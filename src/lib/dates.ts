@@ -249,6 +249,7 @@ export function timezoneAbbr(local: string, zone: Zone, tzName: string): string 
 
 /** Reads a client-sent date in `zone`, strtotime-like. Returns local wall-clock 'YYYY-MM-DD HH:MM:SS' in that zone, or null if unparseable. `now` is the reference instant (default: new Date()). */
 export function parseDateInput(input: unknown, zone: Zone, now: Date = new Date()): string | null {
+  if (typeof input === 'string' && input.length > DATE_MAX_LENGTH) return null;
   const plain = typeof input === 'string' ? plainWall(input) : undefined;
   if (plain !== undefined) return plain === null ? null : formatWall(wallOf(instantOf(plain, zone), zone));
   const dt = parseDateTime(input, zone, now);
@@ -283,7 +284,15 @@ function plainWall(input: string): number | null | undefined {
   return wallFromFields(year, month, day, hour, minute, second);
 }
 
+/**
+ * Longest date text read: the longest form a client writes ("next Wednesday 10:30pm Europe/London",
+ * an ISO date-time with fractions and offset) fits with room to spare, and chrono-node's time grows
+ * faster than the text (12 KB took a second), so nothing longer reaches a parser.
+ */
+export const DATE_MAX_LENGTH = 64;
+
 function parseText(input: string, zone: Zone, now: Date): DateTime | null {
+  if (input.length > DATE_MAX_LENGTH) return null;
   const plain = plainWall(input);
   if (plain !== undefined) return plain === null ? null : DateTime.fromMillis(instantOf(plain, zone), { zone });
   const text = normalize(input);

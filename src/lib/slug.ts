@@ -12,7 +12,9 @@ const LIGATURES: Record<string, string> = { ß: 'ss', æ: 'ae', ø: 'o', œ: 'oe
 
 export function slugify(text: string): string {
   const slug = text
-    .replace(/<[^>]*>/g, '') // WordPress strips tags and entities before anything else
+    // WordPress strips tags and entities before anything else. `[^<>]`, not `[^>]`: a run of `<`
+    // without `>` made each `<` read to the end of the text (20,000 took 0.36 s, a title of 1 MB hours).
+    .replace(/<[^<>]*>/g, '')
     .replace(/&[^\s&;]+;/g, '')
     .toLowerCase()
     .replace(/[ßæøœđł]/g, (letter) => LIGATURES[letter])

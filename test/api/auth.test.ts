@@ -25,26 +25,25 @@ for (const backend of backends()) {
     const from = (remoteAddress: string, auth?: string) => t.request({ method: 'GET', url: '/', remoteAddress, auth });
 
     describe('bad credentials', () => {
-      it('should answer 401 with WWW-Authenticate: Basic, invalid_username or incorrect_password (CONTRACT) with one message', async () => {
+      it('should answer 401 invalid_username or incorrect_password (CONTRACT) with one message and no Basic challenge a browser would remember', async () => {
         const user = await t.asUser('editor', 'known');
         const wrongPassword = await from('10.1.0.1', basic('known', 'AAAA BBBB CCCC DDDD EEEE FFFF'));
         const unknownUser = await from('10.1.0.1', basic('nobody', passwordOf(user.authorization)));
         for (const res of [wrongPassword, unknownUser]) {
           assert.equal(res.statusCode, 401);
-          assert.match(String(res.headers['www-authenticate']), /^Basic\b/);
+          assert.equal(res.headers['www-authenticate'], undefined);
           assert.equal(res.data.data.status, 401);
         }
         assert.equal(unknownUser.data.code, 'invalid_username');
         assert.equal(wrongPassword.data.code, 'incorrect_password');
         assert.equal(unknownUser.data.message, wrongPassword.data.message);
-        assert.equal(unknownUser.headers['www-authenticate'], wrongPassword.headers['www-authenticate']);
       });
 
       it('should answer 401 for malformed Authorization headers, never a silent anonymous read', async () => {
         for (const header of ['Basic !!!', 'Bearer abc', `Basic ${Buffer.from('no-colon').toString('base64')}`, `Basic ${Buffer.from(':nouser').toString('base64')}`]) {
           const res = await from('10.1.0.2', header);
           assert.equal(res.statusCode, 401, header);
-          assert.match(String(res.headers['www-authenticate']), /^Basic\b/);
+          assert.equal(res.headers['www-authenticate'], undefined);
         }
       });
 

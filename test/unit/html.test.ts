@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { autop, sanitizeUntrusted, stripTags } from '../../src/lib/html.js';
+import { autop, sanitizeRichText, stripTags } from '../../src/lib/html.js';
 
 describe('autop', () => {
   it('wraps plain text in paragraphs', () => {
@@ -23,31 +23,50 @@ describe('autop', () => {
   });
 });
 
-describe('sanitizeUntrusted', () => {
+describe('sanitizeRichText', () => {
   it('keeps ordinary formatting', () => {
     const html =
       '<p>Hi <strong>there</strong> <a href="https://example.com/" title="t" target="_blank" rel="noopener">link</a></p>' +
       '<ul><li><em>x</em></li></ul><img src="https://example.com/a.png" alt="a" width="10" height="10" />';
     assert.equal(
-      sanitizeUntrusted(html),
-      '<p>Hi <strong>there</strong> <a href="https://example.com/" title="t" target="_blank" rel="noopener">link</a></p>' +
+      sanitizeRichText(html),
+      '<p>Hi <strong>there</strong> <a href="https://example.com/" title="t" target="_blank" rel="noopener noreferrer">link</a></p>' +
         '<ul><li><em>x</em></li></ul><img src="https://example.com/a.png" alt="a" width="10" height="10" />',
     );
   });
 
   it('removes script-capable elements with their content', () => {
-    assert.equal(sanitizeUntrusted('<p>a</p><script>alert(1)</script><style>p{}</style>'), '<p>a</p>');
-    assert.equal(sanitizeUntrusted('<iframe src="https://x">fallback</iframe><object>o</object><embed src="x">b'), 'b');
+    assert.equal(sanitizeRichText('<p>a</p><script>alert(1)</script><style>p{}</style>'), '<p>a</p>');
+    assert.equal(sanitizeRichText('<iframe src="https://x">fallback</iframe><object>o</object><embed src="x">b'), 'b');
+    assert.equal(sanitizeRichText('<svg><script>alert(1)</script></svg><math><mi>x</mi></math>c'), 'c');
+    assert.equal(sanitizeRichText('<form action="https://x"><input name="a"><button>b</button></form>'), 'b');
+  });
+
+  it("keeps an editor's rich formatting and the embeds of known players, sandboxed", () => {
+    const rich =
+      '<h2 lang="fr">Programme</h2><figure><img src="https://example.com/a.png" alt="a" /><figcaption>c</figcaption></figure>' +
+      '<table><caption>t</caption><thead><tr><th scope="col">h</th></tr></thead><tbody><tr><td colspan="2">d</td></tr></tbody></table>' +
+      '<blockquote><p>q</p></blockquote><hr /><ol start="3"><li>x</li></ol><dl><dt>a</dt><dd>b</dd></dl>';
+    assert.equal(sanitizeRichText(rich), rich);
+    assert.equal(
+      sanitizeRichText('<iframe src="https://www.youtube-nocookie.com/embed/x" width="560" height="315" sandbox="allow-top-navigation" allowfullscreen></iframe>'),
+      '<iframe src="https://www.youtube-nocookie.com/embed/x" width="560" height="315" sandbox="allow-scripts allow-same-origin allow-presentation allow-popups" allowfullscreen loading="lazy" referrerpolicy="no-referrer"></iframe>',
+    );
+    assert.equal(sanitizeRichText('<iframe src="http://www.youtube.com/embed/x"></iframe>ok'), 'ok');
+    assert.equal(sanitizeRichText('<iframe srcdoc="<script>alert(1)</script>"></iframe>ok'), 'ok');
   });
 
   it('removes event handlers and dangerous URLs', () => {
-    assert.equal(sanitizeUntrusted('<p onclick="x()">a</p>'), '<p>a</p>');
-    assert.equal(sanitizeUntrusted('<a href="javascript:alert(1)">a</a>'), '<a>a</a>');
-    assert.equal(sanitizeUntrusted('<a href=" JaVaScRiPt:alert(1)">a</a>'), '<a>a</a>');
-    assert.equal(sanitizeUntrusted('<a href="vbscript:x">a</a>'), '<a>a</a>');
-    assert.equal(sanitizeUntrusted('<a href="data:text/html,x">a</a>'), '<a>a</a>');
-    assert.equal(sanitizeUntrusted('<img src="data:text/html,x" alt="a" />'), '<img alt="a" />');
-    assert.equal(sanitizeUntrusted('<img src="data:image/png;base64,AAAA" />'), '<img src="data:image/png;base64,AAAA" />');
+    assert.equal(sanitizeRichText('<p onclick="x()">a</p>'), '<p>a</p>');
+    assert.equal(sanitizeRichText('<a href="javascript:alert(1)">a</a>'), '<a>a</a>');
+    assert.equal(sanitizeRichText('<a href=" JaVaScRiPt:alert(1)">a</a>'), '<a>a</a>');
+    assert.equal(sanitizeRichText('<a href="vbscript:x">a</a>'), '<a>a</a>');
+    assert.equal(sanitizeRichText('<a href="data:text/html,x">a</a>'), '<a>a</a>');
+    assert.equal(sanitizeRichText('<img src="data:text/html,x" alt="a" />'), '<img alt="a" />');
+    assert.equal(sanitizeRichText('<img src="data:image/png;base64,AAAA" />'), '<img src="data:image/png;base64,AAAA" />');
+    assert.equal(sanitizeRichText('<img src="data:image/svg+xml,<svg onload=alert(1)>" alt="a" />'), '<img alt="a" />');
+    assert.equal(sanitizeRichText('<p style="background:url(javascript:x)" class="x" id="y">a</p>'), '<p>a</p>');
+    assert.equal(sanitizeRichText('<a href="//evil.example/">a</a>'), '<a>a</a>');
   });
 });
 

@@ -2,7 +2,7 @@ import type { Db, EventRow, EventTable } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { asId, parseTruthy } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
-import { parseCostInput } from '../../lib/cost.js';
+import { COST_MAX_LENGTH, COST_MAX_VALUES, parseCostInput } from '../../lib/cost.js';
 import { isValidTimezone, localToUtc, parseDateInput, timezoneAbbr, zoneOrUtc, type Zone } from '../../lib/dates.js';
 import { checkLinkedInput, LIVE_STATUSES, type LinkedChanges } from '../linked/linked.service.js';
 import type { LinkedKind } from '../linked/linked-kind.js';
@@ -164,7 +164,7 @@ function checkDates(input: Record<string, unknown>, existing: EventRow | null, z
 function checkPresentation(input: Record<string, unknown>, creating: boolean, changes: EventChanges, problems: Problems): void {
   if (input['cost'] !== undefined) {
     const cost = parseCostInput(input['cost']);
-    if (cost === null) problems.add('cost', 'cost must be a string, a number or a list of them.');
+    if (cost === null) problems.add('cost', `cost must be a string, a number or a list of them (at most ${COST_MAX_VALUES} values of ${COST_MAX_LENGTH} characters).`);
     else Object.assign(changes.columns, { cost: JSON.stringify(cost.raw), currency_symbol: cost.symbol, currency_position: cost.position });
   }
   const website = input['website'];

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CommonQuery, I18nLanguage, IdOrSlugList, IdList, Nullable, Page, PerPage, Truthy } from '../../http/schemas.js';
+import { CommonQuery, DateText, I18nLanguage, IdOrSlugList, IdList, Nullable, Page, PerPage, SearchText, TEXT_LIMITS, Truthy } from '../../http/schemas.js';
 
 /**
  * Event request and response schemas: validation, types and the OpenAPI document come from here.
@@ -9,15 +9,15 @@ import { CommonQuery, I18nLanguage, IdOrSlugList, IdList, Nullable, Page, PerPag
 
 const Linked = (description: string) => Type.Unknown({ description });
 
-const LocalDates = (description: string) => Type.Array(Type.String(), { description });
+const LocalDates = (description: string) => Type.Array(DateText(), { description });
 
 /** What a client sends to make an event a series (or null to stop it recurring). */
 const RecurrenceInput = Type.Union(
     [
       Type.Null(),
-      Type.String({ description: 'The RRULE alone' }),
+      Type.String({ maxLength: TEXT_LIMITS.rrule, description: 'The RRULE alone' }),
       Type.Object({
-        rrule: Type.String({ description: 'RFC 5545 rule, e.g. FREQ=WEEKLY;BYDAY=TU;INTERVAL=2;UNTIL=20271231T235959Z (an "RRULE:" prefix is accepted); read in the event\'s time zone' }),
+        rrule: Type.String({ maxLength: TEXT_LIMITS.rrule, description: 'RFC 5545 rule, e.g. FREQ=WEEKLY;BYDAY=TU;INTERVAL=2;UNTIL=20271231T235959Z (an "RRULE:" prefix is accepted); read in the event\'s time zone' }),
         rdates: Type.Optional(LocalDates('Extra occurrence starts (local "YYYY-MM-DD HH:MM:SS", or a date for the series\' time of day)')),
         exdates: Type.Optional(LocalDates('Excluded occurrence starts, same forms')),
       }),
@@ -35,21 +35,21 @@ const ScopeParam = Type.Optional(
 
 const EventFields = {
   author: Type.Optional(Type.Integer({ minimum: 1, description: 'The event author ID' })),
-  date: Type.Optional(Type.Union([Type.String(), Type.Integer()], { description: 'The event publication date' })),
-  date_utc: Type.Optional(Type.Union([Type.String(), Type.Integer()], { description: 'The event publication date (UTC time zone)' })),
+  date: Type.Optional(Type.Union([DateText(), Type.Integer()], { description: 'The event publication date' })),
+  date_utc: Type.Optional(Type.Union([DateText(), Type.Integer()], { description: 'The event publication date (UTC time zone)' })),
   title: Type.Optional(Type.String({ minLength: 1, description: 'The event title' })),
   description: Type.Optional(Type.String({ minLength: 1, description: 'The event description' })),
-  slug: Type.Optional(Type.String({ minLength: 1, description: 'The event slug' })),
+  slug: Type.Optional(Type.String({ minLength: 1, maxLength: TEXT_LIMITS.slug, description: 'The event slug' })),
   excerpt: Type.Optional(Type.String({ minLength: 1, description: 'The event excerpt' })),
-  status: Type.Optional(Type.String({ description: 'The event post status' })),
-  timezone: Type.Optional(Type.String({ description: 'The event time zone (IANA name or UTC offset such as UTC+2)' })),
+  status: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.status, description: 'The event post status' })),
+  timezone: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.timezone, description: 'The event time zone (IANA name or UTC offset such as UTC+2)' })),
   all_day: Type.Optional(Truthy('Whether the event lasts the whole day or not')),
-  start_date: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Integer()], { description: 'The event start date and time' })),
-  end_date: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Integer()], { description: 'The event end date and time' })),
+  start_date: Type.Optional(Type.Union([DateText({ minLength: 1 }), Type.Integer()], { description: 'The event start date and time' })),
+  end_date: Type.Optional(Type.Union([DateText({ minLength: 1 }), Type.Integer()], { description: 'The event end date and time' })),
   // A type list, not a union: with coerceTypes a union turns `false` into "false" in its string branch.
   image: Type.Optional(Type.Unsafe<string | number | boolean | null>({ type: ['integer', 'string', 'boolean', 'null'], description: 'The event featured image ID or URL; null, false, 0 or "" removes it' })),
   cost: Type.Optional(Type.Unknown({ description: 'The event cost' })),
-  website: Type.Optional(Nullable(Type.String({ description: 'The event website URL' }))),
+  website: Type.Optional(Nullable(Type.String({ maxLength: TEXT_LIMITS.url, description: 'The event website URL' }))),
   show_map: Type.Optional(Truthy('Whether the event shows a map or not')),
   show_map_link: Type.Optional(Truthy('Whether the event shows a map link or not')),
   hide_from_listings: Type.Optional(Truthy('Whether events should be hidden in the calendar view or not')),
@@ -68,15 +68,15 @@ export const EventCreateSchema = Type.Object(
   {
     ...EventFields,
     title: Type.String({ minLength: 1, description: 'The event title' }),
-    start_date: Type.Union([Type.String({ minLength: 1 }), Type.Integer()], { description: 'The event start date and time' }),
-    end_date: Type.Union([Type.String({ minLength: 1 }), Type.Integer()], { description: 'The event end date and time' }),
-    password: Type.Optional(Type.String({ description: 'The event password' })),
+    start_date: Type.Union([DateText({ minLength: 1 }), Type.Integer()], { description: 'The event start date and time' }),
+    end_date: Type.Union([DateText({ minLength: 1 }), Type.Integer()], { description: 'The event end date and time' }),
+    password: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.password, description: 'The event password' })),
   },
   { additionalProperties: true },
 );
 
 export const EventUpdateSchema = Type.Object(
-  { ...EventFields, password: Type.Optional(Type.String({ description: 'The event password' })), scope: ScopeParam },
+  { ...EventFields, password: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.password, description: 'The event password' })), scope: ScopeParam },
   { additionalProperties: true },
 );
 
@@ -88,7 +88,7 @@ const FormatParam = (description: string) =>
   Type.Optional(Type.Unsafe<'json' | 'ical' | 'jsonld'>({ type: 'string', enum: ['json', 'ical', 'jsonld'], description }));
 
 export const EventReadQuery = Type.Object({
-  password: Type.Optional(Type.String({ description: 'The event password' })),
+  password: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.password, description: 'The event password' })),
   context: Type.Optional(Type.String({ description: 'view or edit' })),
   format: FormatParam(
     'json (default), ical (text/calendar: the event as an iCalendar VEVENT) or jsonld (application/ld+json: its schema.org Event); Accept: text/calendar or application/ld+json chooses the same',
@@ -102,14 +102,14 @@ export const EventDeleteQuery = Type.Object({ ...EventReadQuery.properties, scop
 export const EventListQuery = Type.Object({
   page: Type.Optional(Page),
   per_page: Type.Optional(PerPage),
-  start_date: Type.Optional(Type.String({ minLength: 1, description: 'Events starting at this date or later' })),
-  end_date: Type.Optional(Type.String({ minLength: 1, description: 'Events ending at this date or earlier' })),
-  starts_before: Type.Optional(Type.String({ minLength: 1, description: 'Events starting before this date' })),
-  starts_after: Type.Optional(Type.String({ minLength: 1, description: 'Events starting after this date' })),
-  ends_before: Type.Optional(Type.String({ minLength: 1, description: 'Events ending before this date' })),
-  ends_after: Type.Optional(Type.String({ minLength: 1, description: 'Events ending after this date' })),
+  start_date: Type.Optional(DateText({ minLength: 1, description: 'Events starting at this date or later' })),
+  end_date: Type.Optional(DateText({ minLength: 1, description: 'Events ending at this date or earlier' })),
+  starts_before: Type.Optional(DateText({ minLength: 1, description: 'Events starting before this date' })),
+  starts_after: Type.Optional(DateText({ minLength: 1, description: 'Events starting after this date' })),
+  ends_before: Type.Optional(DateText({ minLength: 1, description: 'Events ending before this date' })),
+  ends_after: Type.Optional(DateText({ minLength: 1, description: 'Events ending after this date' })),
   strict_dates: Type.Optional(Truthy('Apply the dates at the exact times given instead of whole days')),
-  search: Type.Optional(Type.String({ minLength: 1, description: 'Events whose title, description or excerpt contain every word' })),
+  search: Type.Optional(SearchText(`Events whose title, description or excerpt contain every word (at most ${TEXT_LIMITS.searchWords} words)`)),
   categories: Type.Optional(IdOrSlugList('Events in one of these categories (ids or slugs)')),
   tags: Type.Optional(IdOrSlugList('Events with one of these tags (ids or slugs)')),
   venue: Type.Optional(IdList('Events at one of these venues')),
@@ -124,7 +124,7 @@ export const EventListQuery = Type.Object({
   hide_subsequent_recurrences: Type.Optional(Truthy('Of each recurring series, only its first occurrence in the window')),
   include_hidden: Type.Optional(Truthy('Also list events hidden from listings (hide_from_listings): an extension of this service, for copies and imports')),
   ticketed: Type.Optional(Truthy('Events with (true) or without (false) tickets')),
-  password: Type.Optional(Type.String({ description: 'Password for protected events' })),
+  password: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.password, description: 'Password for protected events' })),
   context: Type.Optional(Type.String({ description: 'view or edit' })),
   format: FormatParam(
     'json (default); ical (text/calendar: an iCalendar subscription feed, not paginated, from 30 days ago to one year ahead unless dates are given, at most CAL_FEED_MAX_EVENTS events, X-Cal-Total the number matching); jsonld (application/ld+json: this page as a schema.org ItemList of Event). Accept: text/calendar or application/ld+json chooses the same',
@@ -200,7 +200,7 @@ export const EventSchema = Type.Object(
     recurrence: Type.Optional(
       Type.Object(
         {
-          rrule: Type.String({ description: 'RFC 5545 rule, read in the event time zone from its start' }),
+          rrule: Type.String({ maxLength: TEXT_LIMITS.rrule, description: 'RFC 5545 rule, read in the event time zone from its start' }),
           rdates: LocalDates('Extra occurrence starts, local wall times'),
           exdates: LocalDates('Excluded occurrence starts, local wall times'),
           summary: Type.String({ description: 'The rule in words, in the language of the request' }),

@@ -5,6 +5,7 @@ import type { RequestContext } from '../../http/context.js';
 import { buildPage, clampPerPage, isPastTheEnd, offsetOf, type Page } from '../../http/pagination.js';
 import { parseTruthy } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
+import { TEXT_LIMITS } from '../../http/schemas.js';
 import { nowUtc } from '../../lib/clock.js';
 import { checkStatusFilter, statusEcho, visibleTo } from '../posts/post.service.js';
 import { defaultListStatuses, POST_STATUSES } from '../../auth/roles.js';
@@ -13,6 +14,7 @@ import { linkedErrors } from './linked.errors.js';
 import { countLinked, eventExists, hasLinkedEvent, linkedToEvent, pageLinked } from './linked.repository.js';
 import type { LinkedListParams } from './linked.schema.js';
 import { loadRelated, toLinkedObject } from './linked.service.js';
+import { shownFieldsSql } from '../events/event.access.js';
 
 /** The filters of a list request once checked: the SQL conditions and what rest_url echoes. */
 interface LinkedFilter {
@@ -40,9 +42,11 @@ function truthy(value: unknown, name: string, problems: Problems): boolean | und
  * one of its searched fields contains every word, case-insensitively. The searched fields are
  * those the original's find_like compares, which are also its duplicate-avoidance fields.
  */
-function searchCondition(db: Db, kind: LinkedKind, search: string): Expression<SqlBool> | null {
-  const words = search.split(/[^\p{L}\p{N}-]+/u).filter((w) => w !== '');
-  if (words.length === 0) return null;
+function searchCondition(db: Db, kind: LinkedKind, search: string, problems: Problems): Expression<SqlBool> | null {
+  const words = [...new Set(search.split(/[^\p{L}\p{N}-]+/u).filter((w) => w !== ''))];
+  // A condition per word and field: a hundred words made a statement PostgreSQL refuses to plan.
+  if (words.length > TEXT_LIMITS.searchWords) problems.add('search', `search has more than ${TEXT_LIMITS.searchWords} different words.`);
+  if (words.length === 0 || words.length > TEXT_LIMITS.searchWords) return null;
   const dialect = dialectOf(db);
   const fields = ['title', 'description', 'excerpt', ...kind.dedupeFields];
   const matches = fields.map((field) => {
@@ -52,40 +56,43 @@ function searchCondition(db: Db, kind: LinkedKind, search: string): Expression<S
   return sql<SqlBool>`((${sql.join(matches, sql`) or (`)}))`;
 }
 
-/** Linked to an event starting now or later that the caller may read (SPEC item 19). */
-function upcomingCondition(kind: LinkedKind, ctx: RequestContext, now: Date): Expression<SqlBool> {
+/** Linked to an event starting now or later that the caller may read, and whose links it sees (SPEC item 19). */
+function upcomingCondition(kind: LinkedKind, ctx: RequestContext, shown: Expression<SqlBool>, now: Date): Expression<SqlBool> {
   const nowText = nowUtc(now);
   // The start_local bound only lets events(venue_id, start_local) skip past events; start_utc decides.
   const localBound = nowUtc(new Date(now.getTime() - LOCAL_MARGIN_MS));
   const readable = visibleTo(ctx.actor, [...READABLE_EVENT_STATUSES], 'e');
-  return hasLinkedEvent(kind, sql<SqlBool>`e.start_local >= ${localBound} and e.start_utc >= ${nowText} and ${readable}`);
+  return hasLinkedEvent(kind, sql<SqlBool>`e.start_local >= ${localBound} and e.start_utc >= ${nowText} and ${readable} and ${shown}`);
 }
 
 async function buildFilter(db: Db, kind: LinkedKind, q: LinkedListParams, ctx: RequestContext, now: Date): Promise<LinkedFilter> {
   const problems = new Problems();
   const where: Expression<SqlBool>[] = [];
   const echo: [string, string][] = [];
+  // A password-protected event's venue and organizers are blanked for readers who have not opened
+  // it: no filter through its links tells them (event.access.ts).
+  const shown = shownFieldsSql(ctx, q, 'e').clause;
 
   if (q.event !== undefined) {
-    if (await eventExists(db, q.event)) where.push(linkedToEvent(kind, q.event));
+    if (await eventExists(db, q.event)) where.push(linkedToEvent(kind, q.event, shown));
     else problems.add('event', 'event is not the id of an existing event.');
     echo.push(['event', String(q.event)]);
   }
   const hasEvents = truthy(q.has_events, 'has_events', problems);
   if (hasEvents !== undefined) {
     // false is the complement of true: records whose only events are drafts or pending count as without.
-    const linked = hasLinkedEvent(kind, LISTED_EVENT);
+    const linked = hasLinkedEvent(kind, sql<SqlBool>`${LISTED_EVENT} and ${shown}`);
     where.push(hasEvents ? linked : sql<SqlBool>`not ${linked}`);
     echo.push(['has_events', String(q.has_events)]);
   }
   // False or absent is no filter: it does not mean "without upcoming events" (original 3.2).
-  if (truthy(q.only_with_upcoming, 'only_with_upcoming', problems)) where.push(upcomingCondition(kind, ctx, now));
+  if (truthy(q.only_with_upcoming, 'only_with_upcoming', problems)) where.push(upcomingCondition(kind, ctx, shown, now));
 
   const statuses = checkStatusFilter(q.status, ctx.actor, problems) ?? defaultListStatuses(ctx.actor);
   where.push(visibleTo(ctx.actor, statuses, kind.table));
   echo.push(['status', statusEcho(q.status, statuses)]);
 
-  const search = q.search ? searchCondition(db, kind, q.search) : null;
+  const search = q.search ? searchCondition(db, kind, q.search, problems) : null;
   if (search) where.push(search);
 
   problems.throwIfAny();
@@ -100,7 +107,7 @@ export async function listLinked(db: Db, kind: LinkedKind, q: LinkedListParams, 
   const total = await countLinked(db, kind, ctx.lang, filter.where);
   if (isPastTheEnd(page, perPage, total)) throw linkedErrors(kind).archivePageNotFound();
   const rows = total === 0 ? [] : await pageLinked(db, kind, ctx.lang, filter.where, perPage, offsetOf(page, perPage));
-  const related = await loadRelated(db, kind, rows);
+  const related = await loadRelated(db, kind, rows, ctx.actor);
   const items = rows.map((row) => toLinkedObject(kind, row, related, ctx, false));
   return buildPage(kind.table, items, { base: `${ctx.base}/${kind.table}/`, page, perPage, total, echo: filter.echo });
 }

@@ -1,6 +1,6 @@
 import { Type, type Static, type TProperties, type TSchema } from 'typebox';
 import { keepKeyOrder, PageSchema } from '../../http/pagination.js';
-import { CommonQuery, I18nLanguage, Page, PerPage, Truthy } from '../../http/schemas.js';
+import { CommonQuery, I18nLanguage, Page, PerPage, TEXT_LIMITS, Truthy } from '../../http/schemas.js';
 import type { LinkedKind } from './linked-kind.js';
 
 /**
@@ -100,11 +100,12 @@ function objectSchema(kind: LinkedKind) {
 export const LinkedListQuery = Type.Object({
   page: Type.Optional(Page),
   per_page: Type.Optional(PerPage),
-  search: Type.Optional(Type.String({ description: 'Records where one searched field contains every word' })),
+  search: Type.Optional(Type.String({ maxLength: TEXT_LIMITS.search, description: 'Records where one searched field contains every word' })),
   event: Type.Optional(Type.Integer({ minimum: 1, description: 'Only the records linked to this event' })),
   has_events: Type.Optional(Truthy('true: linked to a published, future or private event; false: linked to none')),
   only_with_upcoming: Type.Optional(Truthy('true: linked to an upcoming event the caller may read; false: no filter')),
   status: Type.Optional(Type.Array(Type.String(), { description: 'Post status(es), CSV or repeated' })),
+  context: Type.Optional(Type.String({ description: 'edit: password-protected events the caller may edit count for event, has_events and only_with_upcoming (view: only events without a password do)' })),
   ...CommonQuery,
 });
 export type LinkedListParams = Static<typeof LinkedListQuery>;

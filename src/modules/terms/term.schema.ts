@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CommonQuery, I18nLanguage, IdList, Nullable, Page, PerPage, Truthy } from '../../http/schemas.js';
+import { CommonQuery, I18nLanguage, IdList, Nullable, Page, PerPage, TEXT_LIMITS, Truthy } from '../../http/schemas.js';
 import { keepKeyOrder } from '../../http/pagination.js';
 import type { TaxonomyDef } from './term.taxonomy.js';
 
@@ -89,7 +89,7 @@ export type TermOrderby = (typeof ORDERBY)[number];
 const CategoryListQuery = Type.Object({
   page: Type.Optional(Page),
   per_page: Type.Optional(PerPage),
-  search: Type.Optional(Type.String({ minLength: 1, description: 'Terms whose name or slug contains this text' })),
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: TEXT_LIMITS.search, description: 'Terms whose name or slug contains this text' })),
   exclude: Type.Optional(IdList('Leave out these term ids')),
   include: Type.Optional(IdList('Only these term ids')),
   order: Type.Optional(Type.String({ minLength: 1, description: 'asc or desc (case-insensitive)' })),
