@@ -5,6 +5,8 @@ import { isValidTimezone } from './lib/dates.js';
 /** Every language a site may offer; `CAL_LANGUAGES` must be a subset. */
 export const KNOWN_LANGUAGES = ['en', 'fr', 'it', 'es', 'de', 'nl', 'pt', 'pl', 'sv', 'da', 'fi', 'nb', 'cs', 'ja', 'zh', 'ru'] as const;
 
+const MIB = 1024 * 1024;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export interface Config {
@@ -34,6 +36,12 @@ export interface Config {
   readonly changesRetentionDays: number;
   /** Webhook URLs may be http: and reach loopback and private addresses (tests, private networks). */
   readonly webhooksAllowPrivate: boolean;
+  /** Import sources may be loopback and private addresses (tests, private networks). */
+  readonly importAllowPrivate: boolean;
+  /** Most bytes one answer of a REST source (a page) may have. */
+  readonly importMaxPageBytes: number;
+  /** Most bytes one iCalendar feed may have. */
+  readonly importMaxIcsBytes: number;
   /** GET /metrics (Prometheus text) is served; off by default. */
   readonly metrics: boolean;
   /** Serve /metrics on this port (on HOST) instead of the main one; 0: the main port. */
@@ -90,6 +98,12 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   const allowPrivateRaw = value('CAL_WEBHOOKS_ALLOW_PRIVATE') ?? '0';
   if (!['0', '1', 'true', 'false'].includes(allowPrivateRaw)) problems.push('CAL_WEBHOOKS_ALLOW_PRIVATE: expected 0 or 1');
 
+  const importAllowPrivateRaw = value('CAL_IMPORT_ALLOW_PRIVATE') ?? '0';
+  if (!['0', '1', 'true', 'false'].includes(importAllowPrivateRaw)) problems.push('CAL_IMPORT_ALLOW_PRIVATE: expected 0 or 1');
+  // At most 500 MiB: a larger answer could not even be held as one string.
+  const importMaxPageBytes = integer(value('CAL_IMPORT_MAX_PAGE_BYTES') ?? String(20 * MIB), 'CAL_IMPORT_MAX_PAGE_BYTES', 1024, 500 * MIB, problems);
+  const importMaxIcsBytes = integer(value('CAL_IMPORT_MAX_ICS_BYTES') ?? String(100 * MIB), 'CAL_IMPORT_MAX_ICS_BYTES', 1024, 500 * MIB, problems);
+
   const metricsRaw = value('CAL_METRICS') ?? '0';
   if (!['0', '1', 'true', 'false'].includes(metricsRaw)) problems.push('CAL_METRICS: expected 0 or 1');
   const metricsPort = integer(value('CAL_METRICS_PORT') ?? '0', 'CAL_METRICS_PORT', 0, 65535, problems);
@@ -125,6 +139,9 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     recurrenceHorizonDays,
     changesRetentionDays,
     webhooksAllowPrivate: allowPrivateRaw === '1' || allowPrivateRaw === 'true',
+    importAllowPrivate: importAllowPrivateRaw === '1' || importAllowPrivateRaw === 'true',
+    importMaxPageBytes,
+    importMaxIcsBytes,
     metrics: metricsRaw === '1' || metricsRaw === 'true',
     metricsPort,
     logLevel,

@@ -14,6 +14,8 @@ import { readDataVersion } from '../../src/db/data-version.js';
 import type { ImportReport } from '../../src/modules/import/import.report.js';
 
 const NS = '/cal/events/v1';
+/** Every source here is a server on 127.0.0.1, which imports reach only when private addresses are allowed. */
+const PRIVATE_OK = { CAL_IMPORT_ALLOW_PRIVATE: '1' };
 const SAMPLES = new URL('../../../shared/reference/samples/', import.meta.url);
 
 /** The user and application password of a Basic header. */
@@ -44,7 +46,7 @@ for (const backend of backends()) {
     }
 
     async function target(): Promise<{ t: TestApp; admin: { id: number; authorization: string }; run: (options: ImportOptions, stopAfter?: number) => Promise<ImportReport> }> {
-      const t = await createTestApp(backend);
+      const t = await createTestApp(backend, PRIVATE_OK);
       const admin = await t.asUser('administrator', 'importer');
       const run = async (options: ImportOptions, stopAfter?: number) => {
         let writes = 0;
@@ -257,7 +259,7 @@ for (const backend of backends()) {
       await seed(big.storage.db, 400, bigAdmin.id);
       const bigUrl = `${await big.app.listen({ port: 0, host: '127.0.0.1' })}/`;
       const { t } = await target();
-      const env = { ...process.env, LOG_LEVEL: 'silent', ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : { DATA_DIR: t.config.dataDir }) };
+      const env = { ...process.env, LOG_LEVEL: 'silent', ...PRIVATE_OK, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : { DATA_DIR: t.config.dataDir }) };
       const root = fileURLToPath(new URL('../../', import.meta.url));
       const cli = (killAt: number | null) =>
         new Promise<{ code: number | null; signal: string | null; stdout: string }>((resolve) => {

@@ -3,6 +3,7 @@ import ICAL from 'ical.js';
 import { IANAZone } from 'luxon';
 import { OVERRIDE_PREFIX, type Skipped, type SourceRecord } from './import.types.js';
 import { SourceError } from './source.http.js';
+import { excerpt } from '../../lib/redact.js';
 import { Problems } from '../../http/problems.js';
 import { localToUtc, utcToLocal, zoneOrUtc } from '../../lib/dates.js';
 import { checkRecurrence, type RecurrencePolicy } from '../recurrence/recurrence.input.js';
@@ -214,7 +215,7 @@ interface Override {
  */
 function seriesRecurrence(vevent: Component, overrides: Override[], startLocal: string, timezone: string | undefined, zones: FeedZones, policy: RecurrencePolicy, warnings: string[]): Recurrence | null {
   const rules = vevent.getAllProperties('rrule');
-  const summary = text(vevent, 'summary');
+  const summary = excerpt(text(vevent, 'summary'), 100);
   if (rules.length !== 1) {
     warnings.push(`Series "${summary}" has ${rules.length === 0 ? 'only RDATEs' : 'several RRULEs'}: imported as its occurrences.`);
     return null;
@@ -229,7 +230,7 @@ function seriesRecurrence(vevent: Component, overrides: Override[], startLocal: 
   const problems = new Problems();
   const checked = checkRecurrence(candidate, zoneOrUtc(timezone ?? 'UTC'), startLocal, policy, problems);
   if (!checked) {
-    warnings.push(`Series "${summary}" has a rule this service does not take (${problems.reasons().join(' ')}): imported as its occurrences.`);
+    warnings.push(`Series "${summary}" has a rule this service does not take (${excerpt(problems.reasons().join(' '))}): imported as its occurrences.`);
     return null;
   }
   return checked.recurrence;
@@ -237,12 +238,13 @@ function seriesRecurrence(vevent: Component, overrides: Override[], startLocal: 
 
 export function readIcs(input: string, options: IcsOptions): IcsRead {
   const head = input.replace(/^\uFEFF/, '').trimStart();
-  if (!/^BEGIN:VCALENDAR/i.test(head)) throw new SourceError(`Not an iCalendar file: it starts with "${head.slice(0, 30).replace(/\s+/g, ' ')}".`);
+  if (!/^BEGIN:VCALENDAR/i.test(head)) throw new SourceError(`Not an iCalendar file: it starts with "${excerpt(head, 30)}".`);
   let calendar: Component;
   try {
     calendar = new ICAL.Component(ICAL.parse(head));
   } catch (error) {
-    throw new SourceError(`The iCalendar file does not parse: ${(error as Error).message}.`);
+    // ical.js quotes the offending line, which may be anything up to the whole feed.
+    throw new SourceError(`The iCalendar file does not parse: ${excerpt((error as Error).message)}.`);
   }
   const now = options.now ?? new Date();
   const horizonDays = options.horizonDays ?? 365;
@@ -357,7 +359,7 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
     }
     if (!uid) {
       uid = `nouid-${createHash('sha256').update(`${start.toString()}\n${text(vevent, 'summary')}`).digest('hex').slice(0, 16)}`;
-      warnings.push(`An event without UID ("${text(vevent, 'summary')}") was given the id ${uid}.`);
+      warnings.push(`An event without UID ("${excerpt(text(vevent, 'summary'), 100)}") was given the id ${uid}.`);
     }
     const startTzid = tzidOf(vevent.getFirstProperty('dtstart'));
     const endTzid = tzidOf(vevent.getFirstProperty('dtend')) ?? startTzid;
@@ -421,9 +423,9 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
       add(record);
       if (!('reason' in record)) count += 1;
     }
-    warnings.push(`Series "${text(vevent, 'summary')}" (${uid}) imported as its ${count} occurrences in the next ${horizonDays} days.`);
+    warnings.push(`Series "${excerpt(text(vevent, 'summary'), 100)}" (${excerpt(uid, 100)}) imported as its ${count} occurrences in the next ${horizonDays} days.`);
   }
-  for (const tzid of zones.unknown) warnings.push(`Time zone "${tzid}" is neither an IANA name nor defined in the file: its times were read in the site's time zone.`);
+  for (const tzid of zones.unknown) warnings.push(`Time zone "${excerpt(tzid, 100)}" is neither an IANA name nor defined in the file: its times were read in the site's time zone.`);
   const name = options.calendarName ?? (text(calendar, 'x-wr-calname') || text(calendar, 'name') || null);
   return { records: [...categories.values(), ...venues.values(), ...organizers.values(), ...events], skipped, warnings, calendarName: name };
 }

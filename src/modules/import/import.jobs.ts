@@ -4,7 +4,8 @@ import { transactionLock } from '../../db/dialect.js';
 import { conflict } from '../../http/errors.js';
 import type { Actor } from '../../auth/roles.js';
 import type { Kind } from './import.types.js';
-import { runImport, ImportStopped, type ImportOptions } from './importer.js';
+import { excerpt } from '../../lib/redact.js';
+import { runImport, shownSource, ImportStopped, type ImportOptions } from './importer.js';
 import { SourceError } from './source.http.js';
 
 /**
@@ -20,6 +21,9 @@ const HEARTBEAT_MS = 2_000;
 const STALE_MS = 30_000;
 
 const iso = (ms = Date.now()) => new Date(ms).toISOString();
+
+/** Most characters of a stored error: messages quote their source in excerpts, and this bounds the rest. */
+const ERROR_CHARS = 1000;
 
 export type Progress = Partial<Record<Kind, { done: number; total: number }>>;
 
@@ -50,10 +54,11 @@ function toJob(row: ImportTable & { id: number }): ImportJob {
   };
 }
 
-/** What is stored and shown of the options: never the source's password. */
+/** What is stored and shown of the options: never the source's password, nor credentials or tokens in its URL. */
 function shownOptions(options: ImportOptions): Record<string, unknown> {
-  const { password, ...rest } = options;
-  return Object.fromEntries(Object.entries({ ...rest, password: password === undefined ? undefined : '(set)' }).filter(([, v]) => v !== undefined));
+  const { password, from, ics, ...rest } = options;
+  const shown = { ...rest, from: from === undefined ? undefined : shownSource(from), ics: ics === undefined ? undefined : shownSource(ics), password: password === undefined ? undefined : '(set)' };
+  return Object.fromEntries(Object.entries(shown).filter(([, v]) => v !== undefined));
 }
 
 export class ImportJobs {
@@ -150,7 +155,7 @@ export class ImportJobs {
     const now = iso();
     await this.db
       .updateTable('imports')
-      .set({ status, progress: JSON.stringify(progress), report: report === null ? null : JSON.stringify(report), error, heartbeat: now, finished: now })
+      .set({ status, progress: JSON.stringify(progress), report: report === null ? null : JSON.stringify(report), error: error === null ? null : excerpt(error, ERROR_CHARS), heartbeat: now, finished: now })
       .where('id', '=', id)
       .execute()
       .catch((err: unknown) => this.app.log.error({ err, importId: id }, 'import result not stored'));

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ApiError, invalidParam } from '../../http/errors.js';
 import { IdParams, responses } from '../../http/schemas.js';
+import { resolvedProblem } from '../../lib/outbound.js';
 import * as users from '../users/user.repository.js';
 import { ImportJobs } from './import.jobs.js';
 
@@ -47,8 +48,26 @@ const ImportJobSchema = Type.Object(
 const admin = { access: 'manage_options' } as const;
 const doc = { tags: ['admin'], security: [{ basic: [] }] };
 
+/**
+ * A source the importer would refuse to reach is a 400 now rather than a failed import later:
+ * not an http(s) URL, or a loopback, private or metadata address (by the URL or, at this
+ * moment, by DNS). The importer checks again at every connection and redirect.
+ */
+async function checkSource(name: 'from' | 'ics', raw: string, allowPrivate: boolean): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalidParam(name, `${name} must be an http(s) URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidParam(name, `${name} must be an http(s) URL.`);
+  const problem = await resolvedProblem(url, { allowPrivate });
+  if (problem) throw invalidParam(name, `${name} must not point there: ${problem.message}${problem.kind === 'private' ? ' (CAL_IMPORT_ALLOW_PRIVATE=1 allows importing from a private network)' : ''}.`);
+}
+
 export async function importRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.services.storage;
+  const { config } = app.services;
   const jobs = new ImportJobs(app, db);
 
   app.post('/imports', { schema: { ...doc, summary: 'Start an import', body: ImportBody, response: responses({ 202: ImportJobSchema }) }, config: admin }, async (request, reply) => {
@@ -56,6 +75,7 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
     if ((body.from === undefined) === (body.ics === undefined)) throw new ApiError(400, 'rest_missing_callback_param', 'Give either from or ics.', { params: ['from', 'ics'] });
     // The server reads no files for a client: an iCalendar source is a URL.
     if (body.ics !== undefined && !/^https?:\/\//i.test(body.ics)) throw invalidParam('ics', 'ics must be an http(s) URL.');
+    await checkSource(body.from === undefined ? 'ics' : 'from', (body.from ?? body.ics)!, config.importAllowPrivate);
     if (body.author !== undefined && !(await users.findById(db, body.author))) throw invalidParam('author', 'author is not the id of a user.');
     const job = await jobs.start(
       {

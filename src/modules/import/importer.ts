@@ -1,11 +1,13 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Actor } from '../../auth/roles.js';
+import type { Config } from '../../config.js';
+import { excerpt, redactUrl } from '../../lib/redact.js';
 import { KINDS, OVERRIDE_PREFIX, type Kind, type SourceRecord } from './import.types.js';
 import { ReportBuilder, type ImportReport } from './import.report.js';
 import { ImportWriter, RecordRefused } from './import.writer.js';
-import { getText, SourceError } from './source.http.js';
+import { getText, SourceError, type HttpOptions } from './source.http.js';
 import { RestSource } from './source.rest.js';
 
 /**
@@ -62,6 +64,19 @@ export class ImportStopped extends Error {}
  */
 const CONCURRENCY = 8;
 
+/** How sources are read over HTTP: the address guard and the byte cap of one answer. */
+function httpOptions(config: Config, kind: 'page' | 'ics'): HttpOptions {
+  const policy = { allowPrivate: config.importAllowPrivate };
+  return kind === 'page'
+    ? { policy, maxBytes: config.importMaxPageBytes, maxBytesSetting: 'CAL_IMPORT_MAX_PAGE_BYTES' }
+    : { policy, maxBytes: config.importMaxIcsBytes, maxBytesSetting: 'CAL_IMPORT_MAX_ICS_BYTES' };
+}
+
+/** A source as reports, messages and stored options name it: without credentials or tokens. */
+export function shownSource(location: string): string {
+  return /^https?:\/\//i.test(location) ? redactUrl(location) : location;
+}
+
 /** Runs `work` on every item, at most `limit` at a time; the first error stops and is thrown. */
 async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -105,7 +120,9 @@ class Run {
     private readonly writer: ImportWriter,
     private readonly options: ImportOptions,
   ) {
-    this.report = new ReportBuilder(writer.source.replace(/^(rest|ics):/, ''), options.dryRun === true);
+    // The writer's key is the source's identity in the import map (kept as it was, so that runs
+    // resume); the report names it as it may be shown.
+    this.report = new ReportBuilder(shownSource(writer.source.replace(/^(rest|ics):/, '')), options.dryRun === true);
   }
 
   async write(record: SourceRecord): Promise<void> {
@@ -117,7 +134,7 @@ class Run {
       if (result.missing.length > 0) this.report.report.missing_links.push({ kind: record.kind, sourceId: record.sourceId, lang: record.lang, links: result.missing });
     } catch (error) {
       if (!(error instanceof RecordRefused)) throw error;
-      this.report.skip({ kind: record.kind, sourceId: record.sourceId, lang: record.lang, reason: error.message });
+      this.report.skip({ kind: record.kind, sourceId: record.sourceId, lang: record.lang, reason: excerpt(error.message, 300) });
     }
     this.context.progress?.tick(record.kind, record.lang);
   }
@@ -154,6 +171,7 @@ async function importRest(context: ImportContext, options: ImportOptions): Promi
     since: options.since,
     siteLanguages: config.languages,
     defaultLanguage: config.defaultLanguage,
+    http: httpOptions(config, 'page'),
   });
   const writer = new ImportWriter(context.app, source.key, context.actor, context.author, options.dryRun === true);
   await writer.load();
@@ -198,7 +216,7 @@ async function importIcs(context: ImportContext, options: ImportOptions): Promis
   const isUrl = /^https?:\/\//i.test(location);
   let text: string;
   try {
-    text = isUrl ? await getText(location) : await readFile(location, 'utf8');
+    text = isUrl ? await getText(location, httpOptions(config, 'ics')) : await readLocal(location, config.importMaxIcsBytes);
   } catch (error) {
     if (error instanceof SourceError) throw error;
     throw new SourceError(`Cannot read ${location}: ${(error as Error).message}`);
@@ -228,6 +246,13 @@ async function importIcs(context: ImportContext, options: ImportOptions): Promis
   }
   if (read.calendarName) run.report.warn(`Calendar: ${read.calendarName}`);
   return run.report.finish();
+}
+
+/** A local .ics file (the command line only), under the same cap as one fetched. */
+async function readLocal(path: string, maxBytes: number): Promise<string> {
+  const size = (await stat(path)).size;
+  if (size > maxBytes) throw new SourceError(`${path} has ${size} bytes, more than the ${maxBytes} allowed: raise CAL_IMPORT_MAX_ICS_BYTES if the feed is that large.`);
+  return readFile(path, 'utf8');
 }
 
 /** Runs one import; throws SourceError (one line, what to do) when the source cannot be read. */

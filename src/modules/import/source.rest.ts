@@ -1,5 +1,6 @@
 import type { Kind, Skipped, SourceRecord } from './import.types.js';
-import { basicAuth, getJson, shown, SourceError, type HttpOptions } from './source.http.js';
+import { excerpt, redactUrl } from '../../lib/redact.js';
+import { basicAuth, getJson, SourceError, type HttpOptions } from './source.http.js';
 
 /**
  * A site running the original plugin (namespace `tribe/events/v1`, languages from WPML:
@@ -30,7 +31,8 @@ export interface RestSourceOptions {
   since?: string | undefined;
   siteLanguages: readonly string[];
   defaultLanguage: string;
-  http?: HttpOptions;
+  /** Where the source may be and how large its answers (the credentials are added here). */
+  http: HttpOptions;
 }
 
 export interface Page {
@@ -79,20 +81,26 @@ export class RestSource {
     try {
       root = new URL(options.url);
     } catch {
-      throw new SourceError(`--from must be the URL of a REST root (e.g. https://example.org/wp-json/), not "${options.url}".`);
+      throw new SourceError(`--from must be the URL of a REST root (e.g. https://example.org/wp-json/), not "${excerpt(options.url, 100)}".`);
     }
-    if (!/^https?:$/.test(root.protocol)) throw new SourceError(`--from must be an http(s) URL, not ${root.protocol}`);
+    if (!/^https?:$/.test(root.protocol)) throw new SourceError(`--from must be an http(s) URL, not ${excerpt(root.protocol, 20)}`);
+    // Credentials in the URL (https://user:password@…) count as --user and --password; they travel
+    // in the header of every request, and the URLs built from the root (shown, stored) hold none.
+    const user = options.user ?? (root.username === '' ? undefined : decodeURIComponent(root.username));
+    const password = options.password ?? (root.password === '' && root.username === '' ? undefined : decodeURIComponent(root.password));
     root.username = '';
     root.password = '';
     root.search = '';
     if (!root.pathname.endsWith('/')) root.pathname += '/';
-    const http: HttpOptions = { ...options.http, authorization: basicAuth(options.user, options.password) };
+    const http: HttpOptions = { ...options.http, authorization: basicAuth(user, password) };
     const index = (await getJson(root.toString(), http)).body as Json;
     const namespaces = Array.isArray(index['namespaces']) ? (index['namespaces'] as unknown[]).map(String) : null;
-    if (!namespaces) throw new SourceError(`${shown(root.toString())} is not a REST index (no "namespaces" in its answer): give the REST root, e.g. https://example.org/wp-json/.`);
+    if (!namespaces) throw new SourceError(`${redactUrl(root.toString())} is not a REST index (no "namespaces" in its answer): give the REST root, e.g. https://example.org/wp-json/.`);
     const flavour: Flavour | null = namespaces.includes(NAMESPACES.cal) ? 'cal' : namespaces.includes(NAMESPACES.original) ? 'original' : null;
     if (!flavour) {
-      throw new SourceError(`${shown(root.toString())} has no calendar API: its REST index lists ${namespaces.length > 0 ? namespaces.join(', ') : 'no namespaces'}, neither tribe/events/v1 nor cal/events/v1.`);
+      // The source's own words, quoted short: a huge index must not become a huge message.
+      const listed = namespaces.length > 0 ? excerpt(namespaces.slice(0, 50).join(', ')) : 'no namespaces';
+      throw new SourceError(`${redactUrl(root.toString())} has no calendar API: its REST index lists ${listed}, neither tribe/events/v1 nor cal/events/v1.`);
     }
     const roots = await RestSource.findLanguages(root, flavour, index, options, http);
     return new RestSource(`rest:${root.toString()}`, flavour, root.toString(), roots, options, http);

@@ -1,9 +1,10 @@
 import type { Config } from '../../config.js';
+import { redactUrl } from '../../lib/redact.js';
 
 /**
  * The configuration as the start-up line states it: every setting, with the secrets masked (the
- * administrator's password, the password in DATABASE_URL), so a log shows how an instance runs
- * without handing out its keys.
+ * administrator's password, the password and secret query values in DATABASE_URL), so a log
+ * shows how an instance runs without handing out its keys.
  */
 export function maskedConfiguration(config: Config): Record<string, unknown> {
   return {
@@ -13,13 +14,11 @@ export function maskedConfiguration(config: Config): Record<string, unknown> {
   };
 }
 
-/** A database URL with its password as `***`. */
+/**
+ * A database URL with its password as `***`, in the user info and in the query too
+ * (`?password=`, `sslpassword=`, and any other secret-looking parameter); the user is kept.
+ */
 export function maskUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    if (url.password !== '') url.password = '***';
-    return url.toString();
-  } catch {
-    return '***';
-  }
+  const masked = redactUrl(raw, { keepUser: true, mask: '***' });
+  return masked === '(bad URL)' ? '***' : masked;
 }

@@ -1,13 +1,12 @@
-import http from 'node:http';
-import https from 'node:https';
-import net from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { addressProblem, guardedLookup } from './webhook.address.js';
+import { OutboundError, outboundRequest } from '../../lib/outbound.js';
 
 /**
  * One POST of a signed payload (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
- * `webhook-signature`, signed by the `standardwebhooks` package). Redirects are not followed,
- * at most 1 KB of the answer is kept, and the whole exchange has 10 s.
+ * `webhook-signature`, signed by the `standardwebhooks` package) through the outbound helper,
+ * which checks the address at connect time. Redirects are not followed (a receiver that moved
+ * is a failed delivery, not a lead to follow with our signature), at most 1 KB of the answer is
+ * kept, and the whole exchange has 10 s.
  */
 
 export const TIMEOUT_MS = 10_000;
@@ -32,7 +31,7 @@ export function signedHeaders(secret: string, msgId: string, at: Date, body: str
   };
 }
 
-export function send(rawUrl: string, body: string, headers: Record<string, string>, allowPrivate: boolean, timeoutMs = TIMEOUT_MS): Promise<SendResult> {
+export async function send(rawUrl: string, body: string, headers: Record<string, string>, allowPrivate: boolean, timeoutMs = TIMEOUT_MS): Promise<SendResult> {
   const started = performance.now();
   const done = (status: number | null, error: string | null, response = ''): SendResult => ({
     status,
@@ -41,29 +40,11 @@ export function send(rawUrl: string, body: string, headers: Record<string, strin
     response,
     latencyMs: Math.round(performance.now() - started),
   });
-  const url = new URL(rawUrl);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  // An address in the URL is connected to without a lookup: check it here.
-  const literal = net.isIP(host) !== 0 ? addressProblem(host, allowPrivate) : null;
-  if (literal) return Promise.resolve(done(null, literal));
-  return new Promise((resolve) => {
-    const client = url.protocol === 'https:' ? https : http;
-    const request = client.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: guardedLookup(allowPrivate) as never, timeout: timeoutMs }, (response) => {
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      response.on('data', (chunk: Buffer) => {
-        if (kept < KEPT_BYTES) {
-          chunks.push(chunk.subarray(0, KEPT_BYTES - kept));
-          kept += Math.min(chunk.length, KEPT_BYTES - kept);
-        }
-      });
-      response.on('end', () => resolve(done(response.statusCode ?? null, null, Buffer.concat(chunks).toString('utf8'))));
-      response.on('error', (error) => resolve(done(response.statusCode ?? null, error.message)));
-    });
-    const deadline = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
-    request.on('error', (error) => resolve(done(null, error.message)));
-    request.on('close', () => clearTimeout(deadline));
-    request.end(body);
-  });
+  try {
+    const answer = await outboundRequest(rawUrl, { allowPrivate }, { method: 'POST', headers, body, maxBytes: KEPT_BYTES, overflow: 'truncate', maxRedirects: 0, timeoutMs });
+    return done(answer.status, null, answer.body.toString('utf8'));
+  } catch (error) {
+    if (error instanceof OutboundError) return done(null, error.message);
+    throw error;
+  }
 }
