@@ -1,9 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import type { Database, Db } from './database.js';
 import type { DialectName } from './dialect.js';
 import { sqliteDatabase } from './sqlite-statements.js';
+import { privateDirectory, privateFiles, withPrivateUmask } from '../lib/private-files.js';
 import * as initial from './migrations/001_initial.js';
 import * as linkedTitleCi from './migrations/002_linked_title_ci.js';
 import * as terms from './migrations/003_terms.js';
@@ -51,6 +52,15 @@ export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
 /** The embedded database's file in DATA_DIR. */
 export const SQLITE_FILE = 'calendar.sqlite';
 
+/**
+ * SQLite's lower() folds ASCII only; case-insensitive search and matching must fold "Été" as
+ * PostgreSQL does. Registered before migrations, so expression indexes use it too, and on every
+ * connection that reads those indexes (SQLite's integrity check recomputes their keys).
+ */
+export function addSqliteFunctions(sqlite: BetterSqlite3.Database): void {
+  sqlite.function('lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
+}
+
 export interface Storage {
   db: Db;
   dialect: DialectName;
@@ -65,7 +75,8 @@ export interface StorageOptions {
 }
 
 /**
- * Opens the database: PostgreSQL when `databaseUrl` is set, else SQLite (WAL) in `dataDir`.
+ * Opens the database: PostgreSQL when `databaseUrl` is set, else SQLite (WAL) in `dataDir`, a
+ * directory of the service user's alone (0700, its files 0600: see lib/private-files.ts).
  * Only the driver in use is loaded (each costs memory the other back end never needs).
  * Nothing is migrated here; call {@link migrate}.
  */
@@ -85,10 +96,17 @@ export async function connect(options: StorageOptions): Promise<Storage> {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
-  fs.mkdirSync(options.dataDir, { recursive: true });
+  privateDirectory(options.dataDir);
+  const file = path.join(options.dataDir, SQLITE_FILE);
+  // Made 0644 by earlier versions. SQLite gives the WAL and shared-memory files it makes later the
+  // database's own mode, so a 0600 database keeps them 0600 too.
+  privateFiles(file, `${file}-wal`, `${file}-shm`);
   const { default: SQLite } = await import('better-sqlite3');
-  const sqlite = new SQLite(path.join(options.dataDir, SQLITE_FILE));
-  sqlite.pragma('journal_mode = WAL');
+  const sqlite = withPrivateUmask(() => {
+    const opened = new SQLite(file);
+    opened.pragma('journal_mode = WAL');
+    return opened;
+  });
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -99,9 +117,7 @@ export async function connect(options: StorageOptions): Promise<Storage> {
   sqlite.pragma('optimize = 0x10002');
   // And again as the data grows, as SQLite advises for long-lived connections.
   const optimizer = setInterval(() => sqlite.pragma('optimize'), 6 * 3_600_000).unref();
-  // SQLite's lower() folds ASCII only; case-insensitive search and matching must fold "Été" as
-  // PostgreSQL does. Registered before migrations, so expression indexes use it too.
-  sqlite.function('lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
+  addSqliteFunctions(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteDatabase(sqlite) }), ...log });
   return {
     db,

@@ -207,7 +207,8 @@ describe('cal-events copy', () => {
   let highest: Record<string, number>;
 
   before(async () => {
-    source = await createTestApp('sqlite', { CAL_WEBHOOKS_ALLOW_PRIVATE: '1' });
+    // The webhook receiver and the iCalendar server of the fill are on this machine.
+    source = await createTestApp('sqlite', { CAL_WEBHOOKS_ALLOW_PRIVATE: '1', CAL_IMPORT_ALLOW_PRIVATE: '1' });
     filled = await fill(source);
     expected = await walk(source, filled);
     highest = await highestIds(source);
@@ -302,6 +303,31 @@ describe('cal-events copy', () => {
     const sameDir = await runCli(['copy', '--from', olderDir, '--to', `${olderDir}/`], {});
     assert.equal(sameDir.code, 2);
     assert.match(sameDir.stderr, /--from and --to name the same database/);
+  });
+
+  it(`should take both databases from CAL_COPY_FROM and CAL_COPY_TO (${ADMIN_URL ? 'PostgreSQL with a password' : 'SQLite'}), keeping a password out of ps`, async () => {
+    const owned = ADMIN_URL ? await unprivilegedDatabase(ADMIN_URL) : null;
+    const location = owned?.url ?? tmpDir('cal-copy-env-');
+    try {
+      const run = await runCli(['copy'], { CAL_COPY_FROM: source.config.dataDir, CAL_COPY_TO: location });
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /^events +[1-9]\d* +[0-9a-f]{32} +same$/m);
+      assert.doesNotMatch(run.stderr, /visible to other users|copy-test/, 'no note, and the password is never printed');
+      const copied = await connect(owned ? { dataDir: '', databaseUrl: owned.url } : { dataDir: location });
+      try {
+        const users = async (db: typeof copied.db) => (await db.selectFrom('users').select('username').orderBy('id').execute()).map((u) => u.username);
+        assert.deepEqual(await users(copied.db), await users(source.storage.db));
+      } finally {
+        await copied.close();
+      }
+    } finally {
+      await owned?.drop();
+    }
+    // Given in the arguments, a password is visible to every user of the machine: the command says so.
+    const exposed = await runCli(['copy', '--from', source.config.dataDir, '--to', 'postgres://cal:hunter2@127.0.0.1:1/calendar'], {});
+    assert.equal(exposed.code, 1);
+    assert.match(exposed.stderr, /the password in --to is visible to other users \(ps\); set CAL_COPY_TO instead/);
+    assert.doesNotMatch(exposed.stderr, /hunter2/);
   });
 
   it('should copy into PostgreSQL as the owner of the database, without being a superuser', { skip: !ADMIN_URL }, async () => {

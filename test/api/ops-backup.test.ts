@@ -38,6 +38,10 @@ describe('backup and restore of the embedded database', () => {
     const password = 'a-long-secret-password-9';
     const auth = basic('admin', password);
     const server = await startServer({ DATA_DIR: dataDir, CAL_ADMIN_PASSWORD: password });
+    // What the service writes is its user's alone: it holds password hashes and webhook secrets.
+    for (const name of ['cal-events.pid', SQLITE_FILE, `${SQLITE_FILE}-wal`, `${SQLITE_FILE}-shm`]) {
+      assert.equal((fs.statSync(path.join(dataDir, name)).mode & 0o777).toString(8), '600', name);
+    }
     let writing = true;
     let written = 0;
     const post = (title: string, address = server.address) =>
@@ -62,6 +66,8 @@ describe('backup and restore of the embedded database', () => {
     assert.equal(made.code, 0, made.stderr);
     assert.match(made.stderr, /Backed up .* integrity and foreign-key checks/);
     assert.ok(after > before, 'the service wrote while the backup ran');
+    assert.equal((fs.statSync(file).mode & 0o777).toString(8), '600');
+    assert.deepEqual(fs.readdirSync(path.dirname(file)), ['calendar.backup'], 'nothing left beside it');
     const backedUp = assertConsistent(file);
     assert.ok(backedUp >= before && backedUp <= written, `${backedUp} events: between ${before} and ${written}`);
 

@@ -9,9 +9,11 @@ import { maskUrl } from './configuration.js';
 
 /** `cal-events copy | backup | restore`: the operator's commands on whole databases. */
 export const OPERATIONS_USAGE = `  cal-events copy --to <DATA_DIR or postgres://…> [--from <DATA_DIR or postgres://…>] [--replace]
-                                                                  copy every table (ids kept) into another database, then compare them
+                                                                  copy every table (ids kept) into another database, then compare them;
+                                                                  CAL_COPY_TO and CAL_COPY_FROM may name them instead, keeping a
+                                                                  password out of the command line, which ps shows to every user
   cal-events backup <file>                                        consistent copy of the embedded database, while the service runs
-  cal-events restore <file>                                       put a backup in place (the service stopped)`;
+  cal-events restore <file>                                       put a backup's data in place (the service stopped)`;
 
 export class OperationsUsageError extends Error {}
 
@@ -29,23 +31,31 @@ function printReport(report: CopyReport): void {
   process.stdout.write(`${'total'.padEnd(width)}  ${String(report.rows).padStart(9)}  in ${report.seconds} s (${report.rowsPerSecond} rows/s)\n`);
 }
 
-async function copy(argv: string[], config: Config): Promise<number> {
+/** Whether `location` is a URL with a password in it. */
+const hasPassword = (location: string) => isUrl(location) && URL.canParse(location) && new URL(location).password !== '';
+
+async function copy(argv: string[], config: Config, env: NodeJS.ProcessEnv): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { from: { type: 'string' }, to: { type: 'string' }, replace: { type: 'boolean' } } });
-  if (!values.to) throw new OperationsUsageError('copy needs --to <DATA_DIR or postgres://…>.');
-  const from = values.from ?? config.databaseUrl ?? config.dataDir;
-  if (canonical(from) === canonical(values.to)) throw new OperationsUsageError('--from and --to name the same database.');
-  const running = isUrl(values.to) ? null : await serviceOn(values.to);
+  // The environment, unlike the arguments, is not shown by `ps` to other users of the machine.
+  const to = values.to ?? env['CAL_COPY_TO'];
+  if (!to) throw new OperationsUsageError('copy needs --to <DATA_DIR or postgres://…> (or CAL_COPY_TO).');
+  const from = values.from ?? env['CAL_COPY_FROM'] ?? config.databaseUrl ?? config.dataDir;
+  for (const [option, location] of [['--to', values.to], ['--from', values.from]] as const) {
+    if (location !== undefined && hasPassword(location)) process.stderr.write(`Note: the password in ${option} is visible to other users (ps); set CAL_COPY_${option.slice(2).toUpperCase()} instead.\n`);
+  }
+  if (canonical(from) === canonical(to)) throw new OperationsUsageError('--from and --to name the same database.');
+  const running = isUrl(to) ? null : await serviceOn(to);
   if (running) throw new BackupError(`${running}: stop it before copying into it.`);
   let source: Storage | null = null;
   let target: Storage | null = null;
   try {
     source = await storageAt(from);
-    target = await storageAt(values.to);
+    target = await storageAt(to);
     // As every cal-events command does, each database is brought to this version first; the copy
     // then checks that both ran the same migrations.
     await migrate(source.db);
     await migrate(target.db);
-    process.stderr.write(`Copying ${where(from)} → ${where(values.to)}\n`);
+    process.stderr.write(`Copying ${where(from)} → ${where(to)}\n`);
     const report = await copyDatabase(source.db, target.db, { replace: values.replace === true, progress: process.stderr.isTTY === true });
     printReport(report);
     process.stderr.write(`Every table has the same rows and checksum on both sides.\n`);
@@ -64,10 +74,10 @@ async function copy(argv: string[], config: Config): Promise<number> {
   }
 }
 
-export async function operationsCommand(argv: string[], config: Config): Promise<number> {
+export async function operationsCommand(argv: string[], config: Config, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    if (command === 'copy') return await copy(rest, config);
+    if (command === 'copy') return await copy(rest, config, env);
     const file = rest[0];
     if (file === undefined || rest.length > 1) throw new OperationsUsageError(`${command} needs one file.`);
     if (config.databaseUrl) {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SQLITE_FILE } from '../../db/connect.js';
+import { createPrivateFile, READ_NOFOLLOW } from '../../lib/private-files.js';
 
 /**
  * Whether a service runs on an embedded database: restore (and a copy into a DATA_DIR) must not
@@ -11,23 +12,49 @@ import { SQLITE_FILE } from '../../db/connect.js';
  */
 const NAME = 'cal-events.pid';
 
+export class PidFileError extends Error {}
+
+/**
+ * Writes the pid file, 0600, made afresh: never written through a symbolic link someone put in
+ * DATA_DIR (it would overwrite whatever the link names with the service's rights). One left by a
+ * process that did not exit cleanly is removed first (unlink removes a link, never its target).
+ */
 export function holdPidFile(dataDir: string): void {
   const file = path.join(dataDir, NAME);
-  fs.writeFileSync(file, String(process.pid));
+  const pid = String(process.pid);
+  try {
+    createPrivateFile(file, pid);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (fs.lstatSync(file).isSymbolicLink()) throw new PidFileError(`${file} is a symbolic link: remove it, then start the service.`);
+    fs.rmSync(file);
+    // A second EEXIST means another process made it meanwhile: that is an error, not ours to remove.
+    createPrivateFile(file, pid);
+  }
   process.once('exit', () => {
     try {
-      if (fs.readFileSync(file, 'utf8') === String(process.pid)) fs.rmSync(file);
+      if (readNoFollow(file) === pid) fs.rmSync(file);
     } catch {
-      // Already gone.
+      // Already gone, or no longer ours.
     }
   });
+}
+
+/** A file's text, refusing a symbolic link in its place. */
+function readNoFollow(file: string): string {
+  const fd = fs.openSync(file, READ_NOFOLLOW);
+  try {
+    return fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** The pid of a live service on `dataDir` according to its pid file, or null. */
 export function runningService(dataDir: string): number | null {
   let pid: number;
   try {
-    pid = Number(fs.readFileSync(path.join(dataDir, NAME), 'utf8').trim());
+    pid = Number(readNoFollow(path.join(dataDir, NAME)).trim());
   } catch {
     return null;
   }
