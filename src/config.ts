@@ -47,6 +47,12 @@ export interface Config {
   /** Serve /metrics on this port (on HOST) instead of the main one; 0: the main port. */
   readonly metricsPort: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
+  /** Origins (besides the service's own) whose pages may send writes from a browser. */
+  readonly trustedOrigins: readonly string[];
+  /** CSP `frame-ancestors`: who may show the pages in a frame (`'self'`, `'none'`, or origins). */
+  readonly frameAncestors: readonly string[];
+  /** Most milliseconds a client may take to send a whole request (headers and body); 0 turns it off. */
+  readonly requestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -117,6 +123,17 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   const adminUser = value('CAL_ADMIN_USER') ?? 'admin';
   if (!/^[A-Za-z0-9_.@-]{1,60}$/.test(adminUser)) problems.push('CAL_ADMIN_USER: letters, digits and _ . @ - only (at most 60)');
 
+  const trustedOrigins = (value('CAL_TRUSTED_ORIGINS') ?? '').split(/[\s,]+/).filter(Boolean);
+  const badOrigins = trustedOrigins.filter((o) => originOf(o) !== o.toLowerCase().replace(/\/+$/, ''));
+  if (badOrigins.length > 0) problems.push(`CAL_TRUSTED_ORIGINS: expected origins such as https://www.example.org, not ${badOrigins.join(', ')}`);
+
+  const frameAncestors = (value('CAL_FRAME_ANCESTORS') ?? "'self'").split(/[\s,]+/).filter(Boolean);
+  const badAncestors = frameAncestors.filter((a) => !FRAME_SOURCE.test(a));
+  if (badAncestors.length > 0) problems.push(`CAL_FRAME_ANCESTORS: expected 'self', 'none' or origins such as https://www.example.org, not ${badAncestors.join(', ')}`);
+  if (frameAncestors.includes("'none'") && frameAncestors.length > 1) problems.push("CAL_FRAME_ANCESTORS: 'none' stands alone");
+
+  const requestTimeoutMs = integer(value('CAL_REQUEST_TIMEOUT_MS') ?? '30000', 'CAL_REQUEST_TIMEOUT_MS', 0, 3_600_000, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -145,7 +162,23 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     metrics: metricsRaw === '1' || metricsRaw === 'true',
     metricsPort,
     logLevel,
+    trustedOrigins: Object.freeze(trustedOrigins.map((o) => originOf(o)!)),
+    frameAncestors: Object.freeze(frameAncestors),
+    requestTimeoutMs,
   });
+}
+
+/** A CSP source a frame-ancestors list may hold: a keyword, or a scheme and host with an optional `*.` and port. */
+const FRAME_SOURCE = /^(?:'self'|'none'|https?:\/\/(?:\*\.)?[a-z0-9.-]+(?::\d{1,5})?)$/i;
+
+/** `scheme://host[:port]` of an http(s) URL, lower-cased; null for anything else. */
+function originOf(raw: string): string | null {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin.toLowerCase() : null;
+  } catch {
+    return null;
+  }
 }
 
 function integer(raw: string, name: string, min: number, max: number, problems: string[]): number {

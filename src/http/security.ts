@@ -32,7 +32,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, policy: Brow
       directives: {
         defaultSrc: ["'none'"],
         styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'https:', 'data:'],
+        imgSrc: ["'self'", 'https:', 'http:', 'data:'],
         frameSrc: EMBED_HOSTS.map((host) => `https://${host}`),
         frameAncestors: [...ancestors],
         baseUri: ["'none'"],

@@ -197,5 +197,35 @@ for (const backend of backends()) {
       assert.ok(narrowOverflow <= 0, `320 px scrolls sideways by ${narrowOverflow}px`);
       await narrow.close();
     });
+
+    it('runs no script that reached the stored HTML, with its styles and images still shown (the CSP as a second wall)', async () => {
+      // The sanitizer removes these on every write; written straight to the table, they stand for
+      // HTML stored before it, or a sanitizer bug. The Content-Security-Policy must stop them all.
+      const created = await post(`${NS}/events`, { title: 'Guarded', start_date: '2027-03-22 10:00:00', end_date: '2027-03-22 11:00:00' });
+      const attacks =
+        '<p id="kept">Kept</p><script>document.title="pwned-inline"</script>' +
+        '<img src="/assets/nothing.png" onerror="document.title=\'pwned-handler\'">' +
+        '<a id="js" href="javascript:document.title=\'pwned-url\'">x</a>' +
+        '<iframe srcdoc="<script>parent.document.title=\'pwned-frame\'</script>"></iframe>' +
+        '<script src="data:text/javascript,document.title=%22pwned-data%22"></script>';
+      await t.storage.db.updateTable('events').set({ description: attacks }).where('id', '=', created.id).execute();
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      const blocked: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+      });
+      const response = await page.goto(`${base}/event/${created.slug}/`);
+      assert.equal(response?.status(), 200);
+      await page.click('#js').catch(() => undefined);
+      await page.waitForTimeout(300);
+      assert.equal(await page.title().then((title) => /pwned/.test(title)), false, await page.title());
+      assert.equal(await page.locator('#kept').textContent(), 'Kept');
+      assert.ok(blocked.length >= 2, `CSP reports: ${blocked.join(' | ')}`);
+      // The site's own stylesheet still applies under the policy.
+      const styled = await page.evaluate(() => (globalThis as unknown as { document: { styleSheets: { length: number } } }).document.styleSheets.length);
+      assert.ok(styled >= 1);
+      await context.close();
+    });
   });
 }

@@ -10,7 +10,9 @@ import type { TestApp } from './app.js';
  * - a list shows exactly the records the caller may see (kind, language, status, ownership), its
  *   `total` is what its pages hold, no record twice, no trashed record, each with its current status;
  * - a single read answers 200 exactly when the caller may read the record, with its current status;
- * - a deleted term stays gone, and no id is ever handed out twice or seen on another record.
+ * - a deleted term stays gone, and no id is ever handed out twice or seen on another record;
+ * - an attacker's input (long runs of letters, long dates, many words, cross-site forms, private
+ *   addresses in IPv6 and other spellings) is refused at once with a 4xx and changes nothing.
  * Used by test/api/stateful.test.ts (a short seeded run) and scripts/fuzz.ts (long runs).
  */
 
@@ -362,6 +364,65 @@ class Burst extends RecordCommand {
   }
 }
 
+/**
+ * Input an attacker sends (issue 25): each must be refused at once with a 4xx in the contract's
+ * body, change nothing the model does not know of, and never hold the service up.
+ */
+interface Attack {
+  label: string;
+  method: 'GET' | 'POST';
+  url: string;
+  headers?: Record<string, string>;
+  payload?: string | object;
+  /** The statuses a refusal may have for this caller (401/403 where the caller may not write at all). */
+  refused: number[];
+}
+
+const ATTACK_MS = 2000;
+const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+const letters = fc.tuple(fc.constantFrom('a', 'é', '€', 'ab', 'a€'), fc.integer({ min: 201, max: 30_000 })).map(([unit, n]) => unit.repeat(Math.ceil(n / unit.length)));
+const longDate = fc.tuple(fc.constantFrom('next friday ', 'tomorrow ', '2027-01-05 ', 'a', '1/'), fc.integer({ min: 65, max: 12_000 })).map(([unit, n]) => unit.repeat(Math.ceil(n / unit.length)));
+const manyWords = fc.integer({ min: 13, max: 1000 }).map(words);
+const foreignOrigin = fc.constantFrom<Record<string, string>>({ origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'http://localhost.evil.example' });
+const privateAddress = fc.constantFrom('[::127.0.0.1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::]', '[::1]', 'foo.localhost', 'LOCALHOST.', '169.254.169.254', '[fd00:ec2::254]', '0x7f.1', '2130706433');
+
+const attack: fc.Arbitrary<Attack> = fc.oneof(
+  letters.map((cost) => ({ label: `cost of ${cost.length}`, method: 'POST' as const, url: '/cal/events/v1/events', payload: { title: 'A', start_date: '2027-01-01 10:00', end_date: '2027-01-01 11:00', cost }, refused: [400, 401, 403] })),
+  longDate.map((date) => ({ label: `start_date of ${date.length}`, method: 'POST' as const, url: '/cal/events/v1/events', payload: { title: 'A', start_date: date, end_date: '2027-01-01 11:00' }, refused: [400, 401, 403] })),
+  fc.tuple(fc.constantFrom('start_date', 'end_date', 'starts_before', 'ends_after'), longDate).map(([name, date]) => ({ label: `${name} of ${date.length}`, method: 'GET' as const, url: `/cal/events/v1/events?${name}=${encodeURIComponent(date)}`, refused: [400] })),
+  fc.tuple(fc.constantFrom('events', 'venues', 'organizers'), manyWords).map(([path, text]) => ({ label: `search of ${text.length} in ${path}`, method: 'GET' as const, url: `/cal/events/v1/${path}?search=${encodeURIComponent(text)}`, refused: [400] })),
+  fc.tuple(foreignOrigin, fc.constantFrom('application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x')).map(([headers, type]) => ({
+    label: `cross-site ${type} from ${JSON.stringify(headers)}`,
+    method: 'POST' as const,
+    url: '/cal/admin/v1/users',
+    headers: { ...headers, 'content-type': type },
+    payload: type.startsWith('multipart') ? '--x\r\nContent-Disposition: form-data; name="username"\r\n\r\nmallory\r\n--x--\r\n' : 'username=mallory&role=administrator',
+    refused: [403],
+  })),
+  privateAddress.map((host) => ({ label: `webhook to ${host}`, method: 'POST' as const, url: '/cal/admin/v1/webhooks', payload: { url: `https://${host}/hook`, events: ['*'] }, refused: [400, 401, 403] })),
+);
+
+/** One attack, as any role; a refusal that takes longer than a couple of seconds is a freeze. */
+class Adversarial extends Command {
+  constructor(readonly role: Role, readonly attack: Attack) {
+    super();
+  }
+  async run(_model: Model, real: Real): Promise<void> {
+    const { method, url, headers, payload, refused, label } = this.attack;
+    const started = performance.now();
+    const res = await real.t.request({ method, url, headers, auth: real.users[this.role].auth, ...(payload !== undefined ? { payload: payload as never } : {}) });
+    const ms = performance.now() - started;
+    const klass = `attack ${res.statusCode}`;
+    real.seen.set(klass, (real.seen.get(klass) ?? 0) + 1);
+    assert.ok(refused.includes(res.statusCode), `${this}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+    assert.equal(res.data?.data?.status, res.statusCode, `${this}: error body ${res.body.slice(0, 300)}`);
+    assert.ok(ms < ATTACK_MS, `${this}: ${Math.round(ms)} ms for ${label}`);
+  }
+  toString(): string {
+    return `Adversarial(${this.role}, ${this.attack.label})`;
+  }
+}
+
 const kind = fc.constantFrom(...KINDS);
 const role = fc.constantFrom(...ROLES);
 const lang = fc.constantFrom(...LANGS);
@@ -379,6 +440,7 @@ export const commands = [
   fc.tuple(kind, role, lang, fc.boolean()).map(([k, r, l, p]) => new List(k, r, l, p)),
   fc.tuple(kind, index, role, title).map(([k, i, r, t]) => new Translate(k, i, r, t)),
   fc.tuple(fc.constantFrom<Kind>('event', 'venue', 'organizer'), index, status, fc.boolean()).map(([k, i, s, t]) => new Burst(k, i, s, t)),
+  fc.tuple(role, attack).map(([r, a]) => new Adversarial(r, a)),
 ];
 
 /** A user per role on the app (anonymous has none). */
