@@ -53,10 +53,15 @@ const kinds: [string, string][] = [
   ['a year, search with hits', `per_page=50&${year}&search=robotics`],
   ['a year, search with no hit', `per_page=50&${year}&search=zzzunlikely`],
   ['a week, two-word search', `per_page=50&${week}&search=market%20event`],
+  // Filters through an event's links: a protected event's are hidden (event.access.ts).
+  ['venues of an event', `/cal/events/v1/venues?event=${event}`],
+  ['organizers of an event', `/cal/events/v1/organizers?event=${event}`],
+  ['venues with events', '/cal/events/v1/venues?has_events=true'],
+  ['organizers with upcoming events', '/cal/events/v1/organizers?only_with_upcoming=true'],
 ];
 console.log(`${Number((await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)} events, ${postgres ? 'PostgreSQL' : 'SQLite'}`);
 for (const [name, query] of [...kinds, ['single event', ''] as [string, string]]) {
-  const url = query === '' ? `/cal/events/v1/events/${event}` : `/cal/events/v1/events?${query}`;
+  const url = query === '' ? `/cal/events/v1/events/${event}` : query.startsWith('/') ? query : `/cal/events/v1/events?${query}`;
   // A search's first list registers its counts (event.search-counts.ts); readers see the later ones.
   // Over another window, so that its total is not the one the count cache then holds.
   const search = /search=[^&]+/.exec(query)?.[0];

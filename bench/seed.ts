@@ -30,7 +30,7 @@ const BATCH = 500;
 /** Events per transaction: several batches, so a commit (a WAL sync) is paid once per 5,000. */
 const PER_TRANSACTION = 5000;
 /** Migrations whose tables or indexes are derived from the events, newest first (the order to undo them). */
-const DERIVED = ['019_search_counts', '018_event_facet_window_counts', '013_event_term_window_counts', '012_search_fts', '009_event_window_counts', '007_search_trigram'];
+const DERIVED = ['021_protected_events', '019_search_counts', '018_event_facet_window_counts', '013_event_term_window_counts', '012_search_fts', '009_event_window_counts', '007_search_trigram'];
 
 function pick<T>(list: readonly T[], n: number): T {
   return list[n % list.length]!;

@@ -41,7 +41,9 @@ export interface Owned {
   status: string;
 }
 
-const PUBLISHED_LIKE = new Set(['publish', 'future', 'private']);
+/** Statuses in which a record counts as published: contributors may no longer edit their own then. */
+export const PUBLISHED_LIKE_STATUSES = ['publish', 'future', 'private'] as const;
+const PUBLISHED_LIKE = new Set<string>(PUBLISHED_LIKE_STATUSES);
 
 /** Published records are public; others are for their author and for editors (SPEC item 6). */
 export function canRead(actor: Actor | null, record: Owned): boolean {

@@ -23,6 +23,8 @@ import * as changeLog from './migrations/016_change_log.js';
 import * as webhooks from './migrations/017_webhooks.js';
 import * as facetWindowCounts from './migrations/018_event_facet_window_counts.js';
 import * as searchCounts from './migrations/019_search_counts.js';
+import * as sanitizeHtml from './migrations/020_sanitize_html.js';
+import * as protectedEvents from './migrations/021_protected_events.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -44,6 +46,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '017_webhooks': webhooks,
   '018_event_facet_window_counts': facetWindowCounts,
   '019_search_counts': searchCounts,
+  '020_sanitize_html': sanitizeHtml,
+  '021_protected_events': protectedEvents,
 };
 
 /** Names of the migrations this version knows (a backup that ran others was made by a later version). */

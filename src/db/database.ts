@@ -260,6 +260,17 @@ export interface SearchWindowCountTable {
   n: number;
 }
 
+/**
+ * Failed attempts of a guessable secret per key within a window (migration 021,
+ * src/modules/users/failure-limiter.ts): `reset_at` ends the window, in epoch milliseconds.
+ */
+export interface FailureCountTable {
+  key_hash: string;
+  failures: number;
+  /** A bigint: PostgreSQL answers it as a string. */
+  reset_at: number | string;
+}
+
 export interface ImportMapTable {
   source: string;
   kind: string;
@@ -307,6 +318,7 @@ export interface Database {
   search_phrases: SearchPhraseTable;
   search_phrase_words: SearchPhraseWordTable;
   search_window_counts: SearchWindowCountTable;
+  failure_counts: FailureCountTable;
   import_map: ImportMapTable;
   imports: ImportTable;
   event_recurrence: EventRecurrenceTable;

@@ -11,20 +11,23 @@ import { dialectOf } from '../dialect.js';
  * its terms; an event deleted outright takes its counts away before its links go (on cascade,
  * the links' own trigger then finds no event and does nothing).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('event_term_window_counts')
-    .addColumn('lang', 'text', (c) => c.notNull())
-    .addColumn('term_id', 'integer', (c) => c.notNull())
-    .addColumn('start_day', 'text', (c) => c.notNull())
-    .addColumn('end_day', 'text', (c) => c.notNull())
-    .addColumn('n', 'integer', (c) => c.notNull())
-    .addPrimaryKeyConstraint('event_term_window_counts_pk', ['lang', 'term_id', 'start_day', 'end_day'])
-    .execute();
+/** Which events a count holds, as SQL on the event row named `row`, and the event columns it reads. */
+export interface CountedEvents {
+  visible: (row: string) => string;
+  columns: string;
+}
 
+/** As this migration made them: the listed published events (021 leaves protected ones out). */
+export const LISTED: CountedEvents = {
+  visible: (row) => `${row}.status = 'publish' and ${row}.hide_from_listings = 0`,
+  columns: 'status, hide_from_listings, lang, start_local, end_local',
+};
+
+/** The triggers that keep the counts of `counted` events (migration 021 makes them again with other events). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function createTermCountTriggers(db: Kysely<any>, counted: CountedEvents): Promise<void> {
   const postgres = dialectOf(db) === 'postgres';
-  const visible = (row: string) => `${row}.status = 'publish' and ${row}.hide_from_listings = 0`;
+  const { visible, columns } = counted;
   // PostgreSQL wants the column qualified in an upsert; SQLite reads it unqualified (as 009 does).
   const plusOne = `on conflict (lang, term_id, start_day, end_day) do update set n = ${postgres ? 'event_term_window_counts.n' : 'n'} + 1;`;
   /** +1 for the terms `terms` (a select of term_id) of event `row`, when it is visible. */
@@ -37,7 +40,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   if (postgres) {
     await sql.raw(`
-      create function event_term_window_count_link() returns trigger language plpgsql as $$
+      create or replace function event_term_window_count_link() returns trigger language plpgsql as $$
       declare e events%rowtype;
       begin
         if tg_op = 'INSERT' then
@@ -51,13 +54,13 @@ export async function up(db: Kysely<any>): Promise<void> {
       end $$`).execute(db);
     await sql`create trigger event_term_window_count_link after insert or delete on event_terms for each row execute function event_term_window_count_link()`.execute(db);
     await sql.raw(`
-      create function event_term_window_count_event() returns trigger language plpgsql as $$
+      create or replace function event_term_window_count_event() returns trigger language plpgsql as $$
       begin
         ${remove('old', 'select term_id from event_terms where event_id = old.id')}
         if tg_op = 'UPDATE' then ${add('new', 'select term_id from event_terms where event_id = new.id')} end if;
         return case when tg_op = 'DELETE' then old else null end;
       end $$`).execute(db);
-    await sql`create trigger event_term_window_count_event_update after update of status, hide_from_listings, lang, start_local, end_local on events for each row execute function event_term_window_count_event()`.execute(db);
+    await sql.raw(`create trigger event_term_window_count_event_update after update of ${columns} on events for each row execute function event_term_window_count_event()`).execute(db);
     await sql`create trigger event_term_window_count_event_delete before delete on events for each row execute function event_term_window_count_event()`.execute(db);
   } else {
     await sql.raw(`create trigger event_term_window_count_link_insert after insert on event_terms begin
@@ -69,7 +72,7 @@ export async function up(db: Kysely<any>): Promise<void> {
         update event_term_window_counts set n = n - 1
           where (lang, term_id, start_day, end_day) in (select e.lang, old.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10) from events e where e.id = old.event_id and ${visible('e')});
       end`).execute(db);
-    await sql.raw(`create trigger event_term_window_count_event_update after update of status, hide_from_listings, lang, start_local, end_local on events begin
+    await sql.raw(`create trigger event_term_window_count_event_update after update of ${columns} on events begin
         ${remove('old', 'select term_id from event_terms where event_id = old.id')}
         ${add('new', 'select term_id from event_terms where event_id = new.id')}
       end`).execute(db);
@@ -77,18 +80,21 @@ export async function up(db: Kysely<any>): Promise<void> {
         ${remove('old', 'select term_id from event_terms where event_id = old.id')}
       end`).execute(db);
   }
+}
 
-  // The links already stored.
-  await sql`
+/** The counts of the links already stored, for `counted` events (the table is empty). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function fillTermCounts(db: Kysely<any>, counted: CountedEvents): Promise<void> {
+  await sql.raw(`
     insert into event_term_window_counts (lang, term_id, start_day, end_day, n)
     select e.lang, et.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10), count(*)
     from event_terms et join events e on e.id = et.event_id
-    where e.status = 'publish' and e.hide_from_listings = 0
-    group by e.lang, et.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10)`.execute(db);
+    where ${counted.visible('e')}
+    group by e.lang, et.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10)`).execute(db);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function down(db: Kysely<any>): Promise<void> {
+export async function dropTermCountTriggers(db: Kysely<any>): Promise<void> {
   if (dialectOf(db) === 'postgres') {
     await sql`drop trigger if exists event_term_window_count_link on event_terms`.execute(db);
     await sql`drop trigger if exists event_term_window_count_event_update on events`.execute(db);
@@ -98,5 +104,25 @@ export async function down(db: Kysely<any>): Promise<void> {
   } else {
     for (const name of ['link_insert', 'link_delete', 'event_update', 'event_delete']) await sql.raw(`drop trigger if exists event_term_window_count_${name}`).execute(db);
   }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('event_term_window_counts')
+    .addColumn('lang', 'text', (c) => c.notNull())
+    .addColumn('term_id', 'integer', (c) => c.notNull())
+    .addColumn('start_day', 'text', (c) => c.notNull())
+    .addColumn('end_day', 'text', (c) => c.notNull())
+    .addColumn('n', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('event_term_window_counts_pk', ['lang', 'term_id', 'start_day', 'end_day'])
+    .execute();
+  await createTermCountTriggers(db, LISTED);
+  await fillTermCounts(db, LISTED);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function down(db: Kysely<any>): Promise<void> {
+  await dropTermCountTriggers(db);
   await db.schema.dropTable('event_term_window_counts').execute();
 }

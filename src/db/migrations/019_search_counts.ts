@@ -44,13 +44,35 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('search_window_counts_pk', ['phrase_id', 'lang', 'start_day', 'end_day'])
     .execute();
 
+  await createSearchCountTriggers(db, ANY_TEXT);
+}
+
+/**
+ * Where a phrase's words are looked for in the event `row`, given the test of one of its columns,
+ * and the event columns that test and the counts read.
+ */
+export interface SearchedText {
+  contains: (row: string, test: (column: string) => string) => string;
+  columns: string;
+}
+
+/** As this migration made it: title, description or excerpt (021 looks at protected events' titles only). */
+export const ANY_TEXT: SearchedText = {
+  contains: (_row, test) => ['title', 'description', 'excerpt'].map(test).join(' or '),
+  columns: 'title, description, excerpt, status, hide_from_listings, lang, start_local, end_local',
+};
+
+/** The triggers that keep the counts of registered searches, looking for their words in `searched`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function createSearchCountTriggers(db: Kysely<any>, searched: SearchedText): Promise<void> {
+  const postgres = dialectOf(db) === 'postgres';
   /** The list's test of one word (event.search.ts, dialect.ts containsInsensitive) on the event `row`. */
   const contains = (row: string, column: string) =>
     postgres ? `${row}.${column} ilike w.pattern escape '\\'` : `lower(${row}.${column}) like lower(w.pattern) escape '\\'`;
   /** The ids of the phrases whose every word the event `row` contains. */
   const matching = (row: string) => `select p.id from search_phrases p where not exists (
       select 1 from search_phrase_words w where w.phrase_id = p.id
-        and not coalesce(${['title', 'description', 'excerpt'].map((c) => contains(row, c)).join(' or ')}, false))`;
+        and not coalesce(${searched.contains(row, (column) => contains(row, column))}, false))`;
   const visible = (row: string) => `${row}.status = 'publish' and ${row}.hide_from_listings = 0`;
   const add = `insert into search_window_counts (phrase_id, lang, start_day, end_day, n)
       select m.id, new.lang, substr(new.start_local, 1, 10), substr(new.end_local, 1, 10), 1 from (${matching('new')}) m where ${visible('new')}
@@ -58,32 +80,36 @@ export async function up(db: Kysely<any>): Promise<void> {
   const remove = `update search_window_counts set n = n - 1
       where ${visible('old')} and lang = old.lang and start_day = substr(old.start_local, 1, 10) and end_day = substr(old.end_local, 1, 10)
         and phrase_id in (${matching('old')});`;
-  const columns = 'title, description, excerpt, status, hide_from_listings, lang, start_local, end_local';
 
   if (postgres) {
     await sql.raw(`
-      create function search_window_count() returns trigger language plpgsql as $$
+      create or replace function search_window_count() returns trigger language plpgsql as $$
       begin
         perform pg_advisory_xact_lock(${WRITE_ORDER_LOCK});
         if tg_op in ('UPDATE', 'DELETE') then ${remove} end if;
         if tg_op in ('INSERT', 'UPDATE') then ${add} end if;
         return null;
       end $$`).execute(db);
-    await sql.raw(`create trigger search_window_count after insert or delete or update of ${columns} on events for each row execute function search_window_count()`).execute(db);
+    await sql.raw(`create trigger search_window_count after insert or delete or update of ${searched.columns} on events for each row execute function search_window_count()`).execute(db);
   } else {
     await sql.raw(`create trigger search_window_count_insert after insert on events begin ${add} end`).execute(db);
     await sql.raw(`create trigger search_window_count_delete after delete on events begin ${remove} end`).execute(db);
-    await sql.raw(`create trigger search_window_count_update after update of ${columns} on events begin ${remove} ${add} end`).execute(db);
+    await sql.raw(`create trigger search_window_count_update after update of ${searched.columns} on events begin ${remove} ${add} end`).execute(db);
   }
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function down(db: Kysely<any>): Promise<void> {
+export async function dropSearchCountTriggers(db: Kysely<any>): Promise<void> {
   if (dialectOf(db) === 'postgres') {
     await sql`drop trigger if exists search_window_count on events`.execute(db);
     await sql`drop function if exists search_window_count()`.execute(db);
   } else {
     for (const op of ['insert', 'delete', 'update']) await sql.raw(`drop trigger if exists search_window_count_${op}`).execute(db);
   }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function down(db: Kysely<any>): Promise<void> {
+  await dropSearchCountTriggers(db);
   for (const table of ['search_window_counts', 'search_phrase_words', 'search_phrases']) await db.schema.dropTable(table).execute();
 }

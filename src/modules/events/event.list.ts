@@ -8,15 +8,16 @@ import { invalidParam } from '../../http/errors.js';
 import { buildPage, clampPerPage, isPastTheEnd, offsetOf, type Page } from '../../http/pagination.js';
 import { booleanParam } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
+import { TEXT_LIMITS } from '../../http/schemas.js';
 import { formatSql, parseDateTime, shiftDays, zoneOrUtc, type Zone } from '../../lib/dates.js';
 import { checkStatusFilter, statusEcho, visibleTo, withTranslations } from '../posts/post.service.js';
 import { resolveTermFilter } from './event.term-filter.js';
-import { searchFilter } from './event.search.js';
+import { searchFilter, searchWords } from './event.search.js';
 import { searchCountsId } from './event.search-counts.js';
 import { defaultListStatuses } from '../../auth/roles.js';
 import { eventErrors } from './event.errors.js';
 import { loadEventRelations, toEventObject } from './event.mapper.js';
-import { unlocked } from './event.access.js';
+import { shownFieldsSql, unlocked } from './event.access.js';
 import type { EventListParams } from './event.schema.js';
 import { countKeyOf, wholeDay, windowCountQuery, type CountKey, type CountableFilters, type DayWindow } from './event.window-count.js';
 
@@ -34,6 +35,12 @@ const COMPARE: Record<DateParam, { column: 'start_local' | 'end_local'; op: '>='
   ends_after: { column: 'end_local', op: '>' },
 };
 const EARTH_RADIUS = { mi: 3958.8, km: 6371 };
+/**
+ * The first and last times stored (four-digit years). Bounds are compared as text, where a year
+ * of five digits sorts before "2030": a bound past these is read as them.
+ */
+const FIRST_TIME = '0000-01-01 00:00:00';
+const LAST_TIME = '9999-12-31 23:59:59';
 
 /** The filters of a list request once checked: what the SQL needs and what rest_url echoes. */
 export interface EventFilter {
@@ -79,6 +86,8 @@ function dateBounds(q: EventListParams, siteZone: Zone, strict: boolean, problem
       problems.add(name, `${name} is not a valid date.`);
       return null;
     }
+    if (parsed.year > 9999) return LAST_TIME;
+    if (parsed.year < 0) return FIRST_TIME;
     if (strict) return formatSql(parsed);
     const day = parsed.toFormat('yyyy-MM-dd');
     return name === 'start_date' ? `${day} 00:00:00` : `${day} 23:59:59`;
@@ -182,9 +191,14 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   const visibility = visibleTo(ctx.actor, statuses, 'events');
   where.push(visibility);
 
+  // Search and the filters on fields a password hides see protected events as their reader does.
+  const shown = shownFieldsSql(ctx, q);
+  let filtersHidden = false;
+
   let dayWindow: DayWindow | null = null;
   // A public list may be counted from per-day counts: the filters it has decide which (countKeyOf).
-  const publicOnly = statuses.length === 1 && statuses[0] === 'publish';
+  // They count protected events as anonymous readers see them (migration 021).
+  const publicOnly = statuses.length === 1 && statuses[0] === 'publish' && shown.public;
   const others = OTHER_FILTERS.filter((name) => q[name] !== undefined);
   const counted: CountableFilters = { given: others, terms: null, venues: [], organizers: [], featured: undefined, search: null };
   let startBound: string | null = null;
@@ -197,14 +211,22 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
       where.push(sql<SqlBool>`${sql.ref(`events.${column}`)} ${sql.raw(op)} ${value}`);
       // An event starts before it ends, so an upper bound on the end bounds the start too: the
       // index on (lang, start_local) then scans the window, not everything after its start. A day
-      // of margin covers local times that repeat when the clocks go back (end_local < start_local).
-      if (column === 'end_local' && op.startsWith('<')) where.push(sql<SqlBool>`events.start_local <= ${shiftDays(value, 1)}`);
+      // of margin covers local times that repeat when the clocks go back (end_local < start_local);
+      // past the last day stored, a day more would be a five-digit year (no event at all).
+      if (column === 'end_local' && op.startsWith('<')) {
+        const margin = value.slice(0, 10) === LAST_TIME.slice(0, 10) ? LAST_TIME : shiftDays(value, 1);
+        where.push(sql<SqlBool>`events.start_local <= ${margin}`);
+      }
       echo.push([name, value]);
     }
   }
 
-  if (q.search !== undefined) {
-    const search = await searchFilter(db, q.search);
+  // Each word is a condition of its own: past a dozen, PostgreSQL refused the statement (expression
+  // tree too large) and SQLite ran one index query per word.
+  if (q.search !== undefined && searchWords(q.search).length > TEXT_LIMITS.searchWords) {
+    problems.add('search', `search has more than ${TEXT_LIMITS.searchWords} different words.`);
+  } else if (q.search !== undefined) {
+    const search = await searchFilter(db, q.search, shown.clause);
     where.push(...search.clauses);
     // A public search alone may be counted from per-day counts of its own (event.search-counts.ts).
     if (publicOnly && !byInclude && others.length === 1) counted.search = await searchCountsId(db, search);
@@ -219,18 +241,21 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
     if (termIds === null) problems.add(param, `${param} must list existing ${param === 'tags' ? 'tags' : 'categories'} (ids or slugs).`);
     else where.push(sql<SqlBool>`events.id in (select et.event_id from event_terms et where et.term_id in (${sql.join(termIds)}))`);
     counted.terms = termIds;
+    filtersHidden = true;
   }
 
   if (q.venue !== undefined && q.venue.length > 0) {
     const ids = await linkedFilter(db, 'venues', 'venue', q.venue, problems);
     if (ids.length > 0) where.push(sql<SqlBool>`events.venue_id in (${sql.join(ids)})`);
     counted.venues = ids;
+    filtersHidden = true;
     echo.push(['venue', q.venue.join(',')]);
   }
   if (q.organizer !== undefined && q.organizer.length > 0) {
     const ids = await linkedFilter(db, 'organizers', 'organizer', q.organizer, problems);
     if (ids.length > 0) where.push(sql<SqlBool>`events.id in (select eo.event_id from event_organizers eo where eo.organizer_id in (${sql.join(ids)}))`);
     counted.organizers = ids;
+    filtersHidden = true;
     echo.push(['organizer', q.organizer.join(',')]);
   }
 
@@ -238,6 +263,7 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   if (featured !== undefined) {
     where.push(sql<SqlBool>`events.featured = ${featured ? 1 : 0}`);
     counted.featured = featured;
+    filtersHidden = true;
     echo.push(['featured', featured ? '1' : '0']);
   }
   if (booleanParam(q.include_hidden, 'include_hidden') === true) echo.push(['include_hidden', '1']);
@@ -261,14 +287,20 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
 
   if (q.geoloc !== undefined && booleanParam(q.geoloc, 'geoloc')) {
     where.push(sql<SqlBool>`exists (select 1 from venues v where v.id = events.venue_id and v.geo_lat is not null and v.geo_lng is not null)`);
+    filtersHidden = true;
     echo.push(['geoloc', '1']);
   }
   if (q.geoloc_lat !== undefined && q.geoloc_lng !== undefined) {
     if (Math.abs(q.geoloc_lat) > 90) problems.add('geoloc_lat', 'geoloc_lat must be between -90 and 90.');
     if (Math.abs(q.geoloc_lng) > 180) problems.add('geoloc_lng', 'geoloc_lng must be between -180 and 180.');
     where.push(geoWithin(q.geoloc_lat, q.geoloc_lng, ctx.settings.geoloc_radius, ctx.settings.geoloc_unit));
+    filtersHidden = true;
     echo.push(['geoloc_lat', String(q.geoloc_lat)], ['geoloc_lng', String(q.geoloc_lng)]);
   }
+
+  // A protected event's venue, organizers, terms and flags are blanked for this reader: no filter
+  // on them matches it (it would tell them), as a filter on an empty field would not.
+  if (filtersHidden) where.push(shown.clause);
 
   problems.throwIfAny();
   const countKey = publicOnly && !byInclude ? countKeyOf(counted) : null;

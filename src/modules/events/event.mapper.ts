@@ -39,10 +39,10 @@ export async function loadEventRelations(db: Db, rows: EventRow[], ctx: RequestC
   // A new event outside any group (trid = its own new id) is alone in it.
   const grouped = rows.filter((r) => !(written && r.trid === r.id));
   const [venues, organizers, terms, translations, recurrences] = await Promise.all([
-    loadShownMembers<LinkedRow>(db, 'venues', rows.flatMap((r) => (r.venue_id === null ? [] : [r.venue_id])), ctx.lang),
-    loadShownMembers<LinkedRow>(db, 'organizers', links.map((l) => l.organizer_id), ctx.lang),
+    loadShownMembers<LinkedRow>(db, 'venues', rows.flatMap((r) => (r.venue_id === null ? [] : [r.venue_id])), ctx.lang, ctx.actor),
+    loadShownMembers<LinkedRow>(db, 'organizers', links.map((l) => l.organizer_id), ctx.lang, ctx.actor),
     loadEmbeddedTerms(db, ids, ctx),
-    loadTranslations(db, 'events', grouped.map((r) => r.trid)),
+    loadTranslations(db, 'events', grouped.map((r) => r.trid), ctx.actor),
     loadSeriesRelations(db, rows, ctx),
   ]);
   const images = await loadImages(db, [...rows, ...venues.shown.values(), ...organizers.shown.values()].map((r) => r.image_id));

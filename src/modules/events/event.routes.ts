@@ -4,7 +4,7 @@ import type { Db, EventRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { conditionalResponses, ID_SEGMENT, IdParams, IfMatchHeaders, SlugParams, responses } from '../../http/schemas.js';
 import { eventErrors } from './event.errors.js';
-import { assertReadable } from './event.access.js';
+import { attemptKey, PasswordAttempts } from './event.access.js';
 import { listEvents, windowKey } from './event.list.js';
 import { totalHeaders } from '../../http/pagination.js';
 import { etagOfBody, underIfMatch, withEtag } from '../../http/conditional.js';
@@ -73,6 +73,7 @@ type Locate = (request: FastifyRequest) => Promise<EventRow>;
 export async function eventRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.services.storage;
   const { pageCache, config } = app.services;
+  const attempts = new PasswordAttempts(app.services.auth.failures, config.authFailLimit);
   const policy: RecurrencePolicy = { max: config.recurrenceMax, horizonDays: config.recurrenceHorizonDays, now: () => new Date() };
   startHorizonStep(app, db, policy);
   const one = responses({ 200: Type.Ref('Event') });
@@ -80,6 +81,8 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/cal/events/v1/events', { schema: { querystring: EventListQuery, response: responses({ 200: EventListSchema }) }, config: { access: 'public' } }, async (request, reply) => {
     const query = request.query as EventListParams;
+    // Before the cache and whatever the format: every list carrying a password counts as a guess.
+    await attempts.listAttempt(query, request.ip);
     const format = negotiateFormat(request, reply);
     if (format !== 'json') return respondEventListFeed(app, request, reply, format);
     return pageCache.respond(request, reply, [request.url, windowKey(query, request.ctx)], async (version) => {
@@ -106,10 +109,11 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
   const routesFor = (path: string, params: typeof IdParams | typeof SlugParams, locate: Locate, updateBody: typeof EventUpdateSchema | typeof EventSlugUpdateSchema, allowPassword: boolean) => {
     app.get(path, { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'public' } }, async (request, reply) => {
       const format = negotiateFormat(request, reply);
-      if (format !== 'json') return respondEventFeed(app, request, reply, format, () => locate(request));
-      return pageCache.respond(request, reply, [request.url], async () => {
+      if (format !== 'json') return respondEventFeed(app, request, reply, format, () => locate(request), attempts);
+      const query = request.query as EventReadParams;
+      return pageCache.respond(request, reply, [request.url, attemptKey(query, request.ip)], async () => {
         const row = await locate(request);
-        assertReadable(row, request.ctx, request.query as EventReadParams);
+        await attempts.assertReadable(row, request.ctx, query, request.ip);
         return { body: await eventObject(db, row, request.ctx, true) };
       });
     });

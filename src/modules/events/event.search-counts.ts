@@ -59,7 +59,7 @@ export async function searchCountsId(db: Db, search: SearchFilter): Promise<numb
   if (Date.now() - lastRegistration < registrationPacing.gapMs || (await search.narrow())) return null;
   lastRegistration = Date.now();
   seenOnce.delete(phrase);
-  return register(db, phrase, search.words, search.patterns);
+  return register(db, phrase, search);
 }
 
 /**
@@ -68,7 +68,7 @@ export async function searchCountsId(db: Db, search: SearchFilter): Promise<numb
  * the phrases) is held from before the count to the commit; on SQLite the phrase's insert takes
  * the write lock first. Either way no write falls between the count and the triggers.
  */
-async function register(db: Db, phrase: string, words: string[], patterns: string[]): Promise<number> {
+async function register(db: Db, phrase: string, { words, patterns, shown }: SearchFilter): Promise<number> {
   const dialect = dialectOf(db);
   return db.transaction().execute(async (trx) => {
     if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${WRITE_ORDER_LOCK})`.execute(trx);
@@ -96,7 +96,8 @@ async function register(db: Db, phrase: string, words: string[], patterns: strin
           .select((eb) => [eb.lit(id).as('phrase_id'), 'events.lang', startDay.as('start_day'), endDay.as('end_day'), eb.fn.countAll<number>().as('n')])
           .where(sql<SqlBool>`events.status = 'publish' and events.hide_from_listings = 0`)
           // SQLite's trigram index names a common word's events faster than a scan of all of them.
-          .where((eb) => eb.and([...indexedSubsets(dialect, words), ...containsAll(dialect, patterns)]))
+          // `shown` is the anonymous reader's (only public lists register): a protected event by its title.
+          .where((eb) => eb.and([...indexedSubsets(dialect, words), ...containsAll(dialect, patterns, shown)]))
           .groupBy(['events.lang', startDay, endDay]),
       )
       .execute();

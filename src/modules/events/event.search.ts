@@ -4,7 +4,9 @@ import { containsInsensitive, dialectOf, likeEscape, type DialectName } from '..
 
 /**
  * `search`: every word must be contained, case-insensitively, in the title, description or
- * excerpt. That LIKE test is the definition and always applies. On SQLite an FTS5 trigram index
+ * excerpt; in the title only for a password-protected event the reader has not opened (its
+ * description and excerpt are blanked, and a search on them would read them out letter by
+ * letter: event.access.ts). That LIKE test is the definition and always applies. On SQLite an FTS5 trigram index
  * (migration 012) first names the events that contain a word, so a rare word does not make the
  * list read every event of its window; PostgreSQL's pg_trgm indexes (007) serve the LIKE itself.
  * A search no index narrows is counted from its own per-day counts (event.search-counts.ts).
@@ -36,16 +38,24 @@ export interface SearchFilter {
   words: string[];
   /** Each word's LIKE pattern, the one the list and the per-day count triggers test. */
   patterns: string[];
+  /** The events whose description and excerpt the search looks into (shownFieldsSql). */
+  shown: Expression<SqlBool>;
   clauses: Expression<SqlBool>[];
   /** Whether an index names few enough events (at most MAX_HITS) that counting them one by one is cheap. */
   narrow: () => Promise<boolean>;
 }
 
-/** The list's test of the patterns: each contained in the title, description or excerpt. */
-export function containsAll(dialect: DialectName, patterns: string[]): Expression<SqlBool>[] {
+/**
+ * The list's test of the patterns: each contained in the title, description or excerpt, and with
+ * `shown` (the events whose description and excerpt the reader sees) in the title unless shown.
+ * Written as (title or description or excerpt) and (title or shown), so the indexes that serve
+ * the first part serve it still.
+ */
+export function containsAll(dialect: DialectName, patterns: string[], shown?: Expression<SqlBool>): Expression<SqlBool>[] {
   return patterns.map((pattern) => {
-    const fields = ['title', 'description', 'excerpt'].map((c) => containsInsensitive(dialect, sql.ref(`events.${c}`), pattern));
-    return sql<SqlBool>`(${sql.join(fields, sql` or `)})`;
+    const [title, ...others] = ['title', 'description', 'excerpt'].map((c) => containsInsensitive(dialect, sql.ref(`events.${c}`), pattern));
+    const anywhere = sql<SqlBool>`(${sql.join([title!, ...others], sql` or `)})`;
+    return shown === undefined ? anywhere : sql<SqlBool>`(${anywhere} and (${title!} or ${shown}))`;
   });
 }
 
@@ -75,13 +85,21 @@ async function fewTrigramHits(db: Db, patterns: string[], words: string[]): Prom
   return Number(rows[0]!.n) <= MAX_HITS;
 }
 
-/** The clauses of `search`, and whether an index narrows it (PostgreSQL reads its indexes for that when asked). */
-export async function searchFilter(db: Db, search: string): Promise<SearchFilter> {
+/** The distinct words of a search, in order: each is one more condition (and on SQLite one more index query). */
+export function searchWords(search: string): string[] {
+  return [...new Set(search.split(/\s+/).filter(Boolean))];
+}
+
+/**
+ * The clauses of `search` for a reader who sees the description and excerpt of `shown` events,
+ * and whether an index narrows it (PostgreSQL reads its indexes for that when asked).
+ */
+export async function searchFilter(db: Db, search: string, shown: Expression<SqlBool>): Promise<SearchFilter> {
   const dialect = dialectOf(db);
-  const words = [...new Set(search.split(/\s+/).filter(Boolean))];
+  const words = searchWords(search);
   const patterns = words.map((word) => `%${likeEscape(word)}%`);
-  const clauses = containsAll(dialect, patterns);
-  if (dialect !== 'sqlite') return { words, patterns, clauses, narrow: () => fewTrigramHits(db, patterns, words) };
+  const clauses = containsAll(dialect, patterns, shown);
+  if (dialect !== 'sqlite') return { words, patterns, shown, clauses, narrow: () => fewTrigramHits(db, patterns, words) };
   // Only words the index names few events for narrow the list: a common word, passed on as a
   // subquery, made the count and the page slower than the scan (measured at a million events).
   let narrowed: Set<number> | null = null;
@@ -90,7 +108,7 @@ export async function searchFilter(db: Db, search: string): Promise<SearchFilter
     if (ids === null) continue;
     narrowed = narrowed === null ? new Set(ids) : new Set(ids.filter((id) => narrowed!.has(id)));
   }
-  if (narrowed === null) return { words, patterns, clauses, narrow: async () => false };
+  if (narrowed === null) return { words, patterns, shown, clauses, narrow: async () => false };
   const byIndex = narrowed.size === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`events.id in (${sql.join([...narrowed].sort((a, b) => a - b))})`;
-  return { words, patterns, clauses: [byIndex, ...clauses], narrow: async () => true };
+  return { words, patterns, shown, clauses: [byIndex, ...clauses], narrow: async () => true };
 }

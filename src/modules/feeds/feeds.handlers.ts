@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EventRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { totalHeaders } from '../../http/pagination.js';
-import { assertReadable, unlocked } from '../events/event.access.js';
+import { attemptKey, unlocked, type PasswordAttempts } from '../events/event.access.js';
 import { windowKey } from '../events/event.list.js';
 import { loadEventRelations, toEventObject } from '../events/event.mapper.js';
 import type { EventListParams, EventReadParams } from '../events/event.schema.js';
@@ -132,13 +132,14 @@ export async function respondEventFeed(
   reply: FastifyReply,
   format: Exclude<Format, 'json'>,
   locate: () => Promise<EventRow>,
+  attempts: PasswordAttempts,
 ): Promise<FastifyReply> {
   const { db } = app.services.storage;
   const q = request.query as EventReadParams;
   const ctx = request.ctx;
-  return app.services.pageCache.respondRaw(request, reply, [request.url, format], async () => {
+  return app.services.pageCache.respondRaw(request, reply, [request.url, format, attemptKey(q, request.ip)], async () => {
     const row = await locate();
-    assertReadable(row, ctx, q);
+    await attempts.assertReadable(row, ctx, q, request.ip);
     if (format === 'jsonld') {
       const relations = await loadEventRelations(db, [row], ctx, true);
       const event = toEventObject(row, relations, ctx, { single: true, blank: false });

@@ -84,7 +84,7 @@ export class ImportWriter {
    */
   private body(record: SourceRecord, missing: string[]): Record<string, unknown> {
     const body: Record<string, unknown> = { ...record.payload };
-    for (const field of ['description', 'excerpt']) if (typeof body[field] === 'string') body[field] = cleanHtml(null, body[field]);
+    for (const field of ['description', 'excerpt']) if (typeof body[field] === 'string') body[field] = cleanHtml(body[field]);
     const local = (name: keyof typeof LINK_KINDS, sourceId: string): number | null => {
       const id = this.localIdOf(LINK_KINDS[name], sourceId);
       if (id === null) missing.push(`${LINK_KINDS[name]} ${sourceId}`);

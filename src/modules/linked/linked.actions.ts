@@ -30,7 +30,7 @@ export async function bySlug(db: Db, kind: LinkedKind, slug: string, lang: strin
 
 /** The response object of one record; `single` (GET only) adds json_ld. */
 export async function linkedObject(db: Db, kind: LinkedKind, row: LinkedRow, ctx: RequestContext, single: boolean): Promise<Record<string, unknown>> {
-  return toLinkedObject(kind, row, await loadRelated(db, kind, [row]), ctx, single);
+  return toLinkedObject(kind, row, await loadRelated(db, kind, [row], ctx.actor), ctx, single);
 }
 
 /** Single reads: anyone may read a published record; others (trash included) need canRead (SPEC item 22). */

@@ -8,10 +8,10 @@ import { Problems } from '../../http/problems.js';
 import { TEXT_LIMITS } from '../../http/schemas.js';
 import { nowUtc } from '../../lib/clock.js';
 import { checkStatusFilter, statusEcho, visibleTo } from '../posts/post.service.js';
-import { defaultListStatuses, POST_STATUSES } from '../../auth/roles.js';
+import { canRead, defaultListStatuses, POST_STATUSES } from '../../auth/roles.js';
 import type { LinkedKind } from './linked-kind.js';
 import { linkedErrors } from './linked.errors.js';
-import { countLinked, eventExists, hasLinkedEvent, linkedToEvent, pageLinked } from './linked.repository.js';
+import { countLinked, eventOwnership, hasLinkedEvent, linkedToEvent, pageLinked } from './linked.repository.js';
 import type { LinkedListParams } from './linked.schema.js';
 import { loadRelated, toLinkedObject } from './linked.service.js';
 import { shownFieldsSql } from '../events/event.access.js';
@@ -74,7 +74,10 @@ async function buildFilter(db: Db, kind: LinkedKind, q: LinkedListParams, ctx: R
   const shown = shownFieldsSql(ctx, q, 'e').clause;
 
   if (q.event !== undefined) {
-    if (await eventExists(db, q.event)) where.push(linkedToEvent(kind, q.event, shown));
+    // An event the reader may not read is answered as one that does not exist: its links, and its
+    // id, are not told (a draft's venue is not public).
+    const event = await eventOwnership(db, q.event);
+    if (event && canRead(ctx.actor, event)) where.push(linkedToEvent(kind, q.event, shown));
     else problems.add('event', 'event is not the id of an existing event.');
     echo.push(['event', String(q.event)]);
   }

@@ -1,6 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
+import type { Owned } from '../../auth/roles.js';
 
 /**
  * The SQL of the venue and organizer routes. A venue is linked to events through events.venue_id,
@@ -21,8 +22,9 @@ export function findBySlug(db: Db, kind: LinkedKind, slug: string, lang: string)
     .executeTakeFirst() as Promise<LinkedRow | undefined>;
 }
 
-export async function eventExists(db: Db, id: number): Promise<boolean> {
-  return (await db.selectFrom('events').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+/** Who may read the event: its author and status, undefined when there is none. */
+export function eventOwnership(db: Db, id: number): Promise<Owned | undefined> {
+  return db.selectFrom('events').select(['author', 'status']).where('id', '=', id).executeTakeFirst();
 }
 
 /** `from … where …` reaching, as alias `e`, the events linked to the outer query's record. */
@@ -40,12 +42,13 @@ export function hasLinkedEvent(kind: LinkedKind, condition?: Expression<SqlBool>
 
 /**
  * The record linked to the event, or a translation of it: lists show the request's language, and
- * an event's venue and organizers follow the language (SPEC "Languages").
+ * an event's venue and organizers follow the language (SPEC "Languages"). `shown` (on `e`) says
+ * whether the reader sees the event's links (a protected event's are hidden: event.access.ts).
  */
-export function linkedToEvent(kind: LinkedKind, eventId: number): RawBuilder<SqlBool> {
+export function linkedToEvent(kind: LinkedKind, eventId: number, shown: Expression<SqlBool>): RawBuilder<SqlBool> {
   return kind.table === 'venues'
-    ? sql<SqlBool>`venues.trid in (select v.trid from events e join venues v on v.id = e.venue_id where e.id = ${eventId})`
-    : sql<SqlBool>`organizers.trid in (select o.trid from event_organizers eo join organizers o on o.id = eo.organizer_id where eo.event_id = ${eventId})`;
+    ? sql<SqlBool>`venues.trid in (select v.trid from events e join venues v on v.id = e.venue_id where e.id = ${eventId} and ${shown})`
+    : sql<SqlBool>`organizers.trid in (select o.trid from event_organizers eo join events e on e.id = eo.event_id join organizers o on o.id = eo.organizer_id where eo.event_id = ${eventId} and ${shown})`;
 }
 
 /** Removes this record, and only it, from every event (SPEC item 4). */

@@ -6,7 +6,7 @@ import type { Problems } from '../../http/problems.js';
 import { zoneOrUtc } from '../../lib/dates.js';
 import { loadImages } from '../images/image.service.js';
 import { checkCommonFields, newPostColumns, updatedPostColumns, loadTranslations, visibleTo, type CommonChanges, type Existing } from '../posts/post.service.js';
-import { POST_STATUSES } from '../../auth/roles.js';
+import { POST_STATUSES, type Actor } from '../../auth/roles.js';
 import { dropFalsy, globalId, languageFields, postHead, renderHtml, type Related } from '../posts/post.mapper.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
 import { isHttpUrl } from '../../lib/url.js';
@@ -142,11 +142,14 @@ export function findLinked(db: Db, kind: LinkedKind, id: number): Promise<Linked
   return db.selectFrom(kind.table).selectAll().where('id', '=', id).executeTakeFirst() as Promise<LinkedRow | undefined>;
 }
 
-/** Rows by id, with their images and translations: a fixed number of queries for any number of records. */
-export async function loadRelated(db: Db, kind: LinkedKind, rows: LinkedRow[]): Promise<Related> {
+/**
+ * Rows by id, with their images and translations (those `reader` may read): a fixed number of
+ * queries for any number of records.
+ */
+export async function loadRelated(db: Db, kind: LinkedKind, rows: LinkedRow[], reader: Actor | null): Promise<Related> {
   const [images, translations] = await Promise.all([
     loadImages(db, rows.map((r) => r.image_id)),
-    loadTranslations(db, kind.table, rows.map((r) => r.trid)),
+    loadTranslations(db, kind.table, rows.map((r) => r.trid), reader),
   ]);
   return { images, translations };
 }

@@ -327,7 +327,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
 
   /** Paths of a record's published translations, for the switcher and hreflang. */
   async function translationPaths(table: 'events' | 'venues' | 'organizers', row: { id: number; trid: number; lang: string; slug: string }, path: (paths: ReturnType<typeof pagePaths>, slug: string) => string): Promise<Translations> {
-    const group = (await loadTranslations(db, table, [row.trid])).get(row.trid) ?? {};
+    const group = (await loadTranslations(db, table, [row.trid], null)).get(row.trid) ?? {};
     const ids = Object.entries(group).filter(([lang]) => lang !== row.lang).map(([, id]) => id);
     const others = ids.length === 0 ? [] : await db.selectFrom(table).select(['lang', 'slug']).where('id', 'in', ids).where(sql<SqlBool>`status = 'publish'`).execute();
     return Object.fromEntries([...others, row].map((r) => [r.lang, path(pagePaths(rootPathOf(config, r.lang)), r.slug)]));

@@ -5,10 +5,10 @@ import type { RequestContext } from '../../http/context.js';
 import type { Problems } from '../../http/problems.js';
 import { nowUtc } from '../../lib/clock.js';
 import { localToUtc, parseDateInput, utcToLocal, zoneOrUtc, type Zone } from '../../lib/dates.js';
-import { sanitizeUntrusted } from '../../lib/html.js';
+import { sanitizeRichText } from '../../lib/html.js';
 import { slugCandidate, slugify } from '../../lib/slug.js';
 import { applyImageInput, parseImageInput, type ImageInput } from '../images/image.service.js';
-import { can, POST_STATUSES, scaleBackStatus, type Actor } from '../../auth/roles.js';
+import { can, canEdit, canRead, POST_STATUSES, scaleBackStatus, type Actor } from '../../auth/roles.js';
 import * as users from '../users/user.repository.js';
 import { asId } from '../../http/params.js';
 import { prepared, type PreparedArgs } from '../../db/prepared.js';
@@ -69,9 +69,13 @@ export interface Existing {
   slug: string;
 }
 
-/** Text fields: below editor, script and event handlers are removed (SPEC item 9). */
-export function cleanHtml(actor: Actor | null, html: string): string {
-  return can(actor, 'edit_others_posts') ? html : sanitizeUntrusted(html);
+/**
+ * Text fields, whoever writes them: one sanitizer for every role. SPEC item 9 kept editors' HTML as
+ * sent (WordPress's `unfiltered_html`); a script in an editor's event then ran in an administrator's
+ * browser, one step of a takeover (issue 25), so editors keep rich formatting but never script.
+ */
+export function cleanHtml(html: string): string {
+  return sanitizeRichText(html);
 }
 
 /** Checks the common fields, adding each problem to `problems`. `zone` reads the local `date`. */
@@ -130,7 +134,7 @@ export async function checkCommonFields(
     const value = input[field];
     if (value === undefined) continue;
     if (typeof value !== 'string') problems.add(field, `${field} is not of type string.`);
-    else changes[field] = cleanHtml(actor, value);
+    else changes[field] = cleanHtml(value);
   }
 
   if (input.image !== undefined) {
@@ -144,33 +148,48 @@ export async function checkCommonFields(
   if (input.translation_of === null) {
     changes.leaveGroup = existing !== null;
   } else if (input.translation_of !== undefined) {
-    changes.trid = await checkTranslationOf(db, table, input.translation_of, ctx.lang, existing, problems);
+    changes.trid = await checkTranslationOf(db, table, input.translation_of, ctx, existing, problems);
   }
   return changes;
 }
 
-/** `translation_of`: same kind, another language, and a group without this language yet. */
-async function checkTranslationOf(db: Db, table: PostTableName, value: unknown, lang: string, existing: Existing | null, problems: Problems): Promise<number | undefined> {
+/**
+ * `translation_of`: same kind, another language, and a group without this language yet. Joining
+ * a group is editing it: the caller must read the source as a single GET would (a record it may
+ * not read is answered as one that does not exist, so the ids of others' drafts are not
+ * confirmed) and be allowed to edit it (403), or it would take a language of others' records,
+ * and a series' rule with it. A conflict names the record in the way only to a caller who may read it.
+ */
+async function checkTranslationOf(db: Db, table: PostTableName, value: unknown, ctx: RequestContext, existing: Existing | null, problems: Problems): Promise<number | undefined> {
   const id = asId(value);
   if (id === null) {
     problems.add('translation_of', 'translation_of is not an id.');
     return undefined;
   }
-  const source = await posts(db).selectFrom(table).select(['id', 'lang', 'trid']).where('id', '=', id).executeTakeFirst();
-  if (!source) {
+  const source = await posts(db).selectFrom(table).select(['id', 'lang', 'trid', 'author', 'status']).where('id', '=', id).executeTakeFirst();
+  if (!source || !canRead(ctx.actor, source)) {
     problems.add('translation_of', `translation_of is not the id of a ${KIND[table]}.`);
     return undefined;
   }
-  const recordLang = existing?.lang ?? lang;
+  const recordLang = existing?.lang ?? ctx.lang;
   if (source.lang === recordLang) {
     problems.add('translation_of', 'translation_of is a record in the same language.');
     return undefined;
   }
+  if (!canEdit(ctx.actor, source)) throw forbidden('rest_cannot_edit', `Sorry, you are not allowed to add a translation to this ${KIND[table]}.`);
   if (existing && (await groupSize(db, table, existing.trid)) > 1) {
     throw conflict('translation-exists', 'This record already belongs to a translation group.');
   }
-  const taken = await posts(db).selectFrom(table).select('id').where('trid', '=', source.trid).where('lang', '=', recordLang).where('status', '<>', 'trash').executeTakeFirst();
-  if (taken && taken.id !== existing?.id) throw conflict('translation-exists', `The translation group already has a record in ${recordLang}.`, { existing: taken.id });
+  const taken = await posts(db)
+    .selectFrom(table)
+    .select(['id', 'author', 'status'])
+    .where('trid', '=', source.trid)
+    .where('lang', '=', recordLang)
+    .where('status', '<>', 'trash')
+    .executeTakeFirst();
+  if (taken && taken.id !== existing?.id) {
+    throw conflict('translation-exists', `The translation group already has a record in ${recordLang}.`, canRead(ctx.actor, taken) ? { existing: taken.id } : {});
+  }
   return source.trid;
 }
 
@@ -305,32 +324,37 @@ const groupMembers = perTable((db, table, args: { ids: number[] }) =>
 export interface ShownMembers<R extends PostColumns> {
   /** Each id asked for → the record to show: its translation in the request's language when there is one. */
   shown: Map<number, R>;
-  /** `{lang: id}` of each group, without trashed members. */
+  /** `{lang: id}` of each group: the members the reader may read and those shown, without trashed ones. */
   translations: Map<number, Record<string, number>>;
 }
 
 /**
  * Loads whole translation groups of the given records in one query (through the trid index; a
  * self-join lets SQLite scan the table first) and picks, per id, the member in `lang` that is not
- * in the trash, else the record itself. The lowest id wins wherever a group holds two candidates.
+ * in the trash and that `reader` may read, else the record itself. The lowest id wins wherever a
+ * group holds two candidates. Groups name no record the reader may not read (a draft translation
+ * is neither shown nor named to the public), unless it is shown itself (a linked record is).
  */
-export async function loadShownMembers<R extends PostColumns>(db: Db, table: PostTableName, ids: number[], lang: string): Promise<ShownMembers<R>> {
+export async function loadShownMembers<R extends PostColumns>(db: Db, table: PostTableName, ids: number[], lang: string, reader: Actor | null): Promise<ShownMembers<R>> {
   const wanted = [...new Set(ids)];
   const result: ShownMembers<R> = { shown: new Map(), translations: new Map() };
   if (wanted.length === 0) return result;
-  const members = (await groupMembers[table](db, { ids: wanted })) as R[];
+  const members = ((await groupMembers[table](db, { ids: wanted })) as R[]).filter((member) => member.status !== 'trash');
   const inLanguage = new Map<number, R>();
   for (const member of members) {
-    if (member.status === 'trash') continue;
-    const group = result.translations.get(member.trid) ?? {};
-    group[member.lang] ??= member.id;
-    result.translations.set(member.trid, group);
-    if (member.lang === lang && !inLanguage.has(member.trid)) inLanguage.set(member.trid, member);
+    if (member.lang === lang && !inLanguage.has(member.trid) && canRead(reader, member)) inLanguage.set(member.trid, member);
   }
   const byId = new Map(members.map((member) => [member.id, member]));
   for (const id of wanted) {
     const row = byId.get(id);
     if (row) result.shown.set(id, inLanguage.get(row.trid) ?? row);
+  }
+  const shownIds = new Set([...result.shown.values()].map((row) => row.id));
+  for (const member of members) {
+    if (!canRead(reader, member) && !shownIds.has(member.id)) continue;
+    const group = result.translations.get(member.trid) ?? {};
+    group[member.lang] ??= member.id;
+    result.translations.set(member.trid, group);
   }
   return result;
 }
@@ -348,15 +372,18 @@ export async function withTranslations(db: Db, table: PostTableName, ids: number
 
 const termGroups = prepared((db, args: { trids: number[] }) => db.selectFrom('terms').select(['id', 'trid', 'lang']).where('trid', 'in', args.trids).orderBy('id'));
 const postGroups = perTable((db, table, args: { trids: number[] }) =>
-  db.selectFrom(table).select(['id', 'trid', 'lang']).where('trid', 'in', args.trids).where('status', '<>', 'trash').orderBy('id'),
+  db.selectFrom(table).select(['id', 'trid', 'lang', 'author', 'status']).where('trid', 'in', args.trids).where('status', '<>', 'trash').orderBy('id'),
 );
 
-/** `{lang: id}` of each translation group, one query for a page. */
-export async function loadTranslations(db: Db, table: PostTableName | 'terms', trids: number[]): Promise<Map<number, Record<string, number>>> {
+/**
+ * `{lang: id}` of each translation group, one query for a page, naming only the records `reader`
+ * may read (a draft translation is not named to the public; every term is public).
+ */
+export async function loadTranslations(db: Db, table: PostTableName | 'terms', trids: number[], reader: Actor | null): Promise<Map<number, Record<string, number>>> {
   const groups = new Map<number, Record<string, number>>();
   const wanted = [...new Set(trids)];
   if (wanted.length === 0) return groups;
-  const rows = table === 'terms' ? await termGroups(db, { trids: wanted }) : await postGroups[table](db, { trids: wanted });
+  const rows = table === 'terms' ? await termGroups(db, { trids: wanted }) : (await postGroups[table](db, { trids: wanted })).filter((row) => canRead(reader, row));
   for (const row of rows) {
     const group = groups.get(row.trid) ?? {};
     group[row.lang] ??= row.id;

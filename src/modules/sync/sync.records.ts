@@ -40,7 +40,7 @@ async function events(db: Db, ids: number[], ctx: RequestContext, out: Map<Recor
 async function linked(db: Db, kind: LinkedKind, key: ChangeKind, ids: number[], ctx: RequestContext, out: Map<RecordKey, CurrentRecord>): Promise<void> {
   if (ids.length === 0) return;
   const rows = (await db.selectFrom(kind.table).selectAll().where('id', 'in', ids).execute()) as LinkedRow[];
-  const related = await loadRelated(db, kind, rows);
+  const related = await loadRelated(db, kind, rows, ctx.actor);
   for (const row of rows) out.set(keyOf(key, row.id), { object: canRead(ctx.actor, row) ? toLinkedObject(kind, row, related, ctx, true) : null, status: row.status });
 }
 

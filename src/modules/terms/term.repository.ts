@@ -103,8 +103,9 @@ export async function countExisting(db: Db, taxonomy: Taxonomy, ids: number[]): 
   return Number(row.n);
 }
 
-export async function eventExists(db: Db, id: number): Promise<boolean> {
-  return (await db.selectFrom('events').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+/** What decides who sees an event's terms (event.access.ts): its author, status and password; undefined when there is none. */
+export function eventAccess(db: Db, id: number): Promise<{ author: number; status: string; password: string } | undefined> {
+  return db.selectFrom('events').select(['author', 'status', 'password']).where('id', '=', id).executeTakeFirst();
 }
 
 /** The other members of a translation group. */

@@ -51,7 +51,7 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
     { schema: { tags, summary: `List ${def.route}`, querystring: termListQuery(def), response: responses({ 200: termListSchema(def) }) }, config: PUBLIC },
     async (request, reply) =>
       app.services.pageCache.respond(request, reply, [request.url], async () => {
-        const page = await listTerms(db, def, request.query as TermListQuery, request.ctx.lang);
+        const page = await listTerms(db, def, request.query as TermListQuery, request.ctx);
         const translations = await translationsOf(db, page.rows);
         const body = toTermList(def, page.rows.map((row) => toTermObject(def, row, translations, request.ctx, false)), page, request.ctx);
         return { body, headers: totalHeaders({ total: page.total, total_pages: page.totalPages }) };

@@ -99,6 +99,7 @@ const CategoryListQuery = Type.Object({
   post: Type.Optional(Type.Integer({ minimum: 1, description: 'Only terms of this event' })),
   event: Type.Optional(Type.Integer({ minimum: 1, description: 'Only terms of this event (alias of post, wins over it)' })),
   slug: Type.Optional(Type.String({ minLength: 1, description: 'Only the term with this slug' })),
+  context: Type.Optional(Type.String({ description: 'edit: the terms of a password-protected event (post, event) the caller may edit are listed (view: they are not)' })),
   ...CommonQuery,
 });
 export type TermListQuery = Static<typeof CategoryListQuery>;

@@ -8,6 +8,8 @@ import { asId, parseTruthy } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
 import { slugify } from '../../lib/slug.js';
 import { cleanHtml, loadTranslations } from '../posts/post.service.js';
+import { unlocked } from '../events/event.access.js';
+import { canRead } from '../../auth/roles.js';
 import type { TermTranslations } from './term.mapper.js';
 import * as terms from './term.repository.js';
 import type { TermInput, TermListQuery, TermOrderby } from './term.schema.js';
@@ -32,7 +34,8 @@ export async function getTerm(db: Db, def: TaxonomyDef, id: number): Promise<Ter
 }
 
 export function translationsOf(db: Db, rows: TermRow[]): Promise<TermTranslations> {
-  return loadTranslations(db, 'terms', rows.map((r) => r.trid));
+  // Terms have no status: every reader may read every one.
+  return loadTranslations(db, 'terms', rows.map((r) => r.trid), null);
 }
 
 /**
@@ -90,7 +93,7 @@ async function checkFields(db: Db, def: TaxonomyDef, input: TermInput, ctx: Requ
     if (slug === '') problems.add('slug', 'slug must contain a letter or a digit.');
     else checked.slug = slug;
   }
-  if (input.description !== undefined) checked.description = cleanHtml(ctx.actor, input.description);
+  if (input.description !== undefined) checked.description = cleanHtml(input.description);
   if (def.hierarchical && typeof input.parent === 'number') {
     await checkParent(db, def, input.parent, existing?.id ?? null, problems);
     checked.parent = input.parent;
@@ -217,7 +220,8 @@ export interface TermPage {
 }
 
 /** Checks the list parameters (every problem at once), then reads one page and the total. */
-export async function listTerms(db: Db, def: TaxonomyDef, query: TermListQuery, lang: string): Promise<TermPage> {
+export async function listTerms(db: Db, def: TaxonomyDef, query: TermListQuery, ctx: RequestContext): Promise<TermPage> {
+  const lang = ctx.lang;
   const problems = new Problems();
   const direction = (query.order ?? 'asc').toLowerCase();
   if (direction !== 'asc' && direction !== 'desc') problems.add('order', 'order is not one of asc, desc.');
@@ -230,11 +234,19 @@ export async function listTerms(db: Db, def: TaxonomyDef, query: TermListQuery, 
   if (def.hierarchical && query.parent !== undefined && query.parent !== 0 && !(await terms.findInTaxonomy(db, def.taxonomy, query.parent))) {
     problems.add('parent', `parent is not the id of a ${def.label}.`);
   }
+  // An event the reader may not read is answered as one that does not exist (its id is not
+  // confirmed); a password-protected one it has not opened has no terms to show (they are blanked).
+  let termsHidden = false;
   for (const name of ['post', 'event'] as const) {
     const id = query[name];
-    if (id !== undefined && !(await terms.eventExists(db, id))) problems.add(name, `${name} is not the id of an event.`);
+    const event = id === undefined ? undefined : await terms.eventAccess(db, id);
+    if (id !== undefined && (!event || !canRead(ctx.actor, event))) problems.add(name, `${name} is not the id of an event.`);
+    else if (event && (name === 'event' || query.event === undefined)) termsHidden = !unlocked(event, ctx, { context: query.context });
   }
   problems.throwIfAny();
+  const perPage = clampPerPage(query.per_page);
+  const page = query.page ?? 1;
+  if (termsHidden) return { rows: [], total: 0, totalPages: 0, page };
 
   // WordPress: `include` overrides `exclude`; `event` is an alias of `post` and wins.
   const include = query.include && query.include.length > 0 ? query.include : undefined;
@@ -250,8 +262,6 @@ export async function listTerms(db: Db, def: TaxonomyDef, query: TermListQuery, 
     eventId: query.event ?? query.post,
     slug: query.slug,
   };
-  const perPage = clampPerPage(query.per_page);
-  const page = query.page ?? 1;
   const total = await terms.count(db, filter);
   const rows = (page - 1) * perPage < total ? await terms.page(db, filter, { orderby: (query.orderby ?? 'name') as TermOrderby, direction: direction as 'asc' | 'desc' }, perPage, (page - 1) * perPage) : [];
   return { rows, total, totalPages: totalPages(total, perPage), page };

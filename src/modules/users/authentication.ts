@@ -8,6 +8,7 @@ import { ticketOf } from '../../http/in-process.js';
 import { DUMMY_HASH, verifyPassword } from './passwords.js';
 import * as users from './user.repository.js';
 import { isRole, type Actor } from '../../auth/roles.js';
+import { FailureLimiter, type Limit } from './failure-limiter.js';
 
 /**
  * How long a verified header is remembered. A change that takes access away does not wait for
@@ -15,7 +16,7 @@ import { isRole, type Actor } from '../../auth/roles.js';
  * scrypt) when the version moved. The lifetime only bounds the memory of idle credentials.
  */
 const VERIFIED_TTL_MS = 60_000;
-const WINDOW_MS = 60_000;
+const THROTTLED = 'Too many failed authentication attempts. Try again later.';
 
 /** A header verified once: who it is, through which application password, at which auth version. */
 interface Verified {
@@ -24,16 +25,15 @@ interface Verified {
   authVersion: string;
 }
 
-interface Failures {
-  count: number;
-  resetAt: number;
-}
-
 type Refusal = 'invalid_username' | 'incorrect_password';
 
-/** The contract's codes; the message and the time taken are the same for both. */
+/**
+ * The contract's codes; the message and the time taken are the same for both. No `WWW-Authenticate:
+ * Basic` challenge: a browser would prompt for the credentials and then send them by itself with
+ * every request to this origin, a cross-site form's included (CONTRACT, issue 25).
+ */
 const unauthorized = (code: Refusal = 'incorrect_password'): ApiError =>
-  new ApiError(401, code, 'The username or application password you entered is incorrect.', {}, { 'WWW-Authenticate': 'Basic realm="cal-events"' });
+  new ApiError(401, code, 'The username or application password you entered is incorrect.', {});
 
 /**
  * HTTP Basic with application passwords. Verifying scrypt hashes on every request would cost tens
@@ -42,17 +42,22 @@ const unauthorized = (code: Refusal = 'incorrect_password'): ApiError =>
  * statement, which also serves the page cache's data version); when the auth version moved, the
  * remembered header is re-checked against the database before it is trusted again, so a revocation
  * made through any instance, or the CLI, takes effect on the next request everywhere.
- * Failed attempts are limited per (address, username) and per address (CONTRACT "Limits").
+ * Failed attempts are limited per (address, username) and per address (CONTRACT "Limits"), by
+ * counts every instance shares (failure-limiter.ts); other guessable secrets (event passwords)
+ * are limited by the same limiter.
  */
 export class Authenticator {
   private readonly verified = new LRUCache<string, Verified>({ max: 10_000, ttl: VERIFIED_TTL_MS });
-  private readonly failures = new LRUCache<string, Failures>({ max: 100_000, ttl: WINDOW_MS });
   private readonly pending = new Map<string, Promise<Verified | Refusal>>();
+  /** Failed attempts of every guessable secret, shared by the instances on the database. */
+  readonly failures: FailureLimiter;
 
   constructor(
     private readonly db: Db,
     private readonly failLimit: number,
-  ) {}
+  ) {
+    this.failures = new FailureLimiter(db);
+  }
 
   /** The caller, null for anonymous requests; throws 401/429 for bad or throttled credentials. */
   async authenticate(request: FastifyRequest): Promise<Actor | null> {
@@ -66,11 +71,15 @@ export class Authenticator {
     if (header === undefined) return null;
     const credentials = parseBasic(header);
     if (!credentials) throw unauthorized();
-    // A throttled pair is refused even with the right password (CONTRACT), so before the cache.
-    const pairKey = `${request.ip}\n${credentials.username}`;
-    const ipKey = `${request.ip}\n`;
-    this.refuseWhenThrottled(pairKey, this.failLimit);
-    this.refuseWhenThrottled(ipKey, this.failLimit * 10);
+    // A throttled pair is refused even with the right password (CONTRACT), so before the cache;
+    // a remembered header pays no statement for it, so there this instance's knowledge decides.
+    const pairKey = `auth\n${request.ip}\n${credentials.username}`;
+    const ipKey = `auth\n${request.ip}\n`;
+    const limits: Limit[] = [
+      { key: pairKey, limit: this.failLimit },
+      { key: ipKey, limit: this.failLimit * 10 },
+    ];
+    this.failures.refuseKnown(limits, THROTTLED);
     const key = createHash('sha256').update(header).digest('base64');
     const versions = await readVersions(this.db);
     request.versions = versions;
@@ -85,13 +94,15 @@ export class Authenticator {
       this.verified.delete(key);
     }
 
+    // Every instance's failures before a guess is verified: a guesser meets one limit however
+    // many instances answer it.
+    await this.failures.refuse(limits, THROTTLED);
     const verified = await this.verifyShared(key, credentials.username, credentials.password, versions.auth);
     if (typeof verified === 'string') {
-      this.countFailure(pairKey);
-      this.countFailure(ipKey);
+      await this.failures.fail([pairKey, ipKey]);
       throw unauthorized(verified);
     }
-    this.failures.delete(pairKey);
+    await this.failures.clear(pairKey);
     this.verified.set(key, verified);
     return verified.actor;
   }
@@ -134,23 +145,6 @@ export class Authenticator {
       if (await verifyPassword(password, hash)) return { actor: { id: user.id, username: user.username, role: user.role }, passwordId: id, authVersion };
     }
     return 'incorrect_password';
-  }
-
-  private refuseWhenThrottled(key: string, limit: number): void {
-    const entry = this.failures.get(key);
-    if (entry && entry.count >= limit && entry.resetAt > Date.now()) {
-      const retryAfter = Math.max(1, Math.ceil((entry.resetAt - Date.now()) / 1000));
-      throw new ApiError(429, 'rest_too_many_requests', 'Too many failed authentication attempts. Try again later.', {}, { 'Retry-After': String(retryAfter) });
-    }
-  }
-
-  private countFailure(key: string): void {
-    const entry = this.failures.get(key);
-    if (entry && entry.resetAt > Date.now()) {
-      entry.count += 1;
-    } else {
-      this.failures.set(key, { count: 1, resetAt: Date.now() + WINDOW_MS });
-    }
   }
 }
 
