@@ -447,6 +447,25 @@ async function main(): Promise<void> {
       }
     }
 
+    // 15. An attacker's requests (issue 25): the inputs that froze earlier versions (a cost of
+    // 24,000 letters, a 12 KB date, a thousand search words, a cross-site form), in turn, as fast
+    // as the connections go; each must be refused at once (non2xx counts them all), never a 503.
+    if (selected('15')) {
+      const attacks: { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string }[] = [
+        { method: 'POST', path: '/cal/events/v1/events', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'x', start_date: '2030-01-01 10:00', end_date: '2030-01-01 11:00', cost: 'a'.repeat(24_000) }) },
+        { method: 'GET', path: `/cal/events/v1/events?start_date=${encodeURIComponent('next friday '.repeat(1000))}` },
+        { method: 'GET', path: `/cal/events/v1/events?search=${encodeURIComponent(Array.from({ length: 1000 }, (_, i) => `w${i}`).join(' '))}` },
+        { method: 'POST', path: '/cal/admin/v1/users', headers: { authorization, origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=mallory&role=administrator' },
+      ];
+      let sent = 0;
+      record(
+        await onService('15. attacks refused (cost, date, words, cross-site form)', {
+          url: base,
+          requests: [{ setupRequest: (request) => ({ ...request, ...attacks[(sent += 1) % attacks.length]! }) }],
+        }),
+      );
+    }
+
     const list = results.find((row) => row.scenario.startsWith('1.'));
     const ratio = list && bareRow ? list.requests_per_sec / Math.max(1, bareRow.requests_per_sec) : null;
     console.table(results);

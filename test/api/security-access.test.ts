@@ -235,6 +235,15 @@ for (const backend of backends()) {
         assert.equal((await get(`${EVENTS}?start_date=2031-06-01&end_date=2031-06-30`, undefined, '10.9.0.4')).statusCode, 200);
       });
 
+      it('should never limit a list whose password opens an event it shows, nor one that shows no protected event', async () => {
+        for (let i = 0; i < 8; i++) {
+          const opened = await get(`${EVENTS}?start_date=2031-06-01&end_date=2031-06-30&password=${encodeURIComponent('open sesame')}&n=${i}`, undefined, '10.9.0.6');
+          assert.equal(opened.statusCode, 200, `list ${i + 1} with the right password`);
+          const nothingTested = await get(`${EVENTS}?start_date=2040-01-01&end_date=2040-01-31&password=nothing${i}`, undefined, '10.9.0.6');
+          assert.equal(nothingTested.statusCode, 200, `list ${i + 1} with no protected event`);
+        }
+      });
+
       it('should count the guesses made through every instance on the database as one', async () => {
         const storage = await connect({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl });
         const second = await buildApp(t.config, { storage, logger: false });

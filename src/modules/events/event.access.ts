@@ -70,7 +70,7 @@ const THROTTLED = 'Too many wrong passwords. Try again later.';
  * event, further attempts at it, right or wrong, are 429 until the minute has passed; an address
  * is limited at ten times that across events. A right password clears its pair; a read without
  * a password is never limited. Lists test a password against every protected event they show:
- * each list request carrying one counts as one attempt of its address, limited like one event.
+ * one that opens none of them counts as one attempt of its address, limited like one event.
  */
 export class PasswordAttempts {
   constructor(
@@ -98,14 +98,38 @@ export class PasswordAttempts {
     throw eventErrors.passwordProtected();
   }
 
-  /** A list request carrying a password: refused while its address is throttled, else counted. */
-  async listAttempt(query: Unlocking, ip: string): Promise<void> {
+  /** A list request carrying a password, before it is read: refused while its address is throttled. */
+  async beforeList(query: Unlocking, ip: string): Promise<void> {
     if (query.password === undefined || query.password === '') return;
-    const key = `event-password\n${ip}\nlist`;
-    await this.limiter.refuse([{ key, limit: this.limit }], THROTTLED);
-    await this.limiter.fail([key]);
+    await this.limiter.refuse([{ key: listKey(ip), limit: this.limit }], THROTTLED);
+  }
+
+  /**
+   * A list whose rows are not judged: a feed (iCalendar, JSON-LD), read in batches and streamed.
+   * Any password it carries counts as a guess; who knows the password reads the event itself.
+   */
+  async guess(query: Unlocking, ip: string): Promise<void> {
+    if (query.password === undefined || query.password === '') return;
+    await this.limiter.fail([listKey(ip)]);
+  }
+
+  /**
+   * The same list once its rows are read: a guess when it showed protected events the password
+   * opened none of (counted), a right password when it opened one (its count cleared), nothing
+   * when no protected event was shown (the password was tested against nothing). A site that
+   * lists its members' events with their password is then never limited; a guesser is, after
+   * as many wrong lists as wrong single reads.
+   */
+  async afterList(rows: readonly Protected[], ctx: RequestContext, query: Unlocking, ip: string): Promise<void> {
+    if (query.password === undefined || query.password === '') return;
+    const tested = rows.filter((row) => row.password !== '' && !openedForEditing(row, ctx, query));
+    if (tested.length === 0) return;
+    if (tested.some((row) => sameSecret(query.password!, row.password))) await this.limiter.clear(listKey(ip));
+    else await this.limiter.fail([listKey(ip)]);
   }
 }
+
+const listKey = (ip: string): string => `event-password\n${ip}\nlist`;
 
 /**
  * A part of a page-cache key for a read carrying a password: its address, so an answer a password

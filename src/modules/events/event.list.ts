@@ -340,7 +340,15 @@ async function countEvents(db: Db, counts: CountCache, base: EventQuery, filter:
 }
 
 /** GET /events: one query for the page, one for the total, a fixed number for the embedded records. */
-export async function listEvents(db: Db, counts: CountCache, q: EventListParams, ctx: RequestContext, version: string, now: DateTime = DateTime.utc()): Promise<Page<'events'>> {
+export async function listEvents(
+  db: Db,
+  counts: CountCache,
+  q: EventListParams,
+  ctx: RequestContext,
+  version: string,
+  options: { now?: DateTime; onRows?: (rows: readonly EventRow[]) => Promise<void> } = {},
+): Promise<Page<'events'>> {
+  const now = options.now ?? DateTime.utc();
   const page = q.page ?? 1;
   const perPage = clampPerPage(q.per_page);
   const filter = await buildFilter(db, q, ctx, now);
@@ -369,6 +377,8 @@ export async function listEvents(db: Db, counts: CountCache, q: EventListParams,
       : await Promise.all([countEvents(db, counts, base, filter, ctx.lang, version), pageRows()]);
   if (isPastTheEnd(page, perPage, total)) throw eventErrors.archivePageNotFound();
 
+  // The caller learns which rows were shown (the password limiter judges a list's password by them).
+  await options.onRows?.(rows);
   const relations = await loadEventRelations(db, rows, ctx, false);
   const items = rows.map((row) => toEventObject(row, relations, ctx, { single: false, blank: !unlocked(row, ctx, q) }));
   return buildPage('events', items, { base: `${ctx.base}/events/`, page, perPage, total, echo: filter.echo });

@@ -81,12 +81,15 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/cal/events/v1/events', { schema: { querystring: EventListQuery, response: responses({ 200: EventListSchema }) }, config: { access: 'public' } }, async (request, reply) => {
     const query = request.query as EventListParams;
-    // Before the cache and whatever the format: every list carrying a password counts as a guess.
-    await attempts.listAttempt(query, request.ip);
+    // Before the cache and whatever the format: a throttled address gets no list with a password.
+    await attempts.beforeList(query, request.ip);
     const format = negotiateFormat(request, reply);
-    if (format !== 'json') return respondEventListFeed(app, request, reply, format);
+    if (format !== 'json') {
+      await attempts.guess(query, request.ip);
+      return respondEventListFeed(app, request, reply, format);
+    }
     return pageCache.respond(request, reply, [request.url, windowKey(query, request.ctx)], async (version) => {
-      const page = await listEvents(db, app.services.counts, query, request.ctx, version);
+      const page = await listEvents(db, app.services.counts, query, request.ctx, version, { onRows: (rows) => attempts.afterList(rows, request.ctx, query, request.ip) });
       return { body: page, headers: totalHeaders(page) };
     });
   });
