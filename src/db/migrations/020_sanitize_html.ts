@@ -48,7 +48,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unused-vars
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(_db: Kysely<any>): Promise<void> {
   // What was removed cannot be put back, and must not be.
 }
