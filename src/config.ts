@@ -22,7 +22,7 @@ export interface Config {
   readonly geoloc: boolean;
   readonly siteUrl: string | undefined;
   readonly authFailLimit: number;
-  /** Mean event-loop delay (ms) over a sample above which requests get 503; 0 turns the check off. */
+  /** Event-loop delay (ms, mean over a sample) the service's own work accounts for, above which requests get 503; 0 turns the check off. */
   readonly maxEventLoopDelayMs: number;
   /** V8 heap in use (MB) above which requests get 503; 0 turns the check off. */
   readonly maxHeapUsedMb: number;
