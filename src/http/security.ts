@@ -33,6 +33,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, policy: Brow
         defaultSrc: ["'none'"],
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'https:', 'http:', 'data:'],
+        mediaSrc: ["'self'", 'https:'],
         frameSrc: EMBED_HOSTS.map((host) => `https://${host}`),
         frameAncestors: [...ancestors],
         baseUri: ["'none'"],

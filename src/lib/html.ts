@@ -48,7 +48,8 @@ const EMBED_SANDBOX = 'allow-scripts allow-same-origin allow-presentation allow-
  * The one policy every description and excerpt goes through, whoever writes it (WordPress trusts
  * editors with `unfiltered_html`; here an editor's script would run in an administrator's browser,
  * so nobody's does). Rich formatting stays: headings, lists, quotes, tables, figures, links,
- * images and the embeds above; script, styles, forms, event handlers and `javascript:` go.
+ * images, audio and video over https and the embeds above; script, styles, forms, event handlers
+ * and `javascript:` go.
  */
 const POLICY: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -56,10 +57,19 @@ const POLICY: sanitizeHtml.IOptions = {
     'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
     'blockquote', 'br', 'hr', 'img', 'figure', 'figcaption', 'span', 'div', 'code', 'pre',
     'table', 'caption', 'colgroup', 'col', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'iframe',
+    'video', 'audio', 'source', 'track',
   ],
   allowedAttributes: {
-    '*': ['title', 'lang', 'dir'],
-    a: ['href', 'target', 'rel', 'hreflang'],
+    // `class` keeps WordPress blocks' layout (`wp-block-columns`); with no script on the pages and
+    // `style-src 'self'`, a class can only pick one of the site's own styles.
+    '*': ['title', 'lang', 'dir', 'class'],
+    // Anchors within a description (`#programme`).
+    ...Object.fromEntries(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((h) => [h, ['id']])),
+    a: ['href', 'target', 'rel', 'hreflang', 'id'],
+    video: ['src', 'poster', 'controls', 'width', 'height', 'preload', 'loop', 'muted', 'playsinline'],
+    audio: ['src', 'controls', 'preload', 'loop', 'muted'],
+    source: ['src', 'type', 'media'],
+    track: ['src', 'kind', 'srclang', 'label', 'default'],
     img: ['src', 'alt', 'width', 'height', 'loading'],
     ol: ['start', 'reversed', 'type'],
     li: ['value'],
@@ -72,8 +82,10 @@ const POLICY: sanitizeHtml.IOptions = {
     iframe: ['src', 'width', 'height', 'allow', 'allowfullscreen', 'sandbox', 'loading', 'referrerpolicy'],
   },
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
-  allowedSchemesByTag: { img: ['http', 'https', 'data'], iframe: ['https'] },
+  allowedSchemesByTag: { img: ['http', 'https', 'data'], iframe: ['https'], video: ['https'], audio: ['https'], source: ['https'], track: ['https'] },
   allowProtocolRelative: false,
+  // Void elements written as such (`<track … />`), not given an end tag browsers would ignore.
+  selfClosing: [...sanitizeHtml.defaults.selfClosing, 'source', 'track', 'col', 'wbr'],
   allowedIframeHostnames: [...EMBED_HOSTS],
   // Drop these elements with their content; by default only the tags would go and their text remain.
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'object', 'embed', 'template', 'svg', 'math'],
@@ -101,37 +113,64 @@ const POLICY: sanitizeHtml.IOptions = {
  */
 export const MAX_NESTING = 256;
 
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
-/** Elements an opening tag of the same group closes implicitly (`<li>a<li>b`), as the parser does. */
-const SELF_CLOSING_GROUP: Record<string, string> = { p: 'p', li: 'li', dt: 'd', dd: 'd', tr: 'tr', td: 't', th: 't', option: 'option' };
-const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)(?![a-zA-Z0-9-])[^<>]*?(\/?)>/g;
+// The parser's own rules (htmlparser2's Parser: voidElements, openImpliesClose), so the depth
+// counted is the depth it reaches: an element it never keeps open, or that an opening tag closes
+// for it, does not count; everything else does.
+const VOID = new Set(['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const P = ['p'];
+const FORM = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
+const IMPLIES_CLOSE = new Map<string, ReadonlySet<string>>(
+  (
+    [
+      ['tr', ['tr', 'th', 'td']],
+      ['th', ['th']],
+      ['td', ['thead', 'th', 'td']],
+      ['body', ['head', 'link', 'script']],
+      ['li', ['li']],
+      ['option', ['option']],
+      ['optgroup', ['optgroup', 'option']],
+      ['dd', ['dd', 'dt']],
+      ['dt', ['dd', 'dt']],
+      ['rt', ['rt', 'rp']],
+      ['rp', ['rt', 'rp']],
+      ['tbody', ['thead', 'tbody']],
+      ['tfoot', ['thead', 'tbody']],
+      ...['select', 'input', 'output', 'button', 'datalist', 'textarea'].map((name) => [name, FORM] as const),
+      ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'pre', 'section', 'table', 'ul'].map(
+        (name) => [name, P] as const,
+      ),
+    ] as const
+  ).map(([name, closes]) => [name, new Set<string>(closes)]),
+);
+// Only the start of a tag: what follows it (attributes, quotes holding `<`, `/>`) cannot make it
+// any less open, as the parser opens an element for `<b/>` and `<b x="<">` alike.
+const TAG_START = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)/g;
 
 /**
- * The greatest depth of open elements in `html`, as a parser keeps them: an end tag closes up to
- * the last open element of its name and is ignored when there is none. One pass, with a count per
- * name, so it stays linear however the tags are nested or mismatched.
+ * The greatest depth of open elements in `html`, as the parser keeps them, or more: every tag
+ * start opens an element unless it is void, an opening tag closes what the parser's rules say it
+ * closes, and an end tag closes up to the last open element of its name (ignored when there is
+ * none). One pass, with a count per name, so it stays linear however the tags are nested,
+ * mismatched or disguised.
  */
 export function nestingDepth(html: string): number {
   const stack: string[] = [];
   const open = new Map<string, number>();
   let deepest = 0;
-  for (const [, closing, rawName, selfClosing] of html.matchAll(TAG)) {
+  const pop = (): string | undefined => {
+    const top = stack.pop();
+    if (top !== undefined) open.set(top, open.get(top)! - 1);
+    return top;
+  };
+  for (const [, closing, rawName] of html.matchAll(TAG_START)) {
     const name = rawName!.toLowerCase();
     if (closing) {
-      if (!open.get(name)) continue;
-      for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-        open.set(top, open.get(top)! - 1);
-        if (top === name) break;
-      }
+      if (open.get(name)) while (pop() !== name);
       continue;
     }
-    if (VOID.has(name) || selfClosing) continue;
-    const group = SELF_CLOSING_GROUP[name];
-    const top = stack[stack.length - 1];
-    if (group !== undefined && top !== undefined && SELF_CLOSING_GROUP[top] === group) {
-      stack.pop();
-      open.set(top, open.get(top)! - 1);
-    }
+    const closes = IMPLIES_CLOSE.get(name);
+    while (closes && stack.length > 0 && closes.has(stack[stack.length - 1]!)) pop();
+    if (VOID.has(name)) continue;
     stack.push(name);
     open.set(name, (open.get(name) ?? 0) + 1);
     deepest = Math.max(deepest, stack.length);
@@ -152,6 +191,8 @@ export function escapeHtml(text: string): string {
  * escaped, rather than handed to a parser that would take minutes over it.
  */
 export function sanitizeRichText(html: string): string {
+  // Plain text (most descriptions) comes out of the sanitizer unchanged: no need to parse it.
+  if (!/[<>&]/.test(html)) return html;
   if (nestingDepth(html) > MAX_NESTING) return escapeHtml(html);
   return sanitizeHtml(html, POLICY);
 }

@@ -93,6 +93,9 @@ type Ipv6Rule = readonly [prefix: number[], bits: number, kind: (g: number[]) =>
 /** The first rule whose prefix matches decides. */
 const IPV6_RULES: readonly Ipv6Rule[] = [
   [[0xfd00, 0x0ec2, 0, 0, 0, 0, 0, 0x0254], 128, () => 'forbidden'], // AWS metadata over IPv6
+  [[0xfd20, 0x00ce, 0, 0, 0, 0, 0, 0x0254], 128, () => 'forbidden'], // GCP metadata over IPv6
+  // Link-local, as 169.254.0.0/16: no webhook or calendar lives there, the metadata services may.
+  [[0xfe80], 10, () => 'forbidden'],
   [[0, 0, 0, 0, 0, 0xffff], 96, (g) => v4Of(g[6]!, g[7]!)], // IPv4-mapped ::ffff:a.b.c.d
   [[0, 0, 0, 0, 0xffff, 0], 96, (g) => v4Of(g[6]!, g[7]!)], // IPv4-translated ::ffff:0:a.b.c.d
   [[0x64, 0xff9b], 96, (g) => v4Of(g[6]!, g[7]!)], // NAT64 64:ff9b::a.b.c.d

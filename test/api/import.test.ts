@@ -16,7 +16,8 @@ import type { ImportReport } from '../../src/modules/import/import.report.js';
 const NS = '/cal/events/v1';
 /** Every source here is a server on 127.0.0.1, which imports reach only when private addresses are allowed. */
 const PRIVATE_OK = { CAL_IMPORT_ALLOW_PRIVATE: '1' };
-const SAMPLES = new URL('../../../shared/reference/samples/', import.meta.url);
+// Real responses captured from the original plugin (copied from the reference samples, so a clone alone passes).
+const SAMPLES = new URL('../fixtures/samples/', import.meta.url);
 
 /** The user and application password of a Basic header. */
 function credentials(authorization: string): { user: string; password: string } {

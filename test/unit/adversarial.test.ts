@@ -71,6 +71,10 @@ describe('adversarial input', () => {
       `<a ${'b'.repeat(200_000)}`,
       '<li>'.repeat(100_000),
       '<b></i>'.repeat(50_000),
+      // The parser opens an element for each of these too: `/>` and a `<` inside quotes hide nothing.
+      '<b/>'.repeat(260_000),
+      '<b x="<">'.repeat(120_000),
+      '<tr><td>'.repeat(100_000),
     ];
     for (const text of inputs) {
       const clean = assertFast(`sanitize ${text.slice(0, 8)}…`, () => sanitizeRichText(text));
@@ -82,6 +86,9 @@ describe('adversarial input', () => {
   it('keeps text nested deeper than any document as escaped text, and real nesting as HTML', () => {
     assert.equal(nestingDepth('<ul><li>a<li>b<li>c</ul><p>x<p>y'), 2);
     assert.equal(nestingDepth('<div><b></i></b></div><br><img src="x" /><hr/>'), 2);
+    assert.equal(nestingDepth('<table><tr><td>a<td>b<tr><td>c</table>'), 3);
+    assert.equal(nestingDepth('<b/><b x="<"><i/>'), 3);
+    assert.equal(sanitizeRichText('<b/>'.repeat(MAX_NESTING + 1)), '&lt;b/&gt;'.repeat(MAX_NESTING + 1));
     const deep = `${'<b>'.repeat(MAX_NESTING + 1)}x`;
     assert.equal(sanitizeRichText(deep), `${'&lt;b&gt;'.repeat(MAX_NESTING + 1)}x`);
     const fine = `${'<blockquote>'.repeat(50)}x${'</blockquote>'.repeat(50)}`;
