@@ -219,6 +219,23 @@ for (const backend of backends()) {
         assert.equal((await get(`${EVENTS}/${guarded.id}`, undefined, '10.9.0.1')).data.code, 'event-password-protected');
       });
 
+      it('should count guesses sent all at once before checking them: no more than the limit are tried', async () => {
+        const guesses = await Promise.all(Array.from({ length: 20 }, (_, i) => read(guarded, `parallel${i}`, '10.9.0.7')));
+        const statuses = guesses.map((res) => res.statusCode);
+        assert.equal(statuses.filter((status) => status === 403).length, 3, statuses.join(' '));
+        assert.equal(statuses.filter((status) => status === 429).length, 17, statuses.join(' '));
+        // The same for application passwords: twenty different wrong passwords at once, three checked
+        // (twenty copies of one header are one guess, verified once).
+        const username = (await t.asUser('author', 'racer')).authorization;
+        const wrong = (i: number) => `Basic ${Buffer.from(`racer:AAAA BBBB CCCC DDDD EEEE ${String(i).padStart(4, 'F')}`).toString('base64')}`;
+        const logins = await Promise.all(Array.from({ length: 20 }, (_, i) => t.request({ method: 'GET', url: '/', auth: wrong(i), remoteAddress: '10.9.0.8' })));
+        const loginStatuses = logins.map((res) => res.statusCode);
+        assert.equal(loginStatuses.filter((status) => status === 401).length, 3, loginStatuses.join(' '));
+        assert.equal(loginStatuses.filter((status) => status === 429).length, 17, loginStatuses.join(' '));
+        // Right credentials from elsewhere are not held up by it.
+        assert.equal((await t.request({ method: 'GET', url: '/', auth: username, remoteAddress: '10.9.0.9' })).statusCode, 200);
+      });
+
       it('should clear the pair\'s count on the right password', async () => {
         for (let i = 0; i < 2; i++) assert.equal((await read(guarded, 'wrong', '10.9.0.3')).statusCode, 403);
         assert.equal((await read(guarded, 'open sesame', '10.9.0.3')).statusCode, 200);

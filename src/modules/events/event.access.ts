@@ -92,9 +92,13 @@ export class PasswordAttempts {
     if (row.password === '' || openedForEditing(row, ctx, query)) return;
     if (query.password === undefined) throw eventErrors.passwordProtected();
     const limits = this.limits(ip, row.id);
-    await this.limiter.refuse(limits, THROTTLED);
-    if (sameSecret(query.password, row.password)) return this.limiter.clear(limits[0]!.key);
-    await this.limiter.fail(limits.map((l) => l.key));
+    if (sameSecret(query.password, row.password)) {
+      await this.limiter.refuse(limits, THROTTLED);
+      return this.limiter.clear(limits[0]!.key);
+    }
+    // A wrong guess is counted and judged by its own count in one step, so guesses sent all at
+    // once meet the limit too (read first and counted after, they all passed the read).
+    await this.limiter.attempt(limits, THROTTLED);
     throw eventErrors.passwordProtected();
   }
 

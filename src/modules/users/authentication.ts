@@ -94,15 +94,8 @@ export class Authenticator {
       this.verified.delete(key);
     }
 
-    // Every instance's failures before a guess is verified: a guesser meets one limit however
-    // many instances answer it.
-    await this.failures.refuse(limits, THROTTLED);
-    const verified = await this.verifyShared(key, credentials.username, credentials.password, versions.auth);
-    if (typeof verified === 'string') {
-      await this.failures.fail([pairKey, ipKey]);
-      throw unauthorized(verified);
-    }
-    await this.failures.clear(pairKey);
+    const verified = await this.verifyShared(key, limits, credentials.username, credentials.password, versions.auth);
+    if (typeof verified === 'string') throw unauthorized(verified);
     this.verified.set(key, verified);
     return verified.actor;
   }
@@ -119,12 +112,21 @@ export class Authenticator {
 
   /**
    * Concurrent requests with the same header (a client's first burst) share one verification
-   * instead of each paying for scrypt; each still counts its own failure.
+   * instead of each paying for scrypt, and count as the one guess they are. A guess is counted
+   * against every instance's failures before it is verified: a guesser meets one limit however
+   * many instances answer, and however many different guesses it sends at once (checked first
+   * and counted after, they all passed the check). Registered before its first await, so a burst
+   * finds it.
    */
-  private verifyShared(key: string, username: string, password: string, authVersion: string): Promise<Verified | Refusal> {
+  private verifyShared(key: string, limits: Limit[], username: string, password: string, authVersion: string): Promise<Verified | Refusal> {
     const pending = this.pending.get(key);
     if (pending) return pending;
-    const verification = this.verify(username, password, authVersion).finally(() => this.pending.delete(key));
+    const verification = (async () => {
+      const attempt = await this.failures.attempt(limits, THROTTLED);
+      const verified = await this.verify(username, password, authVersion);
+      if (typeof verified !== 'string') await attempt.succeeded();
+      return verified;
+    })().finally(() => this.pending.delete(key));
     this.pending.set(key, verification);
     return verification;
   }

@@ -27,6 +27,11 @@ export interface Limit {
 
 const hashOf = (key: string): string => createHash('sha256').update(key).digest('base64url');
 
+/** An attempt counted before its secret was checked; a right secret takes it back. */
+export interface Attempt {
+  succeeded(): Promise<void>;
+}
+
 export class FailureLimiter {
   /** Hash → the count and window end this instance last saw. */
   private readonly known = new LRUCache<string, failures.FailureCount>({ max: 100_000, ttl: WINDOW_MS });
@@ -56,16 +61,57 @@ export class FailureLimiter {
 
   /** Counts one failure of each key. */
   async fail(keys: string[]): Promise<void> {
+    for (const key of keys) await this.count(hashOf(key));
+    await this.purge();
+  }
+
+  /**
+   * An attempt at a secret, counted as a failure *before* the secret is checked, so that guesses
+   * sent all at once meet the limit too: checked first and counted after, a thousand parallel
+   * guesses all passed the check before the first was counted. An attempt past a limit is taken
+   * back and refused (429: refused attempts do not count); a right one is taken back by
+   * {@link Attempt.succeeded}, which also clears the first key (the pair a success clears).
+   */
+  async attempt(limits: Limit[], message: string): Promise<Attempt> {
+    const hashes = limits.map(({ key }) => hashOf(key));
+    const rows: failures.FailureCount[] = [];
+    for (const hash of hashes) rows.push(await this.count(hash));
+    const over = rows.findIndex((row, i) => row.failures > limits[i]!.limit);
+    if (over >= 0) {
+      await this.takeBack(hashes);
+      this.refuseAt({ ...rows[over]!, failures: limits[over]!.limit }, limits[over]!.limit, message);
+    }
+    await this.purge();
+    return {
+      succeeded: async () => {
+        const [pair, ...others] = hashes;
+        this.known.delete(pair!);
+        await failures.clearFailures(this.db, pair!);
+        await this.takeBack(others);
+      },
+    };
+  }
+
+  private async count(hash: string): Promise<failures.FailureCount> {
+    const row = await failures.addFailure(this.db, hash, this.now(), WINDOW_MS);
+    this.known.set(row.key_hash, row);
+    return row;
+  }
+
+  private async takeBack(hashes: string[]): Promise<void> {
+    for (const hash of hashes) {
+      await failures.removeFailure(this.db, hash);
+      const known = this.known.get(hash);
+      if (known) this.known.set(hash, { ...known, failures: Math.max(0, known.failures - 1) });
+    }
+  }
+
+  /** Ended windows are dropped by whichever instance counts failures, once a window at most. */
+  private async purge(): Promise<void> {
     const now = this.now();
-    for (const key of keys) {
-      const row = await failures.addFailure(this.db, hashOf(key), now, WINDOW_MS);
-      this.known.set(row.key_hash, row);
-    }
-    // Ended windows are dropped by whichever instance counts failures, once a window at most.
-    if (now - this.lastPurge >= WINDOW_MS) {
-      this.lastPurge = now;
-      await failures.purgeFailures(this.db, now);
-    }
+    if (now - this.lastPurge < WINDOW_MS) return;
+    this.lastPurge = now;
+    await failures.purgeFailures(this.db, now);
   }
 
   /** Clears a key after a success; no statement when neither this instance nor the last read saw a failure of it. */

@@ -41,6 +41,11 @@ export async function addFailure(db: Db, key: string, now: number, windowMs: num
   return { key_hash: row.key_hash, failures: Number(row.failures), reset_at: Number(row.reset_at) };
 }
 
+/** One failure of `key` taken back (an attempt counted before it was checked, that turned out refused or right). */
+export async function removeFailure(db: Db, key: string): Promise<void> {
+  await db.updateTable('failure_counts').set({ failures: sql<number>`failures - 1` }).where('key_hash', '=', key).where('failures', '>', 0).execute();
+}
+
 export async function clearFailures(db: Db, key: string): Promise<void> {
   await db.deleteFrom('failure_counts').where('key_hash', '=', key).execute();
 }
