@@ -23,8 +23,8 @@ export interface TestApp {
   storage: Storage;
   config: Config;
   backend: Backend;
-  /** Counts SQL statements, for the constant-queries assertions. */
-  queries: { count: number };
+  /** Counts SQL statements, for the constant-queries assertions; `recent` holds the last ones' text. */
+  queries: { count: number; recent: string[] };
   /** Basic header of a new user with that role. */
   asUser(role: Role, username?: string): Promise<{ id: number; authorization: string }>;
   request(options: InjectOptions & { auth?: string | undefined }): Promise<LightMyRequestResponse & { body: string; data: any }>;
@@ -53,12 +53,15 @@ export async function createTestApp(backend: Backend, env: Record<string, string
   const pgDb = backend === 'postgres' ? await createScratchDatabase(process.env['TEST_DATABASE_URL']!, 'cal_test') : null;
   // The overload guard is off unless a test turns it on: a busy CI machine must not answer 503 to tests.
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0', ...(pgDb ? { DATABASE_URL: pgDb.url } : {}), ...env }, isValidTimezone);
-  const queries = { count: 0 };
+  const queries = { count: 0, recent: [] as string[] };
   const storage = await connect({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
-    onQuery: (_sql, ms) => {
+    onQuery: (text, ms) => {
       queries.count += 1;
+      // A few, to tell a statement under test from a background job's (the webhook worker, the horizon step).
+      queries.recent.push(text);
+      if (queries.recent.length > 64) queries.recent.shift();
       observeQuery(ms);
     },
   });

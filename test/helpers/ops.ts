@@ -88,7 +88,7 @@ export async function appOn(env: Record<string, string>): Promise<TestApp> {
     storage,
     config,
     backend: config.databaseUrl ? 'postgres' : 'sqlite',
-    queries: { count: 0 },
+    queries: { count: 0, recent: [] },
     asUser: () => Promise.reject(new Error('appOn: create users through the API')),
     request: injector(app),
     async close() {
