@@ -16,11 +16,21 @@ import { seed } from './seed.js';
  *   npx tsx bench/explain-lists.ts --data-dir /tmp/m1 [--events 1000000]
  *   npx tsx bench/explain-lists.ts --database-url postgres://postgres@127.0.0.1:5432/m1
  */
-const { values: args } = parseArgs({ options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, events: { type: 'string', default: '100000' } } });
+const { values: args } = parseArgs({
+  options: {
+    'data-dir': { type: 'string' },
+    'database-url': { type: 'string' },
+    events: { type: 'string', default: '100000' },
+  },
+});
 const captured: { sql: string; ms: number; parameters: readonly unknown[] }[] = [];
 /** Statements are kept from the first request on (not those of seeding). */
 let capturing = false;
-const storage = await connect({ dataDir: args['data-dir'] ?? './data', databaseUrl: args['database-url'], onQuery: (text, ms, parameters) => void (capturing && captured.push({ sql: text, ms, parameters })) });
+const storage = await connect({
+  dataDir: args['data-dir'] ?? './data',
+  databaseUrl: args['database-url'],
+  onQuery: (text, ms, parameters) => void (capturing && captured.push({ sql: text, ms, parameters })),
+});
 const db = storage.db;
 await migrate(db);
 const postgres = dialectOf(db) === 'postgres';
@@ -28,7 +38,12 @@ if (!(await db.selectFrom('events').select('id').limit(1).executeTakeFirst())) {
   const author = (await createUser(db, { username: 'explain', role: 'administrator' })).user.id;
   await seed(db, Number(args.events), author);
 }
-const config = loadConfig({ DATA_DIR: args['data-dir'] ?? './data', LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0', ...(args['database-url'] ? { DATABASE_URL: args['database-url'] } : {}) });
+const config = loadConfig({
+  DATA_DIR: args['data-dir'] ?? './data',
+  LOG_LEVEL: 'silent',
+  CAL_MAX_EVENT_LOOP_DELAY_MS: '0',
+  ...(args['database-url'] ? { DATABASE_URL: args['database-url'] } : {}),
+});
 const app = await buildApp(config, { storage, logger: false });
 await app.ready();
 capturing = true;
@@ -59,9 +74,19 @@ const kinds: [string, string][] = [
   ['venues with events', '/cal/events/v1/venues?has_events=true'],
   ['organizers with upcoming events', '/cal/events/v1/organizers?only_with_upcoming=true'],
 ];
-console.log(`${Number((await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)} events, ${postgres ? 'PostgreSQL' : 'SQLite'}`);
+console.log(
+  `${Number(
+    (
+      await db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  )} events, ${postgres ? 'PostgreSQL' : 'SQLite'}`,
+);
 for (const [name, query] of [...kinds, ['single event', ''] as [string, string]]) {
-  const url = query === '' ? `/cal/events/v1/events/${event}` : query.startsWith('/') ? query : `/cal/events/v1/events?${query}`;
+  const url =
+    query === '' ? `/cal/events/v1/events/${event}` : query.startsWith('/') ? query : `/cal/events/v1/events?${query}`;
   // A search's first list registers its counts (event.search-counts.ts); readers see the later ones.
   // Over another window, so that its total is not the one the count cache then holds.
   const search = /search=[^&]+/.exec(query)?.[0];
@@ -70,14 +95,21 @@ for (const [name, query] of [...kinds, ['single event', ''] as [string, string]]
   const started = performance.now();
   const res = await app.inject({ url });
   const ms = performance.now() - started;
-  const statements = captured.splice(0).filter((q) => /^\s*select/i.test(q.sql) && !/from "settings"|data_version/.test(q.sql));
+  const statements = captured
+    .splice(0)
+    .filter((q) => /^\s*select/i.test(q.sql) && !/from "settings"|data_version/.test(q.sql));
   console.log(`\n## ${name}: ${res.statusCode}, ${ms.toFixed(1)} ms (${url})`);
   for (const q of statements) {
     let placeholder = 0;
-    const text = q.sql.replace(/\$(\d+)/g, (_, n: string) => literal(q.parameters[Number(n) - 1])).replace(/\?/g, () => literal(q.parameters[placeholder++]));
-    const plan = await sql.raw(postgres ? `explain (analyze, costs off) ${text}` : `explain query plan ${text}`).execute(db);
+    const text = q.sql
+      .replace(/\$(\d+)/g, (_, n: string) => literal(q.parameters[Number(n) - 1]))
+      .replace(/\?/g, () => literal(q.parameters[placeholder++]));
+    const plan = await sql
+      .raw(postgres ? `explain (analyze, costs off) ${text}` : `explain query plan ${text}`)
+      .execute(db);
     console.log(`- ${q.ms.toFixed(2)} ms: ${text.replace(/\s+/g, ' ').slice(0, 160)}`);
-    for (const line of plan.rows as Record<string, unknown>[]) console.log(`    ${String(line['QUERY PLAN'] ?? line['detail'])}`);
+    for (const line of plan.rows as Record<string, unknown>[])
+      console.log(`    ${String(line['QUERY PLAN'] ?? line['detail'])}`);
   }
 }
 function literal(value: unknown): string {

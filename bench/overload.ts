@@ -136,10 +136,12 @@ function busyHost(count: number, ms: number): { stop(): Promise<void> } {
     async stop() {
       await Promise.all(
         children.map((child) =>
-          child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((resolve) => {
-            child.once('exit', resolve);
-            child.kill('SIGKILL');
-          }),
+          child.exitCode !== null || child.signalCode !== null
+            ? undefined
+            : new Promise((resolve) => {
+                child.once('exit', resolve);
+                child.kill('SIGKILL');
+              }),
         ),
       );
     },
@@ -192,7 +194,13 @@ async function lightClient(base: string, paths: string[], ms: number, tally: Tal
 }
 
 /** `connections` clients at once, each asking the next of `paths` as soon as it has an answer, for `ms`. */
-async function manyClients(base: string, paths: string[], ms: number, connections: number, tally: Tally): Promise<void> {
+async function manyClients(
+  base: string,
+  paths: string[],
+  ms: number,
+  connections: number,
+  tally: Tally,
+): Promise<void> {
   let i = 0;
   await new Promise<void>((resolve, reject) => {
     const instance = autocannon(
@@ -212,12 +220,14 @@ async function manyClients(base: string, paths: string[], ms: number, connection
 /** Plain reads: the cached first page, single events, a month's list, uncached. */
 function lightPaths(seeded: Seeded): string[] {
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-  return Array.from({ length: 2000 }, (_, i) =>
-    [
-      '/cal/events/v1/events',
-      `/cal/events/v1/events/${seeded.eventId + ((i * 7919) % EVENTS)}`,
-      `/cal/events/v1/events?per_page=10&start_date=${day(i % 300)}&end_date=${day((i % 300) + 30)}&light=${i}`,
-    ][i % 3]!,
+  return Array.from(
+    { length: 2000 },
+    (_, i) =>
+      [
+        '/cal/events/v1/events',
+        `/cal/events/v1/events/${seeded.eventId + ((i * 7919) % EVENTS)}`,
+        `/cal/events/v1/events?per_page=10&start_date=${day(i % 300)}&end_date=${day((i % 300) + 30)}&light=${i}`,
+      ][i % 3]!,
   );
 }
 
@@ -250,7 +260,9 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-bench-overload-'));
-  const scratch = process.env['DATABASE_URL'] ? await createScratchDatabase(process.env['DATABASE_URL'], 'cal_bench') : null;
+  const scratch = process.env['DATABASE_URL']
+    ? await createScratchDatabase(process.env['DATABASE_URL'], 'cal_bench')
+    : null;
   const results: Row[] = [];
   try {
     const storage = await connect({ dataDir, databaseUrl: scratch?.url });
@@ -258,11 +270,17 @@ async function main(): Promise<void> {
     const { user } = await createUser(storage.db, { username: 'bench', role: 'administrator' });
     const seeded = await seed(storage.db, EVENTS, user.id);
     await storage.close();
-    console.log(`seeded ${EVENTS} events on ${scratch ? 'PostgreSQL' : 'SQLite'}; ${os.availableParallelism()} cores, ${BUSY} busy neighbours`);
+    console.log(
+      `seeded ${EVENTS} events on ${scratch ? 'PostgreSQL' : 'SQLite'}; ${os.availableParallelism()} cores, ${BUSY} busy neighbours`,
+    );
 
     const build = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
     if (build.status !== 0) throw new Error('build failed');
-    const startArgs = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/).slice(1);
+    const startArgs = (
+      JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } }
+    ).scripts.start
+      .split(/\s+/)
+      .slice(1);
     const light = lightPaths(seeded);
     const heavy = heavyPaths(seeded);
 
@@ -270,7 +288,15 @@ async function main(): Promise<void> {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
       const child = spawn(process.execPath, startArgs, {
-        env: { ...process.env, DATA_DIR: dataDir, ...(scratch ? { DATABASE_URL: scratch.url } : {}), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', CAL_MAX_EVENT_LOOP_DELAY_MS: String(maxDelay) },
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'error',
+          CAL_MAX_EVENT_LOOP_DELAY_MS: String(maxDelay),
+        },
         stdio: ['ignore', 'inherit', 'inherit'],
       });
       try {
@@ -280,10 +306,26 @@ async function main(): Promise<void> {
         /** Name, what else runs on the host meanwhile, and the load. */
         const scenarios: [string, () => { stop(): Promise<void> }, (tally: Tally) => Promise<void>][] = [
           ['light, idle host', () => busyHost(0, 0), (tally) => lightClient(base, light, DURATION_MS, tally)],
-          [`light, ${BUSY} busy neighbours`, () => busyHost(BUSY, DURATION_MS + 5000), (tally) => lightClient(base, light, DURATION_MS, tally)],
-          ['light, stopped 700 ms a second', () => stalls(child.pid!, 700, 300), (tally) => lightClient(base, light, DURATION_MS, tally)],
-          [`overload, ${CONNECTIONS} clients`, () => busyHost(0, 0), (tally) => manyClients(base, heavy, DURATION_MS, CONNECTIONS, tally)],
-          [`overload, ${CONNECTIONS} clients, ${BUSY} busy neighbours`, () => busyHost(BUSY, DURATION_MS + 5000), (tally) => manyClients(base, heavy, DURATION_MS, CONNECTIONS, tally)],
+          [
+            `light, ${BUSY} busy neighbours`,
+            () => busyHost(BUSY, DURATION_MS + 5000),
+            (tally) => lightClient(base, light, DURATION_MS, tally),
+          ],
+          [
+            'light, stopped 700 ms a second',
+            () => stalls(child.pid!, 700, 300),
+            (tally) => lightClient(base, light, DURATION_MS, tally),
+          ],
+          [
+            `overload, ${CONNECTIONS} clients`,
+            () => busyHost(0, 0),
+            (tally) => manyClients(base, heavy, DURATION_MS, CONNECTIONS, tally),
+          ],
+          [
+            `overload, ${CONNECTIONS} clients, ${BUSY} busy neighbours`,
+            () => busyHost(BUSY, DURATION_MS + 5000),
+            (tally) => manyClients(base, heavy, DURATION_MS, CONNECTIONS, tally),
+          ],
           // Last: the service's priority cannot be raised back without privileges.
           [
             `light, ${BUSY} busy neighbours ahead in priority`,
@@ -308,7 +350,12 @@ async function main(): Promise<void> {
           }
           const hostAfter = hostTicks();
           const hostPct = ((hostAfter.busy - hostBefore.busy) / Math.max(1, hostAfter.total - hostBefore.total)) * 100;
-          const row = tally.row(maxDelay, name, ((cpuSeconds(child.pid!) - cpuBefore) / ((performance.now() - started) / 1000)) * 100, hostPct);
+          const row = tally.row(
+            maxDelay,
+            name,
+            ((cpuSeconds(child.pid!) - cpuBefore) / ((performance.now() - started) / 1000)) * 100,
+            hostPct,
+          );
           console.log(JSON.stringify(row));
           results.push(row);
           // The guard's samples forget the scenario before the next begins.
@@ -321,7 +368,23 @@ async function main(): Promise<void> {
     }
     console.table(results);
     fs.mkdirSync('bench/results', { recursive: true });
-    fs.writeFileSync('bench/results/overload.json', JSON.stringify({ date: new Date().toISOString(), database: scratch ? 'postgres' : 'sqlite', events: EVENTS, durationSeconds: DURATION_MS / 1000, busy: BUSY, connections: CONNECTIONS, cores: os.availableParallelism(), results }, null, 2));
+    fs.writeFileSync(
+      'bench/results/overload.json',
+      JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          database: scratch ? 'postgres' : 'sqlite',
+          events: EVENTS,
+          durationSeconds: DURATION_MS / 1000,
+          busy: BUSY,
+          connections: CONNECTIONS,
+          cores: os.availableParallelism(),
+          results,
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     await scratch?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -31,7 +31,10 @@ const { values: args } = parseArgs({
     'cpu-prof': { type: 'string' },
   },
 });
-const ONLY = args.only?.split(',').map((s) => s.trim()).filter(Boolean);
+const ONLY = args.only
+  ?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const EVENTS = Number(args.events);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
@@ -62,10 +65,20 @@ async function freePort(): Promise<number> {
 }
 
 /** A fresh database: a temp dir for SQLite, a new database on DATABASE_URL's server for PostgreSQL. */
-async function freshDatabase(): Promise<{ env: Record<string, string>; dataDir: string; databaseUrl?: string; drop(): Promise<void> }> {
+async function freshDatabase(): Promise<{
+  env: Record<string, string>;
+  dataDir: string;
+  databaseUrl?: string;
+  drop(): Promise<void>;
+}> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-bench-'));
   const adminUrl = process.env['DATABASE_URL'];
-  if (!adminUrl) return { env: { DATA_DIR: dataDir }, dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  if (!adminUrl)
+    return {
+      env: { DATA_DIR: dataDir },
+      dataDir,
+      drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
   const scratch = await createScratchDatabase(adminUrl, 'cal_bench');
   return {
     env: { DATA_DIR: dataDir, DATABASE_URL: scratch.url },
@@ -124,7 +137,9 @@ async function bareRate(name: string, bytes: Buffer, type: string): Promise<Row 
     res.writeHead(200, { 'content-type': type, 'content-length': bytes.length });
     res.end(bytes);
   });
-  const port = await new Promise<number>((resolve) => bare.listen(0, '127.0.0.1', () => resolve((bare.address() as net.AddressInfo).port)));
+  const port = await new Promise<number>((resolve) =>
+    bare.listen(0, '127.0.0.1', () => resolve((bare.address() as net.AddressInfo).port)),
+  );
   try {
     return await measure(name, { url: `http://127.0.0.1:${port}/` });
   } finally {
@@ -156,7 +171,8 @@ function mixedUrls(seeded: Seeded, events: number): { byKind: Record<string, str
     return [`&start_date=${day(from)}&end_date=${day(from + span)}`, span + 1];
   };
   /** A page the window holds (events are spread evenly over two years), at most 20. */
-  const page = (days: number) => `&page=${1 + Math.floor(next() * Math.min(20, Math.max(1, Math.floor((events * days) / 730 / 50))))}`;
+  const page = (days: number) =>
+    `&page=${1 + Math.floor(next() * Math.min(20, Math.max(1, Math.floor((events * days) / 730 / 50))))}`;
   const filters = [
     () => `&categories=${pick(seeded.categorySlugs)}`,
     () => `&tags=${pick(seeded.tagSlugs)}`,
@@ -176,8 +192,16 @@ function mixedUrls(seeded: Seeded, events: number): { byKind: Record<string, str
     byKind['c']!.push(`/cal/events/v1/events?per_page=50${window()[0]}&search=${encodeURIComponent(pick(words))}${u}`);
     byKind['d']!.push(`/cal/events/v1/events/${seeded.eventId + Math.floor(next() * events)}?mix=${i}`);
   }
-  const named = { 'a. window lists': byKind['a']!, 'b. filtered lists': byKind['b']!, 'c. search': byKind['c']!, 'd. single event': byKind['d']! };
-  const all = Array.from({ length: 8000 }, (_, i) => [byKind['a']!, byKind['a']!, byKind['b']!, byKind['c']!, byKind['d']!][i % 5]![Math.floor(i / 5) % 2000]!);
+  const named = {
+    'a. window lists': byKind['a']!,
+    'b. filtered lists': byKind['b']!,
+    'c. search': byKind['c']!,
+    'd. single event': byKind['d']!,
+  };
+  const all = Array.from(
+    { length: 8000 },
+    (_, i) => [byKind['a']!, byKind['a']!, byKind['b']!, byKind['c']!, byKind['d']!][i % 5]![Math.floor(i / 5) % 2000]!,
+  );
   return { byKind: named, all };
 }
 
@@ -186,7 +210,12 @@ function mixedUrls(seeded: Seeded, events: number): { byKind: Record<string, str
  * EVENTS / 24, / 120, / 360 and / 4,800 events a month), the one whose event count, as the API
  * totals it, is nearest `target` (by ratio): its page query (`category=jazz`…, '' for none).
  */
-async function monthNear(base: string, month: string, seeded: Seeded, target: number): Promise<{ query: string; label: string; events: number }> {
+async function monthNear(
+  base: string,
+  month: string,
+  seeded: Seeded,
+  target: number,
+): Promise<{ query: string; label: string; events: number }> {
   const [year, monthNumber] = month.split('-').map(Number) as [number, number];
   const lastDay = new Date(Date.UTC(year, monthNumber, 0)).toISOString().slice(0, 10);
   const venueId = seeded.venueIds[0]!;
@@ -195,12 +224,18 @@ async function monthNear(base: string, month: string, seeded: Seeded, target: nu
   const choices = [
     { query: '', api: '', label: 'all' },
     { query: `tag=${seeded.tagSlugs[0]!}`, api: `tags=${seeded.tagSlugs[0]!}`, label: `tag ${seeded.tagSlugs[0]!}` },
-    { query: `category=${seeded.categorySlug}`, api: `categories=${seeded.categorySlug}`, label: `category ${seeded.categorySlug}` },
+    {
+      query: `category=${seeded.categorySlug}`,
+      api: `categories=${seeded.categorySlug}`,
+      label: `category ${seeded.categorySlug}`,
+    },
     { query: `venue=${venueSlug}`, api: `venue=${venueId}`, label: `venue ${venueSlug}` },
   ];
   const counted = await Promise.all(
     choices.map(async (choice) => {
-      const list = await fetch(`${base}/cal/events/v1/events?per_page=1&start_date=${month}-01&end_date=${lastDay}${choice.api ? `&${choice.api}` : ''}`);
+      const list = await fetch(
+        `${base}/cal/events/v1/events?per_page=1&start_date=${month}-01&end_date=${lastDay}${choice.api ? `&${choice.api}` : ''}`,
+      );
       return { ...choice, events: ((await list.json()) as { total: number }).total };
     }),
   );
@@ -216,7 +251,9 @@ async function main(): Promise<void> {
   const seedStart = performance.now();
   const seeded = await seed(storage.db, EVENTS, user.id);
   const seedSeconds = (performance.now() - seedStart) / 1000;
-  console.log(`seeded ${EVENTS} events in ${seedSeconds.toFixed(1)} s on ${database.databaseUrl ? 'PostgreSQL' : 'SQLite'}`);
+  console.log(
+    `seeded ${EVENTS} events in ${seedSeconds.toFixed(1)} s on ${database.databaseUrl ? 'PostgreSQL' : 'SQLite'}`,
+  );
   let seriesWindows: { series: { start: string; end: string }; plain: { start: string; end: string } } | null = null;
   if (selected('12')) {
     const started = performance.now();
@@ -224,7 +261,9 @@ async function main(): Promise<void> {
       series: await seedSeries(storage.db, SERIES, SERIES_DATES, user.id, 2045),
       plain: await seedPlainLikeSeries(storage.db, SERIES * SERIES_DATES, SERIES_DATES, user.id, 2047),
     };
-    console.log(`seeded ${SERIES} series of ${SERIES_DATES} dates and ${SERIES * SERIES_DATES} plain events in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${SERIES} series of ${SERIES_DATES} dates and ${SERIES * SERIES_DATES} plain events in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   }
   await storage.close();
 
@@ -233,16 +272,25 @@ async function main(): Promise<void> {
   if (build.status !== 0) throw new Error('build failed');
   const port = await freePort();
   // Exactly what `npm start` runs after its build (`node <flags> dist/src/server.js`).
-  const startArgs = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/).slice(1);
+  const startArgs = (
+    JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } }
+  ).scripts.start
+    .split(/\s+/)
+    .slice(1);
   const profileDir = args['cpu-prof'];
-  const child = spawn(process.execPath, [...(profileDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : []), ...startArgs], {
-    env: { ...process.env, ...database.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(profileDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : []), ...startArgs],
+    {
+      env: { ...process.env, ...database.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   const results: Row[] = [];
   const record = (row: Row | null): void => void (row && results.push(row));
-  const onService = (name: string, options: autocannon.Options): Promise<Row | null> => measure(name, options, child.pid);
+  const onService = (name: string, options: autocannon.Options): Promise<Row | null> =>
+    measure(name, options, child.pid);
   try {
     await waitReady(`${base}/`, child);
     const rssAfterStart = await rss(child.pid!);
@@ -261,8 +309,14 @@ async function main(): Promise<void> {
         requests: [{ setupRequest: (request) => ({ ...request, path: `${listPath}&uncached=${(bust += 1)}` }) }],
       }),
     );
-    record(await onService('2. list + category', { url: `${base}/cal/events/v1/events?per_page=50&${window}&categories=${seeded.categorySlug}` }));
-    record(await onService('3. search', { url: `${base}/cal/events/v1/events?per_page=50&${window}&search=jazz%20event` }));
+    record(
+      await onService('2. list + category', {
+        url: `${base}/cal/events/v1/events?per_page=50&${window}&categories=${seeded.categorySlug}`,
+      }),
+    );
+    record(
+      await onService('3. search', { url: `${base}/cal/events/v1/events?per_page=50&${window}&search=jazz%20event` }),
+    );
     record(await onService('4. single event', { url: `${base}/cal/events/v1/events/${seeded.eventId}` }));
     let n = 0;
     record(
@@ -271,13 +325,28 @@ async function main(): Promise<void> {
         method: 'POST',
         headers: { authorization, 'content-type': 'application/json' },
         setupClient: (client) => {
-          client.setBody(JSON.stringify({ title: `Bench create ${n}`, start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 12:00:00' }));
+          client.setBody(
+            JSON.stringify({
+              title: `Bench create ${n}`,
+              start_date: '2031-01-01 10:00:00',
+              end_date: '2031-01-01 12:00:00',
+            }),
+          );
         },
         requests: [
           {
             setupRequest: (request) => {
               n += 1;
-              return { ...request, body: JSON.stringify({ title: `Bench create ${n}`, start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 12:00:00', categories: ['jazz'], venue: 1 + (n % 150) }) };
+              return {
+                ...request,
+                body: JSON.stringify({
+                  title: `Bench create ${n}`,
+                  start_date: '2031-01-01 10:00:00',
+                  end_date: '2031-01-01 12:00:00',
+                  categories: ['jazz'],
+                  venue: 1 + (n % 150),
+                }),
+              };
             },
           },
         ],
@@ -305,7 +374,9 @@ async function main(): Promise<void> {
     // (a window that holds them, an ignored parameter that changes every time), one client at a time.
     const feedPath = '/cal/events/v1/events?format=ical';
     const feedBytes = Buffer.from(await (await fetch(`${base}${feedPath}`)).arrayBuffer());
-    console.log(`default-window feed: ${feedBytes.length} bytes, ${feedBytes.toString().split('BEGIN:VEVENT').length - 1} events`);
+    console.log(
+      `default-window feed: ${feedBytes.length} bytes, ${feedBytes.toString().split('BEGIN:VEVENT').length - 1} events`,
+    );
     const feedRow = await onService('8. feed (iCalendar), cached', { url: `${base}${feedPath}` });
     record(feedRow);
     const feedBareRow = await bareRate('8b. bare node:http, feed bytes', feedBytes, 'text/calendar; charset=utf-8');
@@ -322,7 +393,10 @@ async function main(): Promise<void> {
         requests: [{ setupRequest: (request) => ({ ...request, path: `${windowFeed}&uncached=${(feedBust += 1)}` }) }],
       }),
     );
-    if (feedRow && feedBareRow) console.log(`cached feed / bare-bytes ratio: ${((feedRow.requests_per_sec / Math.max(1, feedBareRow.requests_per_sec)) * 100).toFixed(0)} %`);
+    if (feedRow && feedBareRow)
+      console.log(
+        `cached feed / bare-bytes ratio: ${((feedRow.requests_per_sec / Math.max(1, feedBareRow.requests_per_sec)) * 100).toFixed(0)} %`,
+      );
 
     // 10. Public pages (issue 16): a month page from the page cache against the bare rate for its
     // bytes, and uncached month pages (an ignored parameter that changes every time), one client at
@@ -334,7 +408,11 @@ async function main(): Promise<void> {
     const monthBytes = Buffer.from(await (await fetch(`${base}${monthPath}`)).arrayBuffer());
     const monthRow = await onService('10. month page, cached', { url: `${base}${monthPath}` });
     record(monthRow);
-    const monthBareRow = await bareRate('10b. bare node:http, month page bytes', monthBytes, 'text/html; charset=utf-8');
+    const monthBareRow = await bareRate(
+      '10b. bare node:http, month page bytes',
+      monthBytes,
+      'text/html; charset=utf-8',
+    );
     record(monthBareRow);
     const busyMonth = await monthNear(base, month, seeded, 200);
     const uncachedMonth = `${monthPath}?${busyMonth.query}${busyMonth.query ? '&' : ''}`;
@@ -343,10 +421,15 @@ async function main(): Promise<void> {
       await onService(`10u. month page, uncached (${busyMonth.label}: ${busyMonth.events} events)`, {
         url: `${base}${uncachedMonth}`,
         connections: 1,
-        requests: [{ setupRequest: (request) => ({ ...request, path: `${uncachedMonth}uncached=${(pageBust += 1)}` }) }],
+        requests: [
+          { setupRequest: (request) => ({ ...request, path: `${uncachedMonth}uncached=${(pageBust += 1)}` }) },
+        ],
       }),
     );
-    if (monthRow && monthBareRow) console.log(`cached month page / bare-bytes ratio: ${((monthRow.requests_per_sec / Math.max(1, monthBareRow.requests_per_sec)) * 100).toFixed(0)} % (${monthBytes.length} bytes)`);
+    if (monthRow && monthBareRow)
+      console.log(
+        `cached month page / bare-bytes ratio: ${((monthRow.requests_per_sec / Math.max(1, monthBareRow.requests_per_sec)) * 100).toFixed(0)} % (${monthBytes.length} bytes)`,
+      );
 
     // 11. Import (issue 17): this service as the source of `cal-events import` into a fresh database
     // of the same kind, as an operator runs it; the rate is records read per second.
@@ -355,14 +438,46 @@ async function main(): Promise<void> {
       try {
         // The source is this machine's own service: a private address, refused unless allowed.
         const env = { ...process.env, ...target.env, LOG_LEVEL: 'warn', CAL_IMPORT_ALLOW_PRIVATE: '1' };
-        spawnSync(process.execPath, ['dist/src/cli.js', 'user', 'add', 'importer', '--role', 'administrator'], { env, stdio: 'ignore' });
+        spawnSync(process.execPath, ['dist/src/cli.js', 'user', 'add', 'importer', '--role', 'administrator'], {
+          env,
+          stdio: 'ignore',
+        });
         const started = performance.now();
-        const run = spawnSync(process.execPath, ['dist/src/cli.js', 'import', '--from', `${base}/`, '--user', 'bench', '--password', application_password, '--report', path.join(target.dataDir, 'report.json')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+        const run = spawnSync(
+          process.execPath,
+          [
+            'dist/src/cli.js',
+            'import',
+            '--from',
+            `${base}/`,
+            '--user',
+            'bench',
+            '--password',
+            application_password,
+            '--report',
+            path.join(target.dataDir, 'report.json'),
+          ],
+          { env, stdio: ['ignore', 'ignore', 'pipe'] },
+        );
         const seconds = (performance.now() - started) / 1000;
-        if (run.status !== 0) throw new Error(`import exited with ${run.status}: ${run.stderr.toString().trim().split('\n').pop()}`);
-        const report = JSON.parse(fs.readFileSync(path.join(target.dataDir, 'report.json'), 'utf8')) as { rate: number };
-        console.log(`import of ${EVENTS} events and their linked records: ${seconds.toFixed(1)} s, ${report.rate} records/s`);
-        record({ scenario: `11. import (${EVENTS} events), records/s`, requests_per_sec: report.rate, p50_ms: 0, p99_ms: 0, errors: 0, non2xx: 0, response_bytes: 0, service_cpu_pct: null });
+        if (run.status !== 0)
+          throw new Error(`import exited with ${run.status}: ${run.stderr.toString().trim().split('\n').pop()}`);
+        const report = JSON.parse(fs.readFileSync(path.join(target.dataDir, 'report.json'), 'utf8')) as {
+          rate: number;
+        };
+        console.log(
+          `import of ${EVENTS} events and their linked records: ${seconds.toFixed(1)} s, ${report.rate} records/s`,
+        );
+        record({
+          scenario: `11. import (${EVENTS} events), records/s`,
+          requests_per_sec: report.rate,
+          p50_ms: 0,
+          p99_ms: 0,
+          errors: 0,
+          non2xx: 0,
+          response_bytes: 0,
+          service_cpu_pct: null,
+        });
       } finally {
         await target.drop();
       }
@@ -373,7 +488,8 @@ async function main(): Promise<void> {
     // dates (the costs should match: occurrences are events), one client at a time; and creating a
     // weekly series of 105 dates over two years, authenticated, one client at a time.
     if (seriesWindows) {
-      const page = (window: { start: string; end: string }) => `/cal/events/v1/events?per_page=50&start_date=${window.start}&end_date=${window.end}`;
+      const page = (window: { start: string; end: string }) =>
+        `/cal/events/v1/events?per_page=50&start_date=${window.start}&end_date=${window.end}`;
       for (const [name, window] of [
         [`12a. list, uncached, ${SERIES} series`, seriesWindows.series],
         [`12b. list, uncached, ${SERIES * SERIES_DATES} plain events`, seriesWindows.plain],
@@ -384,12 +500,28 @@ async function main(): Promise<void> {
             url: `${base}${page(window)}`,
             connections: 1,
             // Pages 1-20 in turn, with an ignored parameter that changes every time.
-            requests: [{ setupRequest: (request) => ({ ...request, path: `${page(window)}&page=${1 + (pageNo % 20)}&uncached=${(pageNo += 1)}` }) }],
+            requests: [
+              {
+                setupRequest: (request) => ({
+                  ...request,
+                  path: `${page(window)}&page=${1 + (pageNo % 20)}&uncached=${(pageNo += 1)}`,
+                }),
+              },
+            ],
           }),
         );
       }
       let series = 0;
-      const seriesBody = () => JSON.stringify({ title: `Bench series ${(series += 1)}`, start_date: '2049-01-05 19:00:00', end_date: '2049-01-05 21:00:00', timezone: 'Europe/Paris', categories: ['jazz'], venue: 1 + (series % 150), recurrence: { rrule: 'FREQ=WEEKLY;COUNT=105' } });
+      const seriesBody = () =>
+        JSON.stringify({
+          title: `Bench series ${(series += 1)}`,
+          start_date: '2049-01-05 19:00:00',
+          end_date: '2049-01-05 21:00:00',
+          timezone: 'Europe/Paris',
+          categories: ['jazz'],
+          venue: 1 + (series % 150),
+          recurrence: { rrule: 'FREQ=WEEKLY;COUNT=105' },
+        });
       record(
         await onService('12c. create a weekly series of 105 (auth)', {
           url: `${base}/cal/events/v1/events`,
@@ -407,13 +539,22 @@ async function main(): Promise<void> {
     if (selected('13')) {
       const first = (await (await fetch(`${base}/cal/events/v1/changes?per_page=1`)).json()) as { next_token: string };
       const start = Number(Buffer.from(first.next_token, 'base64url').toString().split('.')[1]);
-      const tokens = Array.from({ length: 500 }, (_, i) => Buffer.from(`c1.${start + Math.floor((i * 7919) % Math.max(1, EVENTS))}`).toString('base64url'));
+      const tokens = Array.from({ length: 500 }, (_, i) =>
+        Buffer.from(`c1.${start + Math.floor((i * 7919) % Math.max(1, EVENTS))}`).toString('base64url'),
+      );
       let read = 0;
       record(
         await onService('13. change feed, 100 per page, uncached', {
           url: `${base}/cal/events/v1/changes`,
           connections: 1,
-          requests: [{ setupRequest: (request) => ({ ...request, path: `/cal/events/v1/changes?per_page=100&since=${tokens[read % tokens.length]}&n=${(read += 1)}` }) }],
+          requests: [
+            {
+              setupRequest: (request) => ({
+                ...request,
+                path: `/cal/events/v1/changes?per_page=100&since=${tokens[read % tokens.length]}&n=${(read += 1)}`,
+              }),
+            },
+          ],
         }),
       );
     }
@@ -430,15 +571,35 @@ async function main(): Promise<void> {
       const kind = (url: string | undefined) => (url ? 'PostgreSQL' : 'SQLite');
       try {
         const legs = [
-          { from: database.databaseUrl ?? database.dataDir, to: there?.url ?? thereDir, name: `${kind(database.databaseUrl)} → ${kind(there?.url)}` },
-          { from: there?.url ?? thereDir, to: back.databaseUrl ?? back.dataDir, name: `${kind(there?.url)} → ${kind(back.databaseUrl)}` },
+          {
+            from: database.databaseUrl ?? database.dataDir,
+            to: there?.url ?? thereDir,
+            name: `${kind(database.databaseUrl)} → ${kind(there?.url)}`,
+          },
+          {
+            from: there?.url ?? thereDir,
+            to: back.databaseUrl ?? back.dataDir,
+            name: `${kind(there?.url)} → ${kind(back.databaseUrl)}`,
+          },
         ];
         for (const [i, leg] of legs.entries()) {
-          const run = spawnSync(process.execPath, ['dist/src/cli.js', 'copy', '--from', leg.from, '--to', leg.to], { env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+          const run = spawnSync(process.execPath, ['dist/src/cli.js', 'copy', '--from', leg.from, '--to', leg.to], {
+            env: { ...process.env, LOG_LEVEL: 'warn' },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
           if (run.status !== 0) throw new Error(`copy exited with ${run.status}: ${run.stderr.toString().trim()}`);
           const total = /^total +(\d+) +in ([\d.]+) s \((\d+) rows\/s\)$/m.exec(run.stdout.toString())!;
           console.log(`copy ${leg.name}: ${total[1]} rows in ${total[2]} s (${total[3]} rows/s), checks included`);
-          record({ scenario: `14${'ab'[i]}. copy ${leg.name} (${EVENTS} events), rows/s`, requests_per_sec: Number(total[3]), p50_ms: 0, p99_ms: 0, errors: 0, non2xx: 0, response_bytes: 0, service_cpu_pct: null });
+          record({
+            scenario: `14${'ab'[i]}. copy ${leg.name} (${EVENTS} events), rows/s`,
+            requests_per_sec: Number(total[3]),
+            p50_ms: 0,
+            p99_ms: 0,
+            errors: 0,
+            non2xx: 0,
+            response_bytes: 0,
+            service_cpu_pct: null,
+          });
         }
       } finally {
         await there?.drop();
@@ -452,10 +613,32 @@ async function main(): Promise<void> {
     // as the connections go; each must be refused at once (non2xx counts them all), never a 503.
     if (selected('15')) {
       const attacks: { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string }[] = [
-        { method: 'POST', path: '/cal/events/v1/events', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'x', start_date: '2030-01-01 10:00', end_date: '2030-01-01 11:00', cost: 'a'.repeat(24_000) }) },
+        {
+          method: 'POST',
+          path: '/cal/events/v1/events',
+          headers: { authorization, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            title: 'x',
+            start_date: '2030-01-01 10:00',
+            end_date: '2030-01-01 11:00',
+            cost: 'a'.repeat(24_000),
+          }),
+        },
         { method: 'GET', path: `/cal/events/v1/events?start_date=${encodeURIComponent('next friday '.repeat(1000))}` },
-        { method: 'GET', path: `/cal/events/v1/events?search=${encodeURIComponent(Array.from({ length: 1000 }, (_, i) => `w${i}`).join(' '))}` },
-        { method: 'POST', path: '/cal/admin/v1/users', headers: { authorization, origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=mallory&role=administrator' },
+        {
+          method: 'GET',
+          path: `/cal/events/v1/events?search=${encodeURIComponent(Array.from({ length: 1000 }, (_, i) => `w${i}`).join(' '))}`,
+        },
+        {
+          method: 'POST',
+          path: '/cal/admin/v1/users',
+          headers: {
+            authorization,
+            origin: 'https://evil.example',
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: 'username=mallory&role=administrator',
+        },
       ];
       let sent = 0;
       record(
@@ -474,7 +657,22 @@ async function main(): Promise<void> {
     fs.mkdirSync('bench/results', { recursive: true });
     fs.writeFileSync(
       'bench/results/latest.json',
-      JSON.stringify({ date: new Date().toISOString(), database: database.databaseUrl ? 'postgres' : 'sqlite', events: EVENTS, durationSeconds: DURATION, connections: CONNECTIONS, seedSeconds, rssAfterStartMb: rssAfterStart, rssAfterListMb: rssAfterList, ratio, results }, null, 2),
+      JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          database: database.databaseUrl ? 'postgres' : 'sqlite',
+          events: EVENTS,
+          durationSeconds: DURATION,
+          connections: CONNECTIONS,
+          seedSeconds,
+          rssAfterStartMb: rssAfterStart,
+          rssAfterListMb: rssAfterList,
+          ratio,
+          results,
+        },
+        null,
+        2,
+      ),
     );
   } finally {
     child.kill('SIGTERM');

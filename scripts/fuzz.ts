@@ -59,11 +59,21 @@ for (let i = 0; ran < total; i++) {
   if (result.failed) {
     process.stdout.write('\n');
     console.error(fc.defaultReportMessage(result));
-    console.error(String(result.errorInstance instanceof Error ? (result.errorInstance.cause ?? result.errorInstance) : result.errorInstance));
-    console.error(`replay: npm run fuzz -- --commands 1 --seed ${runSeed}${backend === 'postgres' ? ' --database-url …' : ''}`);
+    console.error(
+      String(
+        result.errorInstance instanceof Error
+          ? (result.errorInstance.cause ?? result.errorInstance)
+          : result.errorInstance,
+      ),
+    );
+    console.error(
+      `replay: npm run fuzz -- --commands 1 --seed ${runSeed}${backend === 'postgres' ? ' --database-url …' : ''}`,
+    );
     process.exit(1);
   }
 }
 process.stdout.write('\n');
 console.log('answers seen:', Object.fromEntries([...seen.entries()].sort()));
-console.log(`no failure: ${ran} commands in ${runs} runs from seed ${seed}, ${Math.round((Date.now() - started) / 1000)} s`);
+console.log(
+  `no failure: ${ran} commands in ${runs} runs from seed ${seed}, ${Math.round((Date.now() - started) / 1000)} s`,
+);

@@ -13,10 +13,21 @@ function find(dir) {
 }
 
 const filters = process.argv.slice(2);
-const files = find('test').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
+const files = find('test')
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort();
 // CAL_VERIFY_PREPARED: every prepared query is also built afresh and compared (src/db/prepared.ts);
 // CAL_VERIFY_COUNTS: every list total read from the per-day counts is also counted row by row.
-const env = { ...process.env, TEST_DATABASE_URL: process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? '', CAL_VERIFY_PREPARED: '1', CAL_VERIFY_COUNTS: '1' };
+const env = {
+  ...process.env,
+  TEST_DATABASE_URL: process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? '',
+  CAL_VERIFY_PREPARED: '1',
+  CAL_VERIFY_COUNTS: '1',
+};
 delete env.DATABASE_URL;
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], { stdio: 'inherit', env });
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+  { stdio: 'inherit', env },
+);
 process.exit(result.status ?? 1);

@@ -1,4 +1,10 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import swagger from '@fastify/swagger';
 import cors from '@fastify/cors';
 import type { Config } from './config.js';
@@ -73,7 +79,13 @@ class CompletedOnlyLogController extends LogController {
   /** The line of a finished request names its route pattern and user (never credentials). */
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
-    const line = { res: reply, responseTime: reply.elapsedTime, method: request.method, route: request.routeOptions?.url ?? null, user: request.ctx?.actor?.id ?? null };
+    const line = {
+      res: reply,
+      responseTime: reply.elapsedTime,
+      method: request.method,
+      route: request.routeOptions?.url ?? null,
+      user: request.ctx?.actor?.id ?? null,
+    };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
@@ -97,7 +109,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     logController: new CompletedOnlyLogController(),
     // While closing, requests still arriving get our 503 body, readiness its checks (draining.ts).
     return503OnClosing: false,
-    ajv: { customOptions: { coerceTypes: 'array', allErrors: true, removeAdditional: false, useDefaults: true, strict: false } },
+    ajv: {
+      customOptions: {
+        coerceTypes: 'array',
+        allErrors: true,
+        removeAdditional: false,
+        useDefaults: true,
+        strict: false,
+      },
+    },
     // A client must send its whole request within CAL_REQUEST_TIMEOUT_MS (a body sent a byte at a
     // time held a connection open indefinitely), checked every second rather than Node's 30 s; a
     // connection silent both ways for two minutes is closed.
@@ -105,7 +125,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     connectionTimeout: CONNECTION_IDLE_MS,
     http: {
       connectionsCheckingInterval: 1000,
-      ...(config.requestTimeoutMs > 0 ? { headersTimeout: Math.min(config.requestTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS) } : {}),
+      ...(config.requestTimeoutMs > 0
+        ? { headersTimeout: Math.min(config.requestTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS) }
+        : {}),
     },
   });
 
@@ -127,7 +149,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorateRequest('prepared', null);
   // The shared components, at the root so every module can refer to every other's (an event embeds
   // venues, organizers and terms) and the OpenAPI documents list them under components.schemas.
-  for (const schema of [ErrorSchema, EventSchema, linkedSchemas(VENUE).object, linkedSchemas(ORGANIZER).object, TermSchema, EmbeddedTermSchema]) app.addSchema(schema);
+  for (const schema of [
+    ErrorSchema,
+    EventSchema,
+    linkedSchemas(VENUE).object,
+    linkedSchemas(ORGANIZER).object,
+    TermSchema,
+    EmbeddedTermSchema,
+  ])
+    app.addSchema(schema);
   app.addHook('onRoute', (route) => {
     routes.add(route);
     boundNumericInputs(route);
@@ -155,7 +185,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('preSerialization', applyFieldsFilter);
   app.addHook('onSend', async (request, reply) => {
     if (reply.hasHeader('Allow')) return;
-    const allow = routes.allowFor(request.routeOptions.url, (access) => mayCall(request.ctx?.actor ?? null, access as Access));
+    const allow = routes.allowFor(request.routeOptions.url, (access) =>
+      mayCall(request.ctx?.actor ?? null, access as Access),
+    );
     if (allow) void reply.header('Allow', allow);
   });
 
@@ -173,9 +205,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       info: {
         title: 'Event Calendar REST API',
         version: '1.0.0',
-        description: 'Calendar events, venues, organizers, event categories and tags (cal/events/v1), one REST root per site language.',
+        description:
+          'Calendar events, venues, organizers, event categories and tags (cal/events/v1), one REST root per site language.',
       },
-      components: { securitySchemes: { basic: { type: 'http', scheme: 'basic', description: 'Username and application password' } } },
+      components: {
+        securitySchemes: { basic: { type: 'http', scheme: 'basic', description: 'Username and application password' } },
+      },
     },
     hideUntagged: false,
     // Paths are relative to the namespace, which is what the document's `servers` URL points at.
@@ -200,7 +235,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Unknown addresses among the public pages get the site's 404 page; the API's get its JSON error.
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
-    if (pageNotFound && (request.method === 'GET' || request.method === 'HEAD') && isPagePath(path)) return pageNotFound(request, reply);
+    if (pageNotFound && (request.method === 'GET' || request.method === 'HEAD') && isPagePath(path))
+      return pageNotFound(request, reply);
     return routes.notFound(request, reply);
   });
   return app;

@@ -37,7 +37,12 @@ class CliError extends Error {
   }
 }
 
-type Options = { role?: string | undefined; email?: string | undefined; reassign?: string | undefined; label?: string | undefined };
+type Options = {
+  role?: string | undefined;
+  email?: string | undefined;
+  reassign?: string | undefined;
+  label?: string | undefined;
+};
 
 async function userByName(db: Db, name: string): Promise<UserRow> {
   const user = await users.findByUsername(db, name);
@@ -48,8 +53,14 @@ async function userByName(db: Db, name: string): Promise<UserRow> {
 async function add(db: Db, name: string, options: Options): Promise<void> {
   if (options.role === undefined) throw new CliError('user add needs --role <role>.', 2);
   if (!isRole(options.role)) throw new CliError(`Unknown role "${options.role}": use one of ${ROLES.join(', ')}.`);
-  const { user, application_password } = await createUser(db, { username: name, role: options.role, email: options.email });
-  process.stderr.write(`Created ${user.role} "${user.username}" (id ${user.id}). Application password, shown only this once:\n`);
+  const { user, application_password } = await createUser(db, {
+    username: name,
+    role: options.role,
+    email: options.email,
+  });
+  process.stderr.write(
+    `Created ${user.role} "${user.username}" (id ${user.id}). Application password, shown only this once:\n`,
+  );
   process.stdout.write(`${application_password}\n`);
 }
 

@@ -3,7 +3,24 @@ import { isHttpUrl } from './lib/url.js';
 import { isValidTimezone } from './lib/dates.js';
 
 /** Every language a site may offer; `CAL_LANGUAGES` must be a subset. */
-export const KNOWN_LANGUAGES = ['en', 'fr', 'it', 'es', 'de', 'nl', 'pt', 'pl', 'sv', 'da', 'fi', 'nb', 'cs', 'ja', 'zh', 'ru'] as const;
+export const KNOWN_LANGUAGES = [
+  'en',
+  'fr',
+  'it',
+  'es',
+  'de',
+  'nl',
+  'pt',
+  'pl',
+  'sv',
+  'da',
+  'fi',
+  'nb',
+  'cs',
+  'ja',
+  'zh',
+  'ru',
+] as const;
 
 const MIB = 1024 * 1024;
 
@@ -76,39 +93,79 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
 
   const port = integer(value('PORT') ?? '8080', 'PORT', 0, 65535, problems);
   const authFailLimit = integer(value('CAL_AUTH_FAIL_LIMIT') ?? '10', 'CAL_AUTH_FAIL_LIMIT', 1, 1_000_000, problems);
-  const maxEventLoopDelayMs = integer(value('CAL_MAX_EVENT_LOOP_DELAY_MS') ?? '500', 'CAL_MAX_EVENT_LOOP_DELAY_MS', 0, 600_000, problems);
+  const maxEventLoopDelayMs = integer(
+    value('CAL_MAX_EVENT_LOOP_DELAY_MS') ?? '500',
+    'CAL_MAX_EVENT_LOOP_DELAY_MS',
+    0,
+    600_000,
+    problems,
+  );
   const maxHeapUsedMb = integer(value('CAL_MAX_HEAP_USED_MB') ?? '0', 'CAL_MAX_HEAP_USED_MB', 0, 1_000_000, problems);
   const feedMaxEvents = integer(value('CAL_FEED_MAX_EVENTS') ?? '2000', 'CAL_FEED_MAX_EVENTS', 1, 100_000, problems);
   const recurrenceMax = integer(value('CAL_RECURRENCE_MAX') ?? '1000', 'CAL_RECURRENCE_MAX', 1, 100_000, problems);
-  const recurrenceHorizonDays = integer(value('CAL_RECURRENCE_HORIZON_DAYS') ?? '730', 'CAL_RECURRENCE_HORIZON_DAYS', 1, 36_600, problems);
-  const changesRetentionDays = integer(value('CAL_CHANGES_RETENTION_DAYS') ?? '30', 'CAL_CHANGES_RETENTION_DAYS', 1, 3_650, problems);
+  const recurrenceHorizonDays = integer(
+    value('CAL_RECURRENCE_HORIZON_DAYS') ?? '730',
+    'CAL_RECURRENCE_HORIZON_DAYS',
+    1,
+    36_600,
+    problems,
+  );
+  const changesRetentionDays = integer(
+    value('CAL_CHANGES_RETENTION_DAYS') ?? '30',
+    'CAL_CHANGES_RETENTION_DAYS',
+    1,
+    3_650,
+    problems,
+  );
 
-  const languages = (value('CAL_LANGUAGES') ?? 'en,fr,it,es,de').split(',').map((l) => l.trim().toLowerCase()).filter(Boolean);
+  const languages = (value('CAL_LANGUAGES') ?? 'en,fr,it,es,de')
+    .split(',')
+    .map((l) => l.trim().toLowerCase())
+    .filter(Boolean);
   const unknown = languages.filter((l) => !(KNOWN_LANGUAGES as readonly string[]).includes(l));
-  if (unknown.length > 0) problems.push(`CAL_LANGUAGES: unknown language code(s) ${unknown.join(', ')} (known: ${KNOWN_LANGUAGES.join(', ')})`);
+  if (unknown.length > 0)
+    problems.push(
+      `CAL_LANGUAGES: unknown language code(s) ${unknown.join(', ')} (known: ${KNOWN_LANGUAGES.join(', ')})`,
+    );
   if (languages.length === 0) problems.push('CAL_LANGUAGES: at least one language is needed');
   if (new Set(languages).size !== languages.length) problems.push('CAL_LANGUAGES: a language is listed twice');
 
   const defaultLanguage = (value('CAL_DEFAULT_LANGUAGE') ?? languages[0] ?? 'en').toLowerCase();
-  if (!languages.includes(defaultLanguage)) problems.push(`CAL_DEFAULT_LANGUAGE: "${defaultLanguage}" is not one of CAL_LANGUAGES`);
+  if (!languages.includes(defaultLanguage))
+    problems.push(`CAL_DEFAULT_LANGUAGE: "${defaultLanguage}" is not one of CAL_LANGUAGES`);
 
   const timezone = value('CAL_TIMEZONE') ?? 'UTC';
   if (!isValidZone(timezone)) problems.push(`CAL_TIMEZONE: "${timezone}" is not a valid time zone`);
 
   const databaseUrl = value('DATABASE_URL');
-  if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) problems.push('DATABASE_URL: expected postgres://user@host:port/database');
+  if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl))
+    problems.push('DATABASE_URL: expected postgres://user@host:port/database');
 
   const siteUrl = value('CAL_SITE_URL');
   if (siteUrl !== undefined && !isHttpUrl(siteUrl)) problems.push('CAL_SITE_URL: expected an http(s) URL');
 
   const allowPrivateRaw = value('CAL_WEBHOOKS_ALLOW_PRIVATE') ?? '0';
-  if (!['0', '1', 'true', 'false'].includes(allowPrivateRaw)) problems.push('CAL_WEBHOOKS_ALLOW_PRIVATE: expected 0 or 1');
+  if (!['0', '1', 'true', 'false'].includes(allowPrivateRaw))
+    problems.push('CAL_WEBHOOKS_ALLOW_PRIVATE: expected 0 or 1');
 
   const importAllowPrivateRaw = value('CAL_IMPORT_ALLOW_PRIVATE') ?? '0';
-  if (!['0', '1', 'true', 'false'].includes(importAllowPrivateRaw)) problems.push('CAL_IMPORT_ALLOW_PRIVATE: expected 0 or 1');
+  if (!['0', '1', 'true', 'false'].includes(importAllowPrivateRaw))
+    problems.push('CAL_IMPORT_ALLOW_PRIVATE: expected 0 or 1');
   // At most 500 MiB: a larger answer could not even be held as one string.
-  const importMaxPageBytes = integer(value('CAL_IMPORT_MAX_PAGE_BYTES') ?? String(20 * MIB), 'CAL_IMPORT_MAX_PAGE_BYTES', 1024, 500 * MIB, problems);
-  const importMaxIcsBytes = integer(value('CAL_IMPORT_MAX_ICS_BYTES') ?? String(100 * MIB), 'CAL_IMPORT_MAX_ICS_BYTES', 1024, 500 * MIB, problems);
+  const importMaxPageBytes = integer(
+    value('CAL_IMPORT_MAX_PAGE_BYTES') ?? String(20 * MIB),
+    'CAL_IMPORT_MAX_PAGE_BYTES',
+    1024,
+    500 * MIB,
+    problems,
+  );
+  const importMaxIcsBytes = integer(
+    value('CAL_IMPORT_MAX_ICS_BYTES') ?? String(100 * MIB),
+    'CAL_IMPORT_MAX_ICS_BYTES',
+    1024,
+    500 * MIB,
+    problems,
+  );
 
   const metricsRaw = value('CAL_METRICS') ?? '0';
   if (!['0', '1', 'true', 'false'].includes(metricsRaw)) problems.push('CAL_METRICS: expected 0 or 1');
@@ -121,18 +178,32 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: expected one of ${LOG_LEVELS.join(', ')}`);
 
   const adminUser = value('CAL_ADMIN_USER') ?? 'admin';
-  if (!/^[A-Za-z0-9_.@-]{1,60}$/.test(adminUser)) problems.push('CAL_ADMIN_USER: letters, digits and _ . @ - only (at most 60)');
+  if (!/^[A-Za-z0-9_.@-]{1,60}$/.test(adminUser))
+    problems.push('CAL_ADMIN_USER: letters, digits and _ . @ - only (at most 60)');
 
   const trustedOrigins = (value('CAL_TRUSTED_ORIGINS') ?? '').split(/[\s,]+/).filter(Boolean);
   const badOrigins = trustedOrigins.filter((o) => originOf(o) !== o.toLowerCase().replace(/\/+$/, ''));
-  if (badOrigins.length > 0) problems.push(`CAL_TRUSTED_ORIGINS: expected origins such as https://www.example.org, not ${badOrigins.join(', ')}`);
+  if (badOrigins.length > 0)
+    problems.push(
+      `CAL_TRUSTED_ORIGINS: expected origins such as https://www.example.org, not ${badOrigins.join(', ')}`,
+    );
 
   const frameAncestors = (value('CAL_FRAME_ANCESTORS') ?? "'self'").split(/[\s,]+/).filter(Boolean);
   const badAncestors = frameAncestors.filter((a) => !FRAME_SOURCE.test(a));
-  if (badAncestors.length > 0) problems.push(`CAL_FRAME_ANCESTORS: expected 'self', 'none' or origins such as https://www.example.org, not ${badAncestors.join(', ')}`);
-  if (frameAncestors.includes("'none'") && frameAncestors.length > 1) problems.push("CAL_FRAME_ANCESTORS: 'none' stands alone");
+  if (badAncestors.length > 0)
+    problems.push(
+      `CAL_FRAME_ANCESTORS: expected 'self', 'none' or origins such as https://www.example.org, not ${badAncestors.join(', ')}`,
+    );
+  if (frameAncestors.includes("'none'") && frameAncestors.length > 1)
+    problems.push("CAL_FRAME_ANCESTORS: 'none' stands alone");
 
-  const requestTimeoutMs = integer(value('CAL_REQUEST_TIMEOUT_MS') ?? '30000', 'CAL_REQUEST_TIMEOUT_MS', 0, 3_600_000, problems);
+  const requestTimeoutMs = integer(
+    value('CAL_REQUEST_TIMEOUT_MS') ?? '30000',
+    'CAL_REQUEST_TIMEOUT_MS',
+    0,
+    3_600_000,
+    problems,
+  );
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -198,5 +269,3 @@ function isPostgresUrl(raw: string): boolean {
     return false;
   }
 }
-
-

@@ -23,19 +23,29 @@ async function main(): Promise<void> {
   }
 
   const startedAt = performance.now();
-  const storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, ...(config.metrics ? { onQuery: (_sql: string, ms: number) => observeQuery(ms) } : {}) });
+  const storage = await connect({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    ...(config.metrics ? { onQuery: (_sql: string, ms: number) => observeQuery(ms) } : {}),
+  });
   await migrate(storage.db);
   const app = await buildApp(config, { storage });
   app.log.info({ configuration: maskedConfiguration(config) }, 'configuration');
 
   const admin = await ensureAdministrator(storage.db, config.adminUser, config.adminPassword);
   if (admin === 'missing') {
-    app.log.warn(`No administrator yet: set CAL_ADMIN_PASSWORD and restart, or run "npx cal-events user add ${config.adminUser} --role administrator".`);
+    app.log.warn(
+      `No administrator yet: set CAL_ADMIN_PASSWORD and restart, or run "npx cal-events user add ${config.adminUser} --role administrator".`,
+    );
   } else if (admin !== 'present') {
     app.log.info({ user: config.adminUser, action: admin }, 'administrator ensured from CAL_ADMIN_PASSWORD');
   }
   const stranded = await countOutsideLanguages(storage.db, config.languages);
-  if (stranded > 0) app.log.warn({ records: stranded }, 'records in languages no longer in CAL_LANGUAGES stay stored and readable by id');
+  if (stranded > 0)
+    app.log.warn(
+      { records: stranded },
+      'records in languages no longer in CAL_LANGUAGES stay stored and readable by id',
+    );
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
@@ -46,13 +56,16 @@ async function main(): Promise<void> {
   // restore refuses to replace the embedded database of a running service: it looks for this file.
   if (!config.databaseUrl) holdPidFile(config.dataDir);
   const address = await app.listen({ port: config.port, host: config.host });
-  app.log.info({
-    address,
-    database: storage.dialect,
-    languages: config.languages,
-    startupMs: Math.round(performance.now() - startedAt),
-    rssMb: Math.round(process.memoryUsage().rss / 1048576),
-  }, 'ready');
+  app.log.info(
+    {
+      address,
+      database: storage.dialect,
+      languages: config.languages,
+      startupMs: Math.round(performance.now() - startedAt),
+      rssMb: Math.round(process.memoryUsage().rss / 1048576),
+    },
+    'ready',
+  );
 }
 
 await main();

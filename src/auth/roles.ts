@@ -18,7 +18,14 @@ const CAPABILITIES: Record<Role, readonly Capability[]> = {
   contributor: ['edit_posts'],
   author: ['edit_posts', 'publish_posts', 'manage_categories'],
   editor: ['edit_posts', 'publish_posts', 'edit_others_posts', 'manage_categories', 'manage_tags'],
-  administrator: ['edit_posts', 'publish_posts', 'edit_others_posts', 'manage_categories', 'manage_tags', 'manage_options'],
+  administrator: [
+    'edit_posts',
+    'publish_posts',
+    'edit_others_posts',
+    'manage_categories',
+    'manage_tags',
+    'manage_options',
+  ],
 };
 
 export interface Actor {
@@ -48,7 +55,9 @@ const PUBLISHED_LIKE = new Set<string>(PUBLISHED_LIKE_STATUSES);
 /** Published records are public; others are for their author and for editors (SPEC item 6). */
 export function canRead(actor: Actor | null, record: Owned): boolean {
   if (record.status === 'publish') return true;
-  return actor !== null && (can(actor, 'edit_others_posts') || (record.author === actor.id && can(actor, 'edit_posts')));
+  return (
+    actor !== null && (can(actor, 'edit_others_posts') || (record.author === actor.id && can(actor, 'edit_posts')))
+  );
 }
 
 /** Editors edit anything; authors their own; contributors their own unpublished records. */

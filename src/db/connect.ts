@@ -62,7 +62,9 @@ export const SQLITE_FILE = 'calendar.sqlite';
  * connection that reads those indexes (SQLite's integrity check recomputes their keys).
  */
 export function addSqliteFunctions(sqlite: BetterSqlite3.Database): void {
-  sqlite.function('lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
+  sqlite.function('lower', { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? text.toLowerCase() : text,
+  );
 }
 
 export interface Storage {
@@ -86,7 +88,10 @@ export interface StorageOptions {
  */
 export async function connect(options: StorageOptions): Promise<Storage> {
   const log = options.onQuery
-    ? { log: (e: { query: { sql: string; parameters: readonly unknown[] }; queryDurationMillis: number }) => options.onQuery?.(e.query.sql, e.queryDurationMillis, e.query.parameters) }
+    ? {
+        log: (e: { query: { sql: string; parameters: readonly unknown[] }; queryDurationMillis: number }) =>
+          options.onQuery?.(e.query.sql, e.queryDurationMillis, e.query.parameters),
+      }
     : {};
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');

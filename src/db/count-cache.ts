@@ -11,7 +11,9 @@ export class CountCache {
 
   /** `check`, when given, sees each total computed afresh (not those served from the cache). */
   async count(
-    query: Compilable<{ n: number | string | bigint }> & { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> },
+    query: Compilable<{ n: number | string | bigint }> & {
+      executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }>;
+    },
     version: string,
     check?: (total: number) => Promise<void>,
   ): Promise<number> {

@@ -19,7 +19,9 @@ const bump = prepared((db, args: { key: Counter }) =>
     .where('key', '=', args.key),
 );
 const read = prepared((db) => db.selectFrom('settings').select('value').where('key', '=', 'data_version'));
-const readBoth = prepared((db) => db.selectFrom('settings').select(['key', 'value']).where('key', 'in', ['data_version', 'auth_version']));
+const readBoth = prepared((db) =>
+  db.selectFrom('settings').select(['key', 'value']).where('key', 'in', ['data_version', 'auth_version']),
+);
 
 export interface Versions {
   data: string;

@@ -18,7 +18,11 @@ export function serialColumn(dialect: DialectName): 'integer' | 'serial' {
 }
 
 /** Case-insensitive substring match; `pattern` is already a LIKE pattern. */
-export function containsInsensitive(dialect: DialectName, column: Expression<string>, pattern: string): RawBuilder<SqlBool> {
+export function containsInsensitive(
+  dialect: DialectName,
+  column: Expression<string>,
+  pattern: string,
+): RawBuilder<SqlBool> {
   // SQLite's LIKE folds ASCII only; lower() on both sides (Unicode-aware, see connect.ts) folds the rest.
   return dialect === 'sqlite'
     ? sql<SqlBool>`lower(${column}) like lower(${pattern}) escape '\\'`
@@ -52,5 +56,6 @@ export async function transactionLock(trx: Kysely<any>, key: string): Promise<vo
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function lockRow(trx: Kysely<any>, table: string, id: number): Promise<void> {
-  if (dialectOf(trx) === 'postgres') await sql`select id from ${sql.table(table)} where id = ${id} for update`.execute(trx);
+  if (dialectOf(trx) === 'postgres')
+    await sql`select id from ${sql.table(table)} where id = ${id} for update`.execute(trx);
 }

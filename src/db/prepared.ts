@@ -62,7 +62,9 @@ const MAX_SHAPES = 200;
  * A query run as `run(db, args)`: `build(db, args)` makes it the first time for a shape, with
  * placeholders for the arguments; later calls only bind the arguments. `db` may be a transaction.
  */
-export function prepared<A extends PreparedArgs<A>, R>(build: (db: Db, args: A) => Compilable<R>): (db: Db, args: A) => Promise<R[]> {
+export function prepared<A extends PreparedArgs<A>, R>(
+  build: (db: Db, args: A) => Compilable<R>,
+): (db: Db, args: A) => Promise<R[]> {
   const templates = new WeakMap<DialectAdapter, Map<string, CompiledQuery>>();
   return async (db, args) => {
     const adapter = db.getExecutor().adapter;
@@ -85,6 +87,8 @@ export function prepared<A extends PreparedArgs<A>, R>(build: (db: Db, args: A) 
 
 function assertSame(prepared: CompiledQuery, fresh: CompiledQuery): void {
   if (prepared.sql !== fresh.sql || JSON.stringify(prepared.parameters) !== JSON.stringify(fresh.parameters)) {
-    throw new Error(`A prepared query differs from its fresh build:\n${prepared.sql}\n${JSON.stringify(prepared.parameters)}\n${fresh.sql}\n${JSON.stringify(fresh.parameters)}`);
+    throw new Error(
+      `A prepared query differs from its fresh build:\n${prepared.sql}\n${JSON.stringify(prepared.parameters)}\n${fresh.sql}\n${JSON.stringify(fresh.parameters)}`,
+    );
   }
 }

@@ -21,7 +21,8 @@ export async function enforceAccess(request: FastifyRequest): Promise<void> {
  * 400 whoever asks, before the permission check, as in the original.
  */
 export function withAccessLast(route: RouteOptions): void {
-  const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+  const own =
+    route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
   route.preHandler = [...own, enforceAccess];
 }
 

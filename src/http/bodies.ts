@@ -15,7 +15,9 @@ export function registerBodyParsers(app: FastifyInstance): void {
     if (String(body).trim() === '') done(null, undefined);
     else json(request, body as string, done);
   });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, parseQueryString(String(body))));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, parseQueryString(String(body))),
+  );
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, body, done) => {
     if ((body as Buffer).length === 0) return done(null, undefined);
     new Response(body as Buffer, { headers: { 'content-type': String(request.headers['content-type']) } })
@@ -25,7 +27,14 @@ export function registerBodyParsers(app: FastifyInstance): void {
         for (const [name, value] of form) if (typeof value === 'string') fields.append(name, value);
         done(null, parseQueryString(fields.toString()));
       })
-      .catch(() => done(Object.assign(new Error('Malformed multipart body'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_MULTIPART' })));
+      .catch(() =>
+        done(
+          Object.assign(new Error('Malformed multipart body'), {
+            statusCode: 400,
+            code: 'FST_ERR_CTP_INVALID_MULTIPART',
+          }),
+        ),
+      );
   });
 }
 

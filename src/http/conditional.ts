@@ -18,7 +18,11 @@ export function etagOf(bytes: Buffer | string): string {
 export const etagOfBody = (body: unknown): string => etagOf(JSON.stringify(body));
 
 export const preconditionFailed = (): ApiError =>
-  new ApiError(412, 'rest_precondition_failed', 'The record has changed since the given ETag was read: read it again and retry.');
+  new ApiError(
+    412,
+    'rest_precondition_failed',
+    'The record has changed since the given ETag was read: read it again and retry.',
+  );
 
 /**
  * Whether `If-Match` holds for a record whose current tag is `current` (null: the record does not
@@ -54,7 +58,11 @@ export function withEtag<T>(reply: FastifyReply, tag: string, body: T): T {
  * permission answers come before it, as RFC 9110 §13.2.1 asks. On a collection (a create) the
  * header is not about a record and is ignored.
  */
-export function underIfMatch<T>(request: FastifyRequest, current: (trx: Db) => Promise<string | null>, work: () => Promise<T>): Promise<T> {
+export function underIfMatch<T>(
+  request: FastifyRequest,
+  current: (trx: Db) => Promise<string | null>,
+  work: () => Promise<T>,
+): Promise<T> {
   const header = ifMatchOf(request);
   if (header === undefined) return work();
   return withPrecondition(async (trx) => {

@@ -48,7 +48,13 @@ function globalHostOf(site: string): string {
   return host;
 }
 
-export function buildContext(config: Config, request: FastifyRequest, lang: string, actor: Actor | null, settings: Settings): RequestContext {
+export function buildContext(
+  config: Config,
+  request: FastifyRequest,
+  lang: string,
+  actor: Actor | null,
+  settings: Settings,
+): RequestContext {
   return contextAt(config, originOf(request), lang, actor, settings);
 }
 
@@ -57,11 +63,20 @@ export function buildContext(config: Config, request: FastifyRequest, lang: stri
  * the origin, as a reader of the site would reach it.
  */
 export function backgroundContext(config: Config, lang: string, settings: Settings): RequestContext {
-  const origin = (settings.site_url ?? config.siteUrl ?? `http://${config.host}:${config.port}`).replace(/^(https?:\/\/[^/]+).*$/, '$1');
+  const origin = (settings.site_url ?? config.siteUrl ?? `http://${config.host}:${config.port}`).replace(
+    /^(https?:\/\/[^/]+).*$/,
+    '$1',
+  );
   return contextAt(config, origin, lang, null, settings);
 }
 
-function contextAt(config: Config, origin: string, lang: string, actor: Actor | null, settings: Settings): RequestContext {
+function contextAt(
+  config: Config,
+  origin: string,
+  lang: string,
+  actor: Actor | null,
+  settings: Settings,
+): RequestContext {
   const restRoot = `${origin}${rootPathOf(config, lang)}`;
   const site = (settings.site_url ?? origin).replace(/\/+$/, '');
   return {

@@ -48,20 +48,24 @@ export function invalidParam(name: string, reason = 'Invalid parameter.', code?:
 }
 
 export function missingParams(names: string[]): ApiError {
-  return new ApiError(400, 'rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, { params: names });
+  return new ApiError(400, 'rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, {
+    params: names,
+  });
 }
 
 export const notFound = (code: string, message: string): ApiError => new ApiError(404, code, message);
 export const forbidden = (code: string, message: string): ApiError => new ApiError(403, code, message);
 export const gone = (code: string, message: string): ApiError => new ApiError(410, code, message);
-export const conflict = (code: string, message: string, data: Record<string, unknown> = {}): ApiError => new ApiError(409, code, message, data);
+export const conflict = (code: string, message: string, data: Record<string, unknown> = {}): ApiError =>
+  new ApiError(409, code, message, data);
 
 /** WordPress's permission refusal: 401 for anonymous callers, 403 for authenticated ones. */
 export function restForbidden(authenticated: boolean): ApiError {
   return new ApiError(authenticated ? 403 : 401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
 }
 
-export const noRoute = (): ApiError => new ApiError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
+export const noRoute = (): ApiError =>
+  new ApiError(404, 'rest_no_route', 'No route was found matching the URL and request method.');
 
 interface AjvError {
   keyword: string;
@@ -73,17 +77,24 @@ interface AjvError {
 /** The top-level parameter an Ajv error is about (`/venue/website` → `venue`). */
 function paramOf(error: AjvError): string {
   const name = error.instancePath.split('/')[1];
-  return name ? decodeURIComponent(name.replace(/~1/g, '/').replace(/~0/g, '~')) : String(error.params['missingProperty'] ?? 'body');
+  return name
+    ? decodeURIComponent(name.replace(/~1/g, '/').replace(/~0/g, '~'))
+    : String(error.params['missingProperty'] ?? 'body');
 }
 
 /** Turns Fastify's schema validation failure into WordPress's two error kinds. */
 function validationError(errors: AjvError[]): ApiError {
-  const missing = errors.filter((e) => e.keyword === 'required' && e.instancePath === '').map((e) => String(e.params['missingProperty']));
+  const missing = errors
+    .filter((e) => e.keyword === 'required' && e.instancePath === '')
+    .map((e) => String(e.params['missingProperty']));
   if (missing.length > 0) return missingParams([...new Set(missing)]);
   const params: Record<string, string> = {};
   for (const e of errors) {
     const name = paramOf(e);
-    params[name] ??= e.instancePath.split('/').length > 2 ? `${name}${e.instancePath.slice(name.length + 1)} ${e.message ?? 'is invalid'}.` : `${name} ${e.message ?? 'is invalid'}.`;
+    params[name] ??=
+      e.instancePath.split('/').length > 2
+        ? `${name}${e.instancePath.slice(name.length + 1)} ${e.message ?? 'is invalid'}.`
+        : `${name} ${e.message ?? 'is invalid'}.`;
   }
   return invalidParams(params);
 }
@@ -104,7 +115,8 @@ export function toApiError(error: FastifyError | ApiError | Error): ApiError {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError(400, 'rest_invalid_request', 'Invalid Content-Length.');
   }
-  if (fe instanceof SyntaxError && fe.statusCode === 400) return new ApiError(400, 'rest_invalid_json', 'Invalid JSON body passed.');
+  if (fe instanceof SyntaxError && fe.statusCode === 400)
+    return new ApiError(400, 'rest_invalid_json', 'Invalid JSON body passed.');
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return new ApiError(fe.statusCode, 'rest_invalid_request', 'The request could not be processed.');
   }

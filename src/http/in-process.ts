@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  InjectOptions,
+  LightMyRequestResponse,
+  RouteOptions,
+} from 'fastify';
 import { isInjection } from 'light-my-request';
 import type { Actor } from '../auth/roles.js';
 
@@ -20,7 +27,11 @@ const TICKET_HEADER = 'x-cal-in-process';
 const tickets = new Map<string, InProcessTicket>();
 
 /** `app.inject` with a ticket. */
-export async function injectWithTicket(app: FastifyInstance, ticket: InProcessTicket, options: InjectOptions): Promise<LightMyRequestResponse> {
+export async function injectWithTicket(
+  app: FastifyInstance,
+  ticket: InProcessTicket,
+  options: InjectOptions,
+): Promise<LightMyRequestResponse> {
   const id = randomUUID();
   tickets.set(id, ticket);
   try {

@@ -36,7 +36,10 @@ export function rootLanguageOf(request: FastifyRequest): string {
 export function resolveLanguage(config: Config, request: FastifyRequest): string {
   const fromQuery = (request.query as Record<string, unknown> | undefined)?.['i18n_language'];
   const body = request.body;
-  const fromBody = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)['i18n_language'] : undefined;
+  const fromBody =
+    body && typeof body === 'object' && !Array.isArray(body)
+      ? (body as Record<string, unknown>)['i18n_language']
+      : undefined;
   const requested = fromQuery ?? fromBody;
   if (requested === undefined || requested === '') return rootLanguageOf(request);
   if (typeof requested !== 'string' || !config.languages.includes(requested)) {

@@ -26,7 +26,11 @@ interface SchemaNode {
 }
 
 function isNumeric(type: unknown): boolean {
-  return type === 'integer' || type === 'number' || (Array.isArray(type) && type.some((t) => t === 'integer' || t === 'number'));
+  return (
+    type === 'integer' ||
+    type === 'number' ||
+    (Array.isArray(type) && type.some((t) => t === 'integer' || t === 'number'))
+  );
 }
 
 function isText(type: unknown): boolean {
@@ -45,7 +49,8 @@ function bound(node: unknown, seen: Set<object>, textMax: number | null): void {
     if (schema.maximum === undefined && schema.exclusiveMaximum === undefined) schema.maximum = LIMIT;
     if (schema.minimum === undefined && schema.exclusiveMinimum === undefined) schema.minimum = -LIMIT;
   }
-  if (textMax !== null && isText(schema.type) && schema['maxLength'] === undefined && schema['enum'] === undefined) schema['maxLength'] = textMax;
+  if (textMax !== null && isText(schema.type) && schema['maxLength'] === undefined && schema['enum'] === undefined)
+    schema['maxLength'] = textMax;
   for (const value of Object.values(schema)) bound(value, seen, textMax);
 }
 

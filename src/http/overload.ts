@@ -17,7 +17,13 @@ const HEAP_SHARE_OF_LIMIT = 0.9;
 /** 503 in the contract's body; logged as a warning by the error handler, not as a failure. */
 export class ServiceUnavailable extends ApiError {
   constructor() {
-    super(503, 'rest_service_unavailable', 'The service is overloaded. Try again shortly.', {}, { 'Retry-After': String(RETRY_AFTER_S) });
+    super(
+      503,
+      'rest_service_unavailable',
+      'The service is overloaded. Try again shortly.',
+      {},
+      { 'Retry-After': String(RETRY_AFTER_S) },
+    );
   }
 }
 
@@ -68,7 +74,10 @@ export async function registerOverloadGuard(app: FastifyInstance, limits: Overlo
   app.addHook('onReady', async () => {
     readyAt = Date.now();
   });
-  const heapLimit = limits.maxHeapUsedMb > 0 ? limits.maxHeapUsedMb * 1024 * 1024 : Math.floor(getHeapStatistics().heap_size_limit * HEAP_SHARE_OF_LIMIT);
+  const heapLimit =
+    limits.maxHeapUsedMb > 0
+      ? limits.maxHeapUsedMb * 1024 * 1024
+      : Math.floor(getHeapStatistics().heap_size_limit * HEAP_SHARE_OF_LIMIT);
 
   const histogram = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
   histogram.enable();
@@ -83,11 +92,19 @@ export async function registerOverloadGuard(app: FastifyInstance, limits: Overlo
     // No timer ran at all since the last sample: the loop was held for all of it.
     const delayMs = histogram.count > 0 ? Math.max(0, histogram.mean / 1e6 - DELAY_RESOLUTION_MS) : elapsed;
     const cpuShare = (cpu.user + cpu.system) / 1000 / elapsed;
-    sample = { delayMs, cpuShare, ownDelayMs: delayMs * Math.min(1, cpuShare), heapUsedBytes: process.memoryUsage().heapUsed };
+    sample = {
+      delayMs,
+      cpuShare,
+      ownDelayMs: delayMs * Math.min(1, cpuShare),
+      heapUsedBytes: process.memoryUsage().heapUsed,
+    };
     histogram.reset();
     sampledAt = now;
     cpuAt = process.cpuUsage();
-    const delayed = limits.maxEventLoopDelayMs > 0 && sample.ownDelayMs > limits.maxEventLoopDelayMs && Date.now() - readyAt >= WARM_UP_MS;
+    const delayed =
+      limits.maxEventLoopDelayMs > 0 &&
+      sample.ownDelayMs > limits.maxEventLoopDelayMs &&
+      Date.now() - readyAt >= WARM_UP_MS;
     refusing = delayed || sample.heapUsedBytes > heapLimit;
   };
   const timer = setInterval(measure, SAMPLE_INTERVAL_MS);

@@ -26,7 +26,10 @@ const MAX_BYTES = 8 * 1024 * 1024;
 export class PageCache {
   /** Answers from the cache and produced afresh, for the metrics. */
   readonly stats = { hits: 0, misses: 0 };
-  private readonly entries = new LRUCache<string, CachedResponse>({ maxSize: MAX_BYTES, sizeCalculation: (e) => e.body.length + 256 });
+  private readonly entries = new LRUCache<string, CachedResponse>({
+    maxSize: MAX_BYTES,
+    sizeCalculation: (e) => e.body.length + 256,
+  });
 
   constructor(private readonly db: Db) {}
 
@@ -60,7 +63,11 @@ export class PageCache {
     return reply.type('application/json; charset=utf-8').send(cached.body);
   }
 
-  private readonly raw = new LRUCache<string, RawCached>({ maxSize: MAX_RAW_BYTES, maxEntrySize: MAX_RAW_ENTRY, sizeCalculation: (e) => e.body.length + 256 });
+  private readonly raw = new LRUCache<string, RawCached>({
+    maxSize: MAX_RAW_BYTES,
+    maxEntrySize: MAX_RAW_ENTRY,
+    sizeCalculation: (e) => e.body.length + 256,
+  });
 
   /**
    * Like {@link respond}, for a body that is not this API's JSON (a calendar feed, JSON-LD), kept
@@ -69,7 +76,12 @@ export class PageCache {
    * what the key holds, so the tag is known before the body, which may be streamed (it is kept
    * once sent whole, when it fits), and a matching tag is a 304 even where it is not cached.
    */
-  async respondRaw(request: FastifyRequest, reply: FastifyReply, keyParts: string[], produce: (version: string) => Promise<RawResponse>): Promise<FastifyReply> {
+  async respondRaw(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    keyParts: string[],
+    produce: (version: string) => Promise<RawResponse>,
+  ): Promise<FastifyReply> {
     const version = request.versions?.data ?? (await readDataVersion(this.db));
     const key = [version, viewOf(request.ctx.actor), request.ctx.restRoot, request.ctx.site, ...keyParts].join('\n');
     const etag = etagOf(`raw\n${key}`);
@@ -98,7 +110,11 @@ export class PageCache {
   }
 
   /** Passes a streamed body on, keeping it for the cache once it has been sent whole, when it fits. */
-  private async *keptWhenWhole(key: string, entry: Omit<RawCached, 'body'>, chunks: AsyncIterable<string | Buffer>): AsyncGenerator<Buffer> {
+  private async *keptWhenWhole(
+    key: string,
+    entry: Omit<RawCached, 'body'>,
+    chunks: AsyncIterable<string | Buffer>,
+  ): AsyncGenerator<Buffer> {
     let parts: Buffer[] | null = [];
     let size = 0;
     for await (const chunk of chunks) {

@@ -52,7 +52,9 @@ const rawValue = (value: string): string => value.replace(/[%&#+]/g, (c) => enco
  */
 export function buildPage<K extends string>(key: K, items: unknown[], input: PageInput): Page<K> {
   const pages = totalPages(input.total, input.perPage);
-  const raw = [['page', String(input.page)], ['per_page', String(input.perPage)], ...input.echo].map(([k, v]) => `${k}=${rawValue(v)}`).join('&');
+  const raw = [['page', String(input.page)], ['per_page', String(input.perPage)], ...input.echo]
+    .map(([k, v]) => `${k}=${rawValue(v)}`)
+    .join('&');
   const linkTo = (page: number): string => {
     const params = new URLSearchParams([['per_page', String(input.perPage)], ...input.echo]);
     if (page > 1) params.append('page', String(page));
@@ -85,15 +87,17 @@ export function keepKeyOrder<T extends TObject>(schema: T): T {
 
 /** The envelope's response schema, key order as the original's. */
 export function PageSchema(key: string, item: TSchema, description: string) {
-  return keepKeyOrder(Type.Object(
-    {
-      [key]: Type.Array(item),
-      rest_url: Type.String({ description: 'This page, with the effective arguments' }),
-      next_rest_url: Type.Optional(Type.String({ description: 'The next page, when it has records' })),
-      previous_rest_url: Type.Optional(Type.String({ description: 'The previous page, when there is one' })),
-      total: Type.Integer({ description: 'Records matching the filters (always present)' }),
-      total_pages: Type.Integer({ description: 'Pages of per_page records (always present)' }),
-    },
-    { description },
-  ));
+  return keepKeyOrder(
+    Type.Object(
+      {
+        [key]: Type.Array(item),
+        rest_url: Type.String({ description: 'This page, with the effective arguments' }),
+        next_rest_url: Type.Optional(Type.String({ description: 'The next page, when it has records' })),
+        previous_rest_url: Type.Optional(Type.String({ description: 'The previous page, when there is one' })),
+        total: Type.Integer({ description: 'Records matching the filters (always present)' }),
+        total_pages: Type.Integer({ description: 'Pages of per_page records (always present)' }),
+      },
+      { description },
+    ),
+  );
 }

@@ -7,7 +7,13 @@ import { invalidParam } from './errors.js';
  * whose schema says array (a search string may contain commas).
  */
 export function parseQueryString(raw: string): Record<string, unknown> {
-  return qs.parse(raw, { depth: 3, arrayLimit: 200, parameterLimit: 1000, duplicates: 'combine', allowPrototypes: false }) as Record<string, unknown>;
+  return qs.parse(raw, {
+    depth: 3,
+    arrayLimit: 200,
+    parameterLimit: 1000,
+    duplicates: 'combine',
+    allowPrototypes: false,
+  }) as Record<string, unknown>;
 }
 
 interface ObjectSchema {
@@ -25,9 +31,23 @@ export function splitCsvArrays(values: unknown, schema: ObjectSchema | undefined
   for (const [name, prop] of Object.entries(schema.properties)) {
     const value = record[name];
     if (!acceptsArray(prop)) continue;
-    if (typeof value === 'string') record[name] = value === '' ? [] : value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+    if (typeof value === 'string')
+      record[name] =
+        value === ''
+          ? []
+          : value
+              .split(',')
+              .map((v) => v.trim())
+              .filter((v) => v !== '');
     else if (Array.isArray(value) && value.some((v) => typeof v === 'string' && v.includes(','))) {
-      record[name] = value.flatMap((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : [v]));
+      record[name] = value.flatMap((v) =>
+        typeof v === 'string'
+          ? v
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [v],
+      );
     }
   }
 }

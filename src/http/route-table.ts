@@ -29,7 +29,9 @@ export class RouteTable {
 
   add(route: RouteOptions): void {
     // HEAD twins and the CORS preflight route are not part of the API's route table.
-    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => (METHODS as readonly string[]).includes(m));
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) =>
+      (METHODS as readonly string[]).includes(m),
+    );
     if (methods.length === 0) return;
     const endpoint: Endpoint = { methods, schema: route.schema, access: route.config?.access };
     const existing = this.entries.find((e) => e.url === route.url);
@@ -51,7 +53,10 @@ export class RouteTable {
   allowFor(url: string | undefined, allowed: (access: string | undefined) => boolean): string | undefined {
     const entry = url === undefined ? undefined : this.byUrl.get(url);
     if (!entry) return undefined;
-    return entry.endpoints.filter((e) => allowed(e.access)).flatMap((e) => e.methods).join(', ');
+    return entry.endpoints
+      .filter((e) => allowed(e.access))
+      .flatMap((e) => e.methods)
+      .join(', ');
   }
 
   /** The methods a concrete path answers to. */
@@ -63,7 +68,16 @@ export class RouteTable {
     const path = request.url.split('?')[0]!;
     const allowed = this.allowedMethods(path);
     if (allowed.length > 0 && request.method !== 'OPTIONS') {
-      return sendError(reply, new ApiError(405, 'rest_no_route', 'No route was found matching the URL and request method.', {}, { Allow: allowed.join(', ') }));
+      return sendError(
+        reply,
+        new ApiError(
+          405,
+          'rest_no_route',
+          'No route was found matching the URL and request method.',
+          {},
+          { Allow: allowed.join(', ') },
+        ),
+      );
     }
     return sendError(reply, noRoute());
   }

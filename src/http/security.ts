@@ -24,7 +24,12 @@ export interface BrowserPolicy {
  */
 export async function registerSecurityHeaders(app: FastifyInstance, policy: BrowserPolicy): Promise<void> {
   const ancestors = policy.frameAncestors;
-  const frameOptions = ancestors.length === 1 && ancestors[0] === "'none'" ? 'deny' : ancestors.length === 1 && ancestors[0] === "'self'" ? 'sameorigin' : null;
+  const frameOptions =
+    ancestors.length === 1 && ancestors[0] === "'none'"
+      ? 'deny'
+      : ancestors.length === 1 && ancestors[0] === "'self'"
+        ? 'sameorigin'
+        : null;
   await app.register(helmet, {
     global: true,
     contentSecurityPolicy: {

@@ -33,7 +33,8 @@ const RANGE_SEPARATOR = ' \u2013 ';
 // The look-behind lets a prefix start only where a run of letters and signs starts: without it the
 // engine retried the run from each of its letters, quadratic in its length (24,000 letters took a
 // second); with it each run is read a bounded number of times, whatever its length.
-const PART = /(?:(?<![\p{L}\p{Sc}])(?:[\p{L}\p{Sc}]*\p{Sc} ?|\p{L}+))?(\d+(?:[.,]\d+)*)(?: ?\p{Sc}[\p{L}\p{Sc}]*|\p{L}+)?/gu;
+const PART =
+  /(?:(?<![\p{L}\p{Sc}])(?:[\p{L}\p{Sc}]*\p{Sc} ?|\p{L}+))?(\d+(?:[.,]\d+)*)(?: ?\p{Sc}[\p{L}\p{Sc}]*|\p{L}+)?/gu;
 
 /** Most values one `cost` may list, and most characters in each: what a price needs, many times over. */
 export const COST_MAX_VALUES = 20;
@@ -47,7 +48,11 @@ export const COST_MAX_LENGTH = 200;
 export function parseCostInput(input: unknown): ParsedCostInput | null {
   const items: unknown[] = input === null ? [] : Array.isArray(input) ? input : [input];
   if (items.length > COST_MAX_VALUES) return null;
-  const valid = items.every((item) => (typeof item === 'string' && item.length <= COST_MAX_LENGTH) || (typeof item === 'number' && Number.isFinite(item)));
+  const valid = items.every(
+    (item) =>
+      (typeof item === 'string' && item.length <= COST_MAX_LENGTH) ||
+      (typeof item === 'number' && Number.isFinite(item)),
+  );
   if (!valid) return null;
   const raw = items.map(String).filter((item) => item.trim() !== '');
   return { raw, ...currencyOf(raw) };

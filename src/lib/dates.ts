@@ -46,7 +46,8 @@ function readZone(name: string): Zone | null {
   const offset = UTC_OFFSET.exec(name);
   if (offset) {
     const [, sign, hours, minutes, fraction] = offset;
-    const extra = minutes !== undefined ? Number(minutes) : fraction !== undefined ? Math.round(Number(`0.${fraction}`) * 60) : 0;
+    const extra =
+      minutes !== undefined ? Number(minutes) : fraction !== undefined ? Math.round(Number(`0.${fraction}`) * 60) : 0;
     return fixedZone(sign, Number(hours), extra);
   }
   return IANA_NAME.test(name) && IANAZone.isValidZone(name) ? IANAZone.create(name) : null;
@@ -96,13 +97,22 @@ const STORED = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?$/;
 /** Wall milliseconds of a stored `YYYY-MM-DD[ HH:MM:SS]`; stored values are trusted, so a bad one is a bug and throws. */
 function storedWall(s: string): number {
   const m = STORED.exec(s);
-  const wall = m ? wallFromFields(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)) : null;
+  const wall = m
+    ? wallFromFields(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0))
+    : null;
   if (wall === null) throw new RangeError(`Invalid date string: ${JSON.stringify(s)}`);
   return wall;
 }
 
 /** Wall milliseconds of a calendar date and clock time; null when they do not exist (Feb 30, 24:00). */
-function wallFromFields(year: number, month: number, day: number, hour: number, minute: number, second: number): number | null {
+function wallFromFields(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+): number | null {
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
@@ -114,7 +124,9 @@ function wallFromFields(year: number, month: number, day: number, hour: number, 
 function formatWall(wall: number): string {
   const iso = new Date(wall).toISOString();
   // Years outside 0-9999 are written with a sign and six digits by toISOString.
-  return iso.length === 24 ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : DateTime.fromMillis(wall, { zone: 'utc' }).toFormat(SQL_FORMAT);
+  return iso.length === 24
+    ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}`
+    : DateTime.fromMillis(wall, { zone: 'utc' }).toFormat(SQL_FORMAT);
 }
 
 /** A DateTime in `zone` at the instant a wall-clock time has there ({@link instantOf}); null for a date that does not exist. */
@@ -189,7 +201,14 @@ export function toIsoWithOffset(local: string, zone: Zone): string {
 const pad2 = (n: number): string => String(n).padStart(2, '0');
 
 /** {year, month, day, hour, minutes, seconds} as zero-padded strings, by splitting the string only. */
-export function dateDetails(s: string): { year: string; month: string; day: string; hour: string; minutes: string; seconds: string } {
+export function dateDetails(s: string): {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minutes: string;
+  seconds: string;
+} {
   const [year = '', month = '', day = '', hour = '00', minutes = '00', seconds = '00'] = s.trim().split(/[-:T\s]+/);
   return { year, month, day, hour, minutes, seconds };
 }
@@ -265,7 +284,12 @@ export function parseDateInput(input: unknown, zone: Zone, now: Date = new Date(
  * - Relative forms follow PHP, computed on the wall clock of `now` in `zone` (see {@link resolve}).
  */
 export function parseDateTime(input: unknown, zone: Zone, now: Date = new Date()): DateTime | null {
-  const dt = typeof input === 'number' ? fromTimestamp(input, zone) : typeof input === 'string' ? parseText(input, zone, now) : null;
+  const dt =
+    typeof input === 'number'
+      ? fromTimestamp(input, zone)
+      : typeof input === 'string'
+        ? parseText(input, zone, now)
+        : null;
   return dt?.isValid ? dt.set({ millisecond: 0 }) : null;
 }
 
@@ -280,7 +304,14 @@ const PLAIN = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 function plainWall(input: string): number | null | undefined {
   const plain = PLAIN.exec(input);
   if (!plain) return undefined;
-  const [year, month, day, hour, minute, second] = plain.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = plain.slice(1).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return wallFromFields(year, month, day, hour, minute, second);
 }
 
@@ -340,8 +371,10 @@ interface Expr {
   rel: { months: number; days: number; seconds: number };
 }
 
-const MONTH = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
-const WEEKDAY = 'mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?';
+const MONTH =
+  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+const WEEKDAY =
+  'mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?';
 const UNIT = 'sec(?:ond)?s?|min(?:ute)?s?|hours?|days?|weeks?|fortnights?|months?|years?';
 const MERIDIEM = '[ap]\\.?m\\.?';
 const OFFSET = 'z|[+-]\\d{2}(?::?\\d{2})?';
@@ -402,7 +435,8 @@ function addUnits(expr: Expr, amount: number, unit: string): void {
   else rel.months += amount * 12;
 }
 
-const meridiemOf = (text: string | undefined): RawTime['meridiem'] => (text === undefined ? undefined : text.startsWith('a') ? 'am' : 'pm');
+const meridiemOf = (text: string | undefined): RawTime['meridiem'] =>
+  text === undefined ? undefined : text.startsWith('a') ? 'am' : 'pm';
 
 /** Tried in order at each position; the more specific forms come first ('last day of' before 'last day'). */
 const RULES: Rule[] = [
@@ -414,7 +448,9 @@ const RULES: Rule[] = [
     const time = { hour: Number(m[1]), minute: Number(m[2]), second: Number(m[3] ?? 0), meridiem: meridiemOf(m[4]) };
     return setTime(e, time) && (m[5] === undefined || setOffset(e, m[5]));
   }),
-  rule(`(\\d{1,2}) ?(${MERIDIEM})`, (m, e) => setTime(e, { hour: Number(m[1]), minute: 0, second: 0, meridiem: meridiemOf(m[2]) })),
+  rule(`(\\d{1,2}) ?(${MERIDIEM})`, (m, e) =>
+    setTime(e, { hour: Number(m[1]), minute: 0, second: 0, meridiem: meridiemOf(m[2]) }),
+  ),
   rule('noon', (_m, e) => setTime(e, { hour: 12, minute: 0, second: 0 })),
   rule('now', () => true),
   rule('today|midnight', (_m, e) => {
@@ -437,7 +473,10 @@ const RULES: Rule[] = [
   }),
   rule(`(?:(next|last|previous|this) )?(${WEEKDAY})\\.?`, (m, e) => {
     if (e.weekday) return false;
-    e.weekday = { day: weekdayNumber(m[2]), mode: m[1] === 'next' ? 'next' : m[1] === undefined || m[1] === 'this' ? 'this' : 'last' };
+    e.weekday = {
+      day: weekdayNumber(m[2]),
+      mode: m[1] === 'next' ? 'next' : m[1] === undefined || m[1] === 'this' ? 'this' : 'last',
+    };
     e.midnight = true;
     return true;
   }),
@@ -521,7 +560,9 @@ function resolve(expr: Expr, zone: Zone, nowInstant: Date): DateTime | null {
   const keepsClock = !expr.date && !expr.midnight;
   const time = expr.time ? clockTime(expr.time) : keepsClock ? clockOf(now) : MIDNIGHT;
   // Calendar arithmetic happens on a zone-less (UTC) date, so no DST change can disturb it.
-  let date = expr.date ? DateTime.utc(expr.date.year ?? now.year, expr.date.month, expr.date.day) : DateTime.utc(now.year, now.month, now.day);
+  let date = expr.date
+    ? DateTime.utc(expr.date.year ?? now.year, expr.date.month, expr.date.day)
+    : DateTime.utc(now.year, now.month, now.day);
   if (!time || !date.isValid) return null;
 
   if (expr.weekday) date = date.plus({ days: weekdayDelta(date.weekday, expr.weekday.day, expr.weekday.mode) });
@@ -549,7 +590,13 @@ function parseWithChrono(text: string, zone: Zone, now: Date): DateTime | null {
   if (c.isCertain('timezoneOffset')) return DateTime.fromJSDate(c.date(), { zone });
 
   const today = DateTime.fromJSDate(now, { zone });
-  return atWallClock(c.get('year') ?? today.year, c.get('month') ?? today.month, c.get('day') ?? today.day, chronoClock(c, today), zone);
+  return atWallClock(
+    c.get('year') ?? today.year,
+    c.get('month') ?? today.month,
+    c.get('day') ?? today.day,
+    chronoClock(c, today),
+    zone,
+  );
 }
 
 /**

@@ -41,7 +41,12 @@ function isBlockChunk(chunk: string): boolean {
  * that cannot reach this site's pages (a frame of another origin never can) nor navigate the page
  * that shows it. The pages' Content-Security-Policy names the same hosts in `frame-src`.
  */
-export const EMBED_HOSTS = ['www.youtube.com', 'www.youtube-nocookie.com', 'player.vimeo.com', 'www.openstreetmap.org'] as const;
+export const EMBED_HOSTS = [
+  'www.youtube.com',
+  'www.youtube-nocookie.com',
+  'player.vimeo.com',
+  'www.openstreetmap.org',
+] as const;
 const EMBED_SANDBOX = 'allow-scripts allow-same-origin allow-presentation allow-popups';
 
 /**
@@ -53,11 +58,61 @@ const EMBED_SANDBOX = 'allow-scripts allow-same-origin allow-presentation allow-
  */
 const POLICY: sanitizeHtml.IOptions = {
   allowedTags: [
-    'p', 'a', 'strong', 'em', 'b', 'i', 'u', 's', 'del', 'ins', 'mark', 'small', 'sub', 'sup', 'abbr', 'cite', 'q', 'time',
-    'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-    'blockquote', 'br', 'hr', 'img', 'figure', 'figcaption', 'span', 'div', 'code', 'pre',
-    'table', 'caption', 'colgroup', 'col', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'iframe',
-    'video', 'audio', 'source', 'track',
+    'p',
+    'a',
+    'strong',
+    'em',
+    'b',
+    'i',
+    'u',
+    's',
+    'del',
+    'ins',
+    'mark',
+    'small',
+    'sub',
+    'sup',
+    'abbr',
+    'cite',
+    'q',
+    'time',
+    'ul',
+    'ol',
+    'li',
+    'dl',
+    'dt',
+    'dd',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'blockquote',
+    'br',
+    'hr',
+    'img',
+    'figure',
+    'figcaption',
+    'span',
+    'div',
+    'code',
+    'pre',
+    'table',
+    'caption',
+    'colgroup',
+    'col',
+    'thead',
+    'tbody',
+    'tfoot',
+    'tr',
+    'th',
+    'td',
+    'iframe',
+    'video',
+    'audio',
+    'source',
+    'track',
   ],
   allowedAttributes: {
     // `class` keeps WordPress blocks' layout (`wp-block-columns`); with no script on the pages and
@@ -82,7 +137,14 @@ const POLICY: sanitizeHtml.IOptions = {
     iframe: ['src', 'width', 'height', 'allow', 'allowfullscreen', 'sandbox', 'loading', 'referrerpolicy'],
   },
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
-  allowedSchemesByTag: { img: ['http', 'https', 'data'], iframe: ['https'], video: ['https'], audio: ['https'], source: ['https'], track: ['https'] },
+  allowedSchemesByTag: {
+    img: ['http', 'https', 'data'],
+    iframe: ['https'],
+    video: ['https'],
+    audio: ['https'],
+    source: ['https'],
+    track: ['https'],
+  },
   allowProtocolRelative: false,
   // Void elements written as such (`<track … />`), not given an end tag browsers would ignore.
   selfClosing: [...sanitizeHtml.defaults.selfClosing, 'source', 'track', 'col', 'wbr'],
@@ -95,13 +157,18 @@ const POLICY: sanitizeHtml.IOptions = {
     // sanitize-html allows schemes per tag, not per media type: only inline images may use data:.
     img: (tagName, attribs) => {
       const { src, ...rest } = attribs;
-      const unsafeData = src !== undefined && /^\s*data:/i.test(src) && !/^\s*data:image\/(?:png|jpeg|gif|webp|avif)[;,]/i.test(src);
+      const unsafeData =
+        src !== undefined && /^\s*data:/i.test(src) && !/^\s*data:image\/(?:png|jpeg|gif|webp|avif)[;,]/i.test(src);
       return { tagName, attribs: unsafeData ? rest : attribs };
     },
     // A link that opens a new window must not hand it this page (window.opener).
-    a: (tagName, attribs) => (attribs['target'] ? { tagName, attribs: { ...attribs, rel: 'noopener noreferrer' } } : { tagName, attribs }),
+    a: (tagName, attribs) =>
+      attribs['target'] ? { tagName, attribs: { ...attribs, rel: 'noopener noreferrer' } } : { tagName, attribs },
     // Whatever the author wrote, an embed gets our sandbox and sends no referrer.
-    iframe: (tagName, attribs) => ({ tagName, attribs: { ...attribs, sandbox: EMBED_SANDBOX, loading: 'lazy', referrerpolicy: 'no-referrer' } }),
+    iframe: (tagName, attribs) => ({
+      tagName,
+      attribs: { ...attribs, sandbox: EMBED_SANDBOX, loading: 'lazy', referrerpolicy: 'no-referrer' },
+    }),
   },
 };
 
@@ -116,7 +183,27 @@ export const MAX_NESTING = 256;
 // The parser's own rules (htmlparser2's Parser: voidElements, openImpliesClose), so the depth
 // counted is the depth it reaches: an element it never keeps open, or that an opening tag closes
 // for it, does not count; everything else does.
-const VOID = new Set(['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const VOID = new Set([
+  'area',
+  'base',
+  'basefont',
+  'br',
+  'col',
+  'command',
+  'embed',
+  'frame',
+  'hr',
+  'img',
+  'input',
+  'isindex',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
 const P = ['p'];
 const FORM = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
 const IMPLIES_CLOSE = new Map<string, ReadonlySet<string>>(
@@ -136,9 +223,36 @@ const IMPLIES_CLOSE = new Map<string, ReadonlySet<string>>(
       ['tbody', ['thead', 'tbody']],
       ['tfoot', ['thead', 'tbody']],
       ...['select', 'input', 'output', 'button', 'datalist', 'textarea'].map((name) => [name, FORM] as const),
-      ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'pre', 'section', 'table', 'ul'].map(
-        (name) => [name, P] as const,
-      ),
+      ...[
+        'p',
+        'h1',
+        'h2',
+        'h3',
+        'h4',
+        'h5',
+        'h6',
+        'address',
+        'article',
+        'aside',
+        'blockquote',
+        'details',
+        'div',
+        'dl',
+        'fieldset',
+        'figcaption',
+        'figure',
+        'footer',
+        'form',
+        'header',
+        'hr',
+        'main',
+        'nav',
+        'ol',
+        'pre',
+        'section',
+        'table',
+        'ul',
+      ].map((name) => [name, P] as const),
     ] as const
   ).map(([name, closes]) => [name, new Set<string>(closes)]),
 );

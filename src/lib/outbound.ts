@@ -73,7 +73,8 @@ function ipv6Groups(address: string): number[] {
   const [head = '', tail] = text.split('::');
   const left = head === '' ? [] : head.split(':');
   const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   return groups.map((g) => parseInt(g, 16));
 }
 
@@ -145,7 +146,8 @@ export interface DestinationProblem {
 }
 
 function judged(what: string, kind: AddressKind, policy: OutboundPolicy): DestinationProblem | null {
-  if (kind === 'forbidden') return { kind, message: `${what} is a cloud metadata or link-local address, which is never reached` };
+  if (kind === 'forbidden')
+    return { kind, message: `${what} is a cloud metadata or link-local address, which is never reached` };
   if (kind === 'private' && !policy.allowPrivate) return { kind, message: `${what} is a loopback or private address` };
   return null;
 }
@@ -165,14 +167,17 @@ export function hostProblem(url: URL, policy: OutboundPolicy): DestinationProble
   if (net.isIP(host) !== 0) return addressProblem(host, policy);
   // `LOCALHOST.` is localhost: URL lower-cases names, and a trailing dot only roots one.
   const name = host.replace(/\.+$/, '');
-  if (METADATA_NAME.test(name)) return { kind: 'forbidden', message: `${name} is a cloud metadata service, which is never reached` };
-  if (LOCAL_NAME.test(name) && !policy.allowPrivate) return { kind: 'private', message: `${name} names a loopback or private host` };
+  if (METADATA_NAME.test(name))
+    return { kind: 'forbidden', message: `${name} is a cloud metadata service, which is never reached` };
+  if (LOCAL_NAME.test(name) && !policy.allowPrivate)
+    return { kind: 'private', message: `${name} names a loopback or private host` };
   return null;
 }
 
 /** Why `url` may not be requested at all under `policy` (scheme, host), or null. */
 export function destinationProblem(url: URL, policy: OutboundPolicy): DestinationProblem | null {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { kind: 'forbidden', message: `${url.protocol} is not http: or https:` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { kind: 'forbidden', message: `${url.protocol} is not http: or https:` };
   return hostProblem(url, policy);
 }
 
@@ -198,9 +203,14 @@ export async function resolvedProblem(url: URL, policy: OutboundPolicy): Promise
   return null;
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
-const systemResolve = (hostname: string): Promise<dns.LookupAddress[]> => dns.promises.lookup(hostname, { all: true, verbatim: true });
+const systemResolve = (hostname: string): Promise<dns.LookupAddress[]> =>
+  dns.promises.lookup(hostname, { all: true, verbatim: true });
 
 /** A `lookup` for http(s).request that refuses, at connect time, the addresses `policy` refuses. */
 export function guardedLookup(policy: OutboundPolicy) {
@@ -208,11 +218,20 @@ export function guardedLookup(policy: OutboundPolicy) {
   return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
     resolve(hostname).then(
       (all) => {
-        const list = options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
+        const list =
+          options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
         // One refused address refuses the name: which one a connection would use is not ours to pick.
         const refused = all.map((a) => addressProblem(a.address, policy)).find((p) => p !== null);
-        if (refused) return callback(Object.assign(new Error(`${hostname}: ${refused.message}`), { code: 'EADDRNOTALLOWED', destination: refused.kind }), '');
-        if (list.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
+        if (refused)
+          return callback(
+            Object.assign(new Error(`${hostname}: ${refused.message}`), {
+              code: 'EADDRNOTALLOWED',
+              destination: refused.kind,
+            }),
+            '',
+          );
+        if (list.length === 0)
+          return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
         if (options.all) return callback(null, list);
         callback(null, list[0]!.address, list[0]!.family);
       },
@@ -286,7 +305,11 @@ function agentFor(protocol: string, policy: OutboundPolicy): http.Agent | false 
  * up to the cap within the deadline. Throws OutboundError (its message names the URL without
  * credentials or secret query values, and never quotes the answer).
  */
-export async function outboundRequest(rawUrl: string, policy: OutboundPolicy, options: OutboundOptions): Promise<OutboundResponse> {
+export async function outboundRequest(
+  rawUrl: string,
+  policy: OutboundPolicy,
+  options: OutboundOptions,
+): Promise<OutboundResponse> {
   const deadline = Date.now() + options.timeoutMs;
   const maxRedirects = options.maxRedirects ?? 0;
   let url: URL;
@@ -300,11 +323,13 @@ export async function outboundRequest(rawUrl: string, policy: OutboundPolicy, op
   let headers = { ...options.headers };
   for (let hop = 0; ; hop += 1) {
     const problem = destinationProblem(url, policy);
-    if (problem) throw new OutboundError('destination', `${redactUrl(url.toString())}: ${problem.message}`, problem.kind);
+    if (problem)
+      throw new OutboundError('destination', `${redactUrl(url.toString())}: ${problem.message}`, problem.kind);
     const response = await exchange(url, policy, { ...options, method, headers, body }, deadline);
     const location = response.headers.get('location');
     if (!REDIRECTS.has(response.status) || location === null || maxRedirects === 0) return response;
-    if (hop >= maxRedirects) throw new OutboundError('redirect', `${redactUrl(url.toString())}: more than ${maxRedirects} redirects`);
+    if (hop >= maxRedirects)
+      throw new OutboundError('redirect', `${redactUrl(url.toString())}: more than ${maxRedirects} redirects`);
     let next: URL;
     try {
       next = new URL(location, url);
@@ -347,51 +372,96 @@ function exchange(url: URL, policy: OutboundPolicy, options: Exchange, deadline:
     const client = url.protocol === 'https:' ? https : http;
     const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br', ...options.headers };
     if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
-    const request = client.request(url, { method: options.method, headers, agent: agentFor(url.protocol, policy), lookup: guardedLookup(policy) as never }, (response) => {
-      const status = response.statusCode ?? 0;
-      const answerHeaders = new Headers();
-      for (const [name, value] of Object.entries(response.headers)) {
-        for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) answerHeaders.append(name, v);
-      }
-      const encoding = (response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-      const declared = Number(response.headers['content-length']);
-      if (encoding === 'identity' && declared > cap && options.overflow !== 'truncate') {
-        return fail(new OutboundError('too-large', `${shown} answered ${declared} bytes, more than the ${cap} allowed`));
-      }
-      const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip() : encoding === 'deflate' ? zlib.createInflate() : encoding === 'br' ? zlib.createBrotliDecompress() : null;
-      const stream = decoder ? response.pipe(decoder) : response;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const done = (truncated: boolean) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        if (truncated) request.destroy();
-        resolve({ status, headers: answerHeaders, body: Buffer.concat(chunks, size), url: url.toString(), truncated });
-      };
-      stream.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        if (size + chunk.length <= cap) {
-          chunks.push(chunk);
-          size += chunk.length;
-          return;
+    const request = client.request(
+      url,
+      {
+        method: options.method,
+        headers,
+        agent: agentFor(url.protocol, policy),
+        lookup: guardedLookup(policy) as never,
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) {
+          for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value])
+            answerHeaders.append(name, v);
         }
-        if (options.overflow !== 'truncate') return fail(new OutboundError('too-large', `${shown} answered more than the ${cap} bytes allowed`));
-        chunks.push(chunk.subarray(0, cap - size));
-        size = cap;
-        done(true);
-      });
-      stream.on('end', () => done(false));
-      if (decoder) decoder.on('error', () => fail(new OutboundError('network', `${shown}: its ${encoding} answer does not decode`)));
-      response.on('error', (error: Error) => fail(new OutboundError('network', `${shown}: ${error.message}`)));
-      response.on('close', () => {
-        if (!response.complete) fail(new OutboundError('network', `${shown}: the connection closed before the answer was complete`));
-      });
-    });
-    const timer = setTimeout(() => fail(new OutboundError('timeout', `${shown}: no complete answer within ${Math.round(options.timeoutMs / 100) / 10} s`)), Math.max(0, deadline - Date.now()));
+        const encoding = (response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+        const declared = Number(response.headers['content-length']);
+        if (encoding === 'identity' && declared > cap && options.overflow !== 'truncate') {
+          return fail(
+            new OutboundError('too-large', `${shown} answered ${declared} bytes, more than the ${cap} allowed`),
+          );
+        }
+        const decoder =
+          encoding === 'gzip' || encoding === 'x-gzip'
+            ? zlib.createGunzip()
+            : encoding === 'deflate'
+              ? zlib.createInflate()
+              : encoding === 'br'
+                ? zlib.createBrotliDecompress()
+                : null;
+        const stream = decoder ? response.pipe(decoder) : response;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = (truncated: boolean) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          if (truncated) request.destroy();
+          resolve({
+            status,
+            headers: answerHeaders,
+            body: Buffer.concat(chunks, size),
+            url: url.toString(),
+            truncated,
+          });
+        };
+        stream.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          if (size + chunk.length <= cap) {
+            chunks.push(chunk);
+            size += chunk.length;
+            return;
+          }
+          if (options.overflow !== 'truncate')
+            return fail(new OutboundError('too-large', `${shown} answered more than the ${cap} bytes allowed`));
+          chunks.push(chunk.subarray(0, cap - size));
+          size = cap;
+          done(true);
+        });
+        stream.on('end', () => done(false));
+        if (decoder)
+          decoder.on('error', () =>
+            fail(new OutboundError('network', `${shown}: its ${encoding} answer does not decode`)),
+          );
+        response.on('error', (error: Error) => fail(new OutboundError('network', `${shown}: ${error.message}`)));
+        response.on('close', () => {
+          if (!response.complete)
+            fail(new OutboundError('network', `${shown}: the connection closed before the answer was complete`));
+        });
+      },
+    );
+    const timer = setTimeout(
+      () =>
+        fail(
+          new OutboundError(
+            'timeout',
+            `${shown}: no complete answer within ${Math.round(options.timeoutMs / 100) / 10} s`,
+          ),
+        ),
+      Math.max(0, deadline - Date.now()),
+    );
     request.on('error', (error: NodeJS.ErrnoException & { destination?: DestinationProblem['kind'] }) => {
-      if (error.code === 'EADDRNOTALLOWED') return fail(new OutboundError('destination', `${shown}: ${error.message}`, error.destination));
-      fail(new OutboundError('network', `${shown}: ${error.code === 'ECONNREFUSED' ? 'connection refused' : error.message}`));
+      if (error.code === 'EADDRNOTALLOWED')
+        return fail(new OutboundError('destination', `${shown}: ${error.message}`, error.destination));
+      fail(
+        new OutboundError(
+          'network',
+          `${shown}: ${error.code === 'ECONNREFUSED' ? 'connection refused' : error.message}`,
+        ),
+      );
     });
     request.end(options.body);
   });

@@ -27,7 +27,9 @@ const ours = (stat: fs.Stats) => process.getuid === undefined || stat.uid === pr
 function tighten(target: string, stat: fs.Stats, mode: number): void {
   if ((stat.mode & 0o777 & ~mode) === 0) return;
   if (!ours(stat)) {
-    warn(`${target} is readable by others (mode ${(stat.mode & 0o777).toString(8)}) and not ours to change: make it ${mode.toString(8)}.`);
+    warn(
+      `${target} is readable by others (mode ${(stat.mode & 0o777).toString(8)}) and not ours to change: make it ${mode.toString(8)}.`,
+    );
     return;
   }
   fs.chmodSync(target, mode);

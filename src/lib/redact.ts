@@ -8,7 +8,8 @@
 export const REDACTED = 'REDACTED';
 
 /** Words of a query parameter's name that make its value a secret (`access_token`, `X-Amz-Signature`, `apiKey`, `sslpassword`…). */
-const SECRET_WORD = /token|secret|passw|pwd|signature|credential|apikey|key$|^(sig|auth|authorization|pass|session|sessionid|sid|jwt|hmac)$/;
+const SECRET_WORD =
+  /token|secret|passw|pwd|signature|credential|apikey|key$|^(sig|auth|authorization|pass|session|sessionid|sid|jwt|hmac)$/;
 
 /** Whether a query parameter named so probably carries a secret. */
 export function isSecretParam(name: string): boolean {

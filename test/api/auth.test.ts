@@ -8,8 +8,10 @@ import { hashPassword, verifyPassword } from '../../src/modules/users/passwords.
 
 const ADMIN = '/cal/admin/v1';
 
-const basic = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
-const passwordOf = (authorization: string) => Buffer.from(authorization.slice('Basic '.length), 'base64').toString().split(':')[1]!;
+const basic = (username: string, password: string) =>
+  `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+const passwordOf = (authorization: string) =>
+  Buffer.from(authorization.slice('Basic '.length), 'base64').toString().split(':')[1]!;
 
 for (const backend of backends()) {
   describe(`authentication [${backend}]`, () => {
@@ -40,7 +42,12 @@ for (const backend of backends()) {
       });
 
       it('should answer 401 for malformed Authorization headers, never a silent anonymous read', async () => {
-        for (const header of ['Basic !!!', 'Bearer abc', `Basic ${Buffer.from('no-colon').toString('base64')}`, `Basic ${Buffer.from(':nouser').toString('base64')}`]) {
+        for (const header of [
+          'Basic !!!',
+          'Bearer abc',
+          `Basic ${Buffer.from('no-colon').toString('base64')}`,
+          `Basic ${Buffer.from(':nouser').toString('base64')}`,
+        ]) {
           const res = await from('10.1.0.2', header);
           assert.equal(res.statusCode, 401, header);
           assert.equal(res.headers['www-authenticate'], undefined);
@@ -73,7 +80,10 @@ for (const backend of backends()) {
           assert.equal(res.data.code, 'rest_too_many_requests');
           assert.equal(res.data.data.status, 429);
           const retryAfter = Number(res.headers['retry-after']);
-          assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${String(res.headers['retry-after'])}`);
+          assert.ok(
+            Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
+            `Retry-After ${String(res.headers['retry-after'])}`,
+          );
         }
       });
 
@@ -92,20 +102,22 @@ for (const backend of backends()) {
         assert.equal((await from('10.2.0.4')).statusCode, 200);
       });
 
-      it('should clear the pair\'s count on a successful authentication', async () => {
+      it("should clear the pair's count on a successful authentication", async () => {
         const user = await t.asUser('author', 'forgiven');
         const wrong = basic('forgiven', 'wrong');
         for (let i = 0; i < 2; i++) assert.equal((await from('10.2.0.5', wrong)).statusCode, 401);
         assert.equal((await from('10.2.0.5', user.authorization)).statusCode, 200);
         // Without the reset the third of these would be refused with 429.
-        for (let i = 0; i < 3; i++) assert.equal((await from('10.2.0.5', wrong)).statusCode, 401, `failure ${i + 1} after success`);
+        for (let i = 0; i < 3; i++)
+          assert.equal((await from('10.2.0.5', wrong)).statusCode, 401, `failure ${i + 1} after success`);
         assert.equal((await from('10.2.0.5', wrong)).statusCode, 429);
       });
 
       it('should limit an address at ten times the limit across usernames', async () => {
         const user = await t.asUser('author', 'innocent');
         for (let u = 0; u < 10; u++) {
-          for (let i = 0; i < 3; i++) assert.equal((await from('10.2.0.6', basic(`spray${u}`, 'wrong'))).statusCode, 401);
+          for (let i = 0; i < 3; i++)
+            assert.equal((await from('10.2.0.6', basic(`spray${u}`, 'wrong'))).statusCode, 401);
         }
         const res = await from('10.2.0.6', user.authorization);
         assert.equal(res.statusCode, 429);
@@ -115,25 +127,65 @@ for (const backend of backends()) {
     });
 
     describe('revocation', () => {
-      it('should stop a revoked password, a deleted user\'s passwords and a demoted role at once on the instance that changed them', async () => {
+      it("should stop a revoked password, a deleted user's passwords and a demoted role at once on the instance that changed them", async () => {
         const revoked = await t.asUser('editor', 'revoked');
         const deleted = await t.asUser('editor', 'deleted');
         const demoted = await t.asUser('editor', 'demoted');
-        const promote = await t.request({ method: 'PATCH', url: `${ADMIN}/users/${demoted.id}`, auth: admin.authorization, payload: { role: 'administrator' } });
+        const promote = await t.request({
+          method: 'PATCH',
+          url: `${ADMIN}/users/${demoted.id}`,
+          auth: admin.authorization,
+          payload: { role: 'administrator' },
+        });
         assert.equal(promote.statusCode, 200);
         // Authenticate each once so their verification sits in the cache.
         assert.equal((await from('10.3.0.1', revoked.authorization)).statusCode, 200);
         assert.equal((await from('10.3.0.1', deleted.authorization)).statusCode, 200);
-        assert.equal((await t.request({ method: 'GET', url: `${ADMIN}/users`, auth: demoted.authorization })).statusCode, 200);
+        assert.equal(
+          (await t.request({ method: 'GET', url: `${ADMIN}/users`, auth: demoted.authorization })).statusCode,
+          200,
+        );
 
-        const [pw] = (await t.request({ method: 'GET', url: `${ADMIN}/users/${revoked.id}/application-passwords`, auth: admin.authorization })).data;
-        assert.equal((await t.request({ method: 'DELETE', url: `${ADMIN}/users/${revoked.id}/application-passwords/${pw.id}`, auth: admin.authorization })).statusCode, 200);
-        assert.equal((await t.request({ method: 'DELETE', url: `${ADMIN}/users/${deleted.id}`, auth: admin.authorization })).statusCode, 200);
-        assert.equal((await t.request({ method: 'PATCH', url: `${ADMIN}/users/${demoted.id}`, auth: admin.authorization, payload: { role: 'editor' } })).statusCode, 200);
+        const [pw] = (
+          await t.request({
+            method: 'GET',
+            url: `${ADMIN}/users/${revoked.id}/application-passwords`,
+            auth: admin.authorization,
+          })
+        ).data;
+        assert.equal(
+          (
+            await t.request({
+              method: 'DELETE',
+              url: `${ADMIN}/users/${revoked.id}/application-passwords/${pw.id}`,
+              auth: admin.authorization,
+            })
+          ).statusCode,
+          200,
+        );
+        assert.equal(
+          (await t.request({ method: 'DELETE', url: `${ADMIN}/users/${deleted.id}`, auth: admin.authorization }))
+            .statusCode,
+          200,
+        );
+        assert.equal(
+          (
+            await t.request({
+              method: 'PATCH',
+              url: `${ADMIN}/users/${demoted.id}`,
+              auth: admin.authorization,
+              payload: { role: 'editor' },
+            })
+          ).statusCode,
+          200,
+        );
 
         assert.equal((await from('10.3.0.1', revoked.authorization)).statusCode, 401);
         assert.equal((await from('10.3.0.1', deleted.authorization)).statusCode, 401);
-        assert.equal((await t.request({ method: 'GET', url: `${ADMIN}/users`, auth: demoted.authorization })).statusCode, 403);
+        assert.equal(
+          (await t.request({ method: 'GET', url: `${ADMIN}/users`, auth: demoted.authorization })).statusCode,
+          403,
+        );
       });
 
       it('should stop a revoked password, a deleted user and a demoted role on the next request of another instance', async () => {
@@ -144,7 +196,8 @@ for (const backend of backends()) {
           const revoked = await t.asUser('editor', 'elsewhere-revoked');
           const deleted = await t.asUser('editor', 'elsewhere-deleted');
           const demoted = await t.asUser('administrator', 'elsewhere-demoted');
-          const ask = (auth: string, url = '/') => other.inject({ method: 'GET', url, headers: { authorization: auth } });
+          const ask = (auth: string, url = '/') =>
+            other.inject({ method: 'GET', url, headers: { authorization: auth } });
           // Each verified once on the other instance, and again: now remembered there.
           for (const user of [revoked, deleted]) {
             assert.equal((await ask(user.authorization)).statusCode, 200);
@@ -152,16 +205,35 @@ for (const backend of backends()) {
           }
           assert.equal((await ask(demoted.authorization, `${ADMIN}/users`)).statusCode, 200);
 
-          const [pw] = (await t.request({ method: 'GET', url: `${ADMIN}/users/${revoked.id}/application-passwords`, auth: admin.authorization })).data;
-          await t.request({ method: 'DELETE', url: `${ADMIN}/users/${revoked.id}/application-passwords/${pw.id}`, auth: admin.authorization });
+          const [pw] = (
+            await t.request({
+              method: 'GET',
+              url: `${ADMIN}/users/${revoked.id}/application-passwords`,
+              auth: admin.authorization,
+            })
+          ).data;
+          await t.request({
+            method: 'DELETE',
+            url: `${ADMIN}/users/${revoked.id}/application-passwords/${pw.id}`,
+            auth: admin.authorization,
+          });
           await t.request({ method: 'DELETE', url: `${ADMIN}/users/${deleted.id}`, auth: admin.authorization });
-          await t.request({ method: 'PATCH', url: `${ADMIN}/users/${demoted.id}`, auth: admin.authorization, payload: { role: 'subscriber' } });
+          await t.request({
+            method: 'PATCH',
+            url: `${ADMIN}/users/${demoted.id}`,
+            auth: admin.authorization,
+            payload: { role: 'subscriber' },
+          });
 
           // No waiting: the very next request on the other instance sees each change.
           assert.equal((await ask(revoked.authorization)).statusCode, 401);
           assert.equal((await ask(deleted.authorization)).statusCode, 401);
           assert.equal((await ask(demoted.authorization, `${ADMIN}/users`)).statusCode, 403);
-          assert.equal((await ask(demoted.authorization)).statusCode, 200, 'a demoted user still reads as a subscriber');
+          assert.equal(
+            (await ask(demoted.authorization)).statusCode,
+            200,
+            'a demoted user still reads as a subscriber',
+          );
         } finally {
           await other.close();
           await storage.close();
@@ -203,7 +275,12 @@ for (const backend of backends()) {
         // timed on this machine as it is now (the fastest of three), so a loaded machine slows both.
         const rechecks: number[] = [];
         for (const role of ['author', 'editor', 'author'] as const) {
-          await t.request({ method: 'PATCH', url: `${ADMIN}/users/${bystander.id}`, auth: admin.authorization, payload: { role } });
+          await t.request({
+            method: 'PATCH',
+            url: `${ADMIN}/users/${bystander.id}`,
+            auth: admin.authorization,
+            payload: { role },
+          });
           const started = performance.now();
           assert.equal((await from('10.3.0.3', user.authorization)).statusCode, 200);
           rechecks.push(performance.now() - started);
@@ -215,7 +292,10 @@ for (const backend of backends()) {
           await verifyPassword('a password to time', hash);
           scrypts.push(performance.now() - started);
         }
-        assert.ok(Math.min(...rechecks) < Math.min(...scrypts), `a re-check (${Math.min(...rechecks).toFixed(1)} ms), not a scrypt (${Math.min(...scrypts).toFixed(1)} ms)`);
+        assert.ok(
+          Math.min(...rechecks) < Math.min(...scrypts),
+          `a re-check (${Math.min(...rechecks).toFixed(1)} ms), not a scrypt (${Math.min(...scrypts).toFixed(1)} ms)`,
+        );
       });
     });
   });

@@ -10,7 +10,8 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PASSWORD = /^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/;
 
-const basic = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+const basic = (username: string, password: string) =>
+  `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 
 interface Run {
   code: number;
@@ -23,9 +24,14 @@ function cli(dataDir: string, ...args: string[]): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
   delete env['DATABASE_URL'];
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', ...args],
+      { cwd: ROOT, env },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -45,7 +51,9 @@ describe('cal-events CLI [sqlite]', () => {
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-cli-'));
-    alice = printedPassword(await cli(dataDir, 'user', 'add', 'alice', '--role', 'editor', '--email', 'alice@example.org'));
+    alice = printedPassword(
+      await cli(dataDir, 'user', 'add', 'alice', '--role', 'editor', '--email', 'alice@example.org'),
+    );
     root = printedPassword(await cli(dataDir, 'user', 'add', 'root', '--role', 'administrator'));
     // The service on the same DATA_DIR, as `npm start` would open it.
     t = await createTestApp('sqlite', { DATA_DIR: dataDir });
@@ -69,7 +77,10 @@ describe('cal-events CLI [sqlite]', () => {
   it('should list users', async () => {
     const run = await cli(dataDir, 'user', 'list');
     assert.equal(run.code, 0, run.stderr);
-    const lines = run.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     assert.deepEqual(
       lines.map((l) => [l[1], l[2]]),
       [
@@ -106,10 +117,17 @@ describe('cal-events CLI [sqlite]', () => {
     assert.match(unknownHeir.stderr, /No user named "nobody"/);
     assert.notEqual(unknownCommand.code, 0);
     assert.match(unknownCommand.stderr, /Usage/);
-    for (const run of [duplicate, badRole, noRole, unknownHeir, unknownCommand]) assert.equal(run.stdout, '', 'no password printed');
+    for (const run of [duplicate, badRole, noRole, unknownHeir, unknownCommand])
+      assert.equal(run.stdout, '', 'no password printed');
 
     const list = await cli(dataDir, 'user', 'list');
-    assert.deepEqual(list.stdout.trim().split('\n').map((l) => l.split('\t')[1]), ['alice', 'root']);
+    assert.deepEqual(
+      list.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[1]),
+      ['alice', 'root'],
+    );
   });
 
   it('should remove a user: their passwords stop working', async () => {
@@ -121,7 +139,7 @@ describe('cal-events CLI [sqlite]', () => {
     assert.equal((await t.request({ method: 'GET', url: '/', auth: basic('alice', unused) })).statusCode, 401);
   });
 
-  it('should hand a removed user\'s records to the first other administrator by default, and refuse when there is none', async () => {
+  it("should hand a removed user's records to the first other administrator by default, and refuse when there is none", async () => {
     printedPassword(await cli(dataDir, 'user', 'add', 'carl', '--role', 'author'));
     const removed = await cli(dataDir, 'user', 'remove', 'carl');
     assert.equal(removed.code, 0, removed.stderr);

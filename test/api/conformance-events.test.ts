@@ -24,7 +24,10 @@ function phpForm(data: Record<string, unknown>): string {
     if (value === null || value === undefined) return;
     if (Array.isArray(value)) value.forEach((v, i) => add(`${key}[${i}]`, v));
     else if (typeof value === 'object') for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v);
-    else pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(typeof value === 'boolean' ? (value ? '1' : '0') : String(value))}`);
+    else
+      pairs.push(
+        `${encodeURIComponent(key)}=${encodeURIComponent(typeof value === 'boolean' ? (value ? '1' : '0') : String(value))}`,
+      );
   };
   for (const [k, v] of Object.entries(data)) add(k, v);
   return pairs.join('&');
@@ -61,13 +64,20 @@ for (const backend of backends()) {
     // `null` means anonymous (an explicit undefined would pick the default).
     const postForm = (data: Record<string, unknown>, auth: string | null = admin.authorization) =>
       t.request({ method: 'POST', url: EVENTS, auth: auth ?? undefined, headers: FORM, payload: phpForm(data) });
-    const postJson = (payload: Record<string, unknown>, auth: string | null = admin.authorization) => t.request({ method: 'POST', url: EVENTS, auth: auth ?? undefined, payload });
+    const postJson = (payload: Record<string, unknown>, auth: string | null = admin.authorization) =>
+      t.request({ method: 'POST', url: EVENTS, auth: auth ?? undefined, payload });
     const minimal = { title: 'An event title', start_date: 'tomorrow 9am', end_date: 'tomorrow 11am' };
 
     it('inserts an event posted as a form, with HTML description/excerpt and UTC dates from the site zone', async () => {
       const start = tomorrowAt(SITE_ZONE, 9);
       const end = tomorrowAt(SITE_ZONE, 11);
-      const res = await postForm({ title: 'An event', description: 'An event content', excerpt: 'An event excerpt', start_date: sql(start), end_date: sql(end) });
+      const res = await postForm({
+        title: 'An event',
+        description: 'An event content',
+        excerpt: 'An event excerpt',
+        start_date: sql(start),
+        end_date: sql(end),
+      });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(typeof res.data.id, 'number');
       assert.equal(res.data.title, 'An event');
@@ -86,7 +96,12 @@ for (const backend of backends()) {
     for (const [startText, endText, startOf, endOf] of [
       ['tomorrow 9am', 'tomorrow 11am', () => tomorrowAt(SITE_ZONE, 9), () => tomorrowAt(SITE_ZONE, 11)],
       ['tomorrow 11am', 'tomorrow 1pm', () => tomorrowAt(SITE_ZONE, 11), () => tomorrowAt(SITE_ZONE, 13)],
-      ['next wednesday 4pm', 'next wednesday 5pm', () => nextWednesdayAt(SITE_ZONE, 16), () => nextWednesdayAt(SITE_ZONE, 17)],
+      [
+        'next wednesday 4pm',
+        'next wednesday 5pm',
+        () => nextWednesdayAt(SITE_ZONE, 16),
+        () => nextWednesdayAt(SITE_ZONE, 17),
+      ],
     ] as const) {
       it(`reads natural-language dates "${startText}" / "${endText}" in the site zone (form body)`, async () => {
         const res = await postForm({ title: 'An event', start_date: startText, end_date: endText });
@@ -100,7 +115,12 @@ for (const backend of backends()) {
 
     for (const zone of ['America/New_York', 'UTC', 'Australia/Darwin', 'Pacific/Bougainville', 'Europe/Rome']) {
       it(`reads the dates in the event's own time zone ${zone}`, async () => {
-        const res = await postForm({ title: 'An event', start_date: 'next wednesday 4pm', end_date: 'next wednesday 5pm', timezone: zone });
+        const res = await postForm({
+          title: 'An event',
+          start_date: 'next wednesday 4pm',
+          end_date: 'next wednesday 5pm',
+          timezone: zone,
+        });
         assert.equal(res.statusCode, 201, res.body);
         assert.equal(res.data.timezone, zone);
         assert.equal(res.data.start_date, sql(nextWednesdayAt(zone, 16)));
@@ -111,28 +131,47 @@ for (const backend of backends()) {
 
     it('answers 400 when a required field is missing or bad (form and JSON)', async () => {
       for (const [field, value] of [
-        ['title', undefined], ['title', ''],
-        ['start_date', undefined], ['start_date', ''], ['start_date', 'not a strtotime parsable string'],
-        ['end_date', undefined], ['end_date', ''], ['end_date', 'not a strtotime parsable string'],
+        ['title', undefined],
+        ['title', ''],
+        ['start_date', undefined],
+        ['start_date', ''],
+        ['start_date', 'not a strtotime parsable string'],
+        ['end_date', undefined],
+        ['end_date', ''],
+        ['end_date', 'not a strtotime parsable string'],
       ] as const) {
         const params: Record<string, unknown> = { ...minimal };
         if (value === undefined) delete params[field];
         else params[field] = value;
         for (const res of [await postForm(params), await postJson(params)]) {
           assert.equal(res.statusCode, 400, `${field}=${String(value)}: ${res.body}`);
-          assert.equal(res.data.code, value === undefined ? 'rest_missing_callback_param' : 'rest_invalid_param', `${field}=${String(value)}`);
+          assert.equal(
+            res.data.code,
+            value === undefined ? 'rest_missing_callback_param' : 'rest_invalid_param',
+            `${field}=${String(value)}`,
+          );
         }
       }
     });
 
-    it('answers the original\'s body for an empty create: every missing field listed', async () => {
+    it("answers the original's body for an empty create: every missing field listed", async () => {
       const res = await postJson({});
       assert.equal(res.statusCode, 400);
-      assert.deepEqual(res.data, { code: 'rest_missing_callback_param', message: 'Missing parameter(s): title, start_date, end_date', data: { status: 400, params: ['title', 'start_date', 'end_date'] } });
+      assert.deepEqual(res.data, {
+        code: 'rest_missing_callback_param',
+        message: 'Missing parameter(s): title, start_date, end_date',
+        data: { status: 400, params: ['title', 'start_date', 'end_date'] },
+      });
     });
 
     it('answers 400 rest_invalid_param for bad optional values (form body)', async () => {
-      for (const [field, value] of [['author', 23456], ['author', ''], ['date', 'foo'], ['date_utc', 'foo'], ['website', 'foo']] as const) {
+      for (const [field, value] of [
+        ['author', 23456],
+        ['author', ''],
+        ['date', 'foo'],
+        ['date_utc', 'foo'],
+        ['website', 'foo'],
+      ] as const) {
         const res = await postForm({ ...minimal, [field]: value });
         assert.equal(res.statusCode, 400, `${field}=${value}: ${res.body}`);
         assert.equal(res.data.code, 'rest_invalid_param');
@@ -158,8 +197,16 @@ for (const backend of backends()) {
     });
 
     for (const [key, value] of [
-      ['url', 'http://example.com'], ['rest_url', 'http://example.com/api/some/path/event'], ['utc_start_date', 'foo'], ['utc_start_date_details', 'foo'],
-      ['utc_end_date', 'foo'], ['utc_end_date_details', 'foo'], ['start_date_details', 'foo'], ['end_date_details', 'foo'], ['timezone_abbr', 'foo'], ['cost_details', 'foo'],
+      ['url', 'http://example.com'],
+      ['rest_url', 'http://example.com/api/some/path/event'],
+      ['utc_start_date', 'foo'],
+      ['utc_start_date_details', 'foo'],
+      ['utc_end_date', 'foo'],
+      ['utc_end_date_details', 'foo'],
+      ['start_date_details', 'foo'],
+      ['end_date_details', 'foo'],
+      ['timezone_abbr', 'foo'],
+      ['cost_details', 'foo'],
     ] as const) {
       it(`ignores the generated field ${key} sent in a form`, async () => {
         const res = await postForm({ ...minimal, date_utc: 'tomorrow 9am', [key]: value });
@@ -169,7 +216,13 @@ for (const backend of backends()) {
     }
 
     it('rounds an all-day event (all_day=1 in a form) to whole days, UTC from the site zone', async () => {
-      const res = await postForm({ title: 'An event', description: 'An event content', all_day: true, start_date: sql(tomorrowAt(SITE_ZONE, 9)), end_date: sql(tomorrowAt(SITE_ZONE, 11)) });
+      const res = await postForm({
+        title: 'An event',
+        description: 'An event content',
+        all_day: true,
+        start_date: sql(tomorrowAt(SITE_ZONE, 9)),
+        end_date: sql(tomorrowAt(SITE_ZONE, 11)),
+      });
       assert.equal(res.statusCode, 201, res.body);
       const day = tomorrowAt(SITE_ZONE, 0);
       assert.equal(res.data.all_day, true);
@@ -180,7 +233,12 @@ for (const backend of backends()) {
     });
 
     it('accepts a multi-day all-day event ("+5 days 11am")', async () => {
-      const res = await postForm({ title: 'An event', all_day: true, start_date: 'tomorrow 9am', end_date: '+5 days 11am' });
+      const res = await postForm({
+        title: 'An event',
+        all_day: true,
+        start_date: 'tomorrow 9am',
+        end_date: '+5 days 11am',
+      });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(res.data.start_date, sql(tomorrowAt(SITE_ZONE, 0)));
       assert.equal(res.data.end_date, sql(tomorrowAt(SITE_ZONE, 23, 5).set({ minute: 59, second: 59 })));
@@ -192,7 +250,12 @@ for (const backend of backends()) {
         assert.equal(res.statusCode, 400, `${image}: ${res.body}`);
         assert.equal(res.data.code, 'rest_invalid_param');
       }
-      const venue = await t.request({ method: 'POST', url: `${NS}/venues`, auth: admin.authorization, payload: { venue: 'Not an image' } });
+      const venue = await t.request({
+        method: 'POST',
+        url: `${NS}/venues`,
+        auth: admin.authorization,
+        payload: { venue: 'Not an image' },
+      });
       const notImage = await postForm({ ...minimal, image: venue.data.id });
       assert.equal(notImage.statusCode, 400, notImage.body);
     });
@@ -213,28 +276,53 @@ for (const backend of backends()) {
       const res = await postForm({ ...minimal, all_day: true, cost: '20$' });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(res.data.cost, '20$');
-      assert.deepEqual(res.data.cost_details, { currency_symbol: '$', currency_code: '', currency_position: 'postfix', values: ['20'] });
+      assert.deepEqual(res.data.cost_details, {
+        currency_symbol: '$',
+        currency_code: '',
+        currency_position: 'postfix',
+        values: ['20'],
+      });
     });
 
     it('parses a cost with its currency symbol before the number, and keeps it on an update without cost', async () => {
       const res = await postJson({ ...minimal, cost: '$23' });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(res.data.cost, '$23');
-      assert.deepEqual(res.data.cost_details, { currency_symbol: '$', currency_code: '', currency_position: 'prefix', values: ['23'] });
-      const kept = await t.request({ method: 'PATCH', url: `${EVENTS}/${res.data.id}`, auth: admin.authorization, payload: { title: 'Renamed' } });
+      assert.deepEqual(res.data.cost_details, {
+        currency_symbol: '$',
+        currency_code: '',
+        currency_position: 'prefix',
+        values: ['23'],
+      });
+      const kept = await t.request({
+        method: 'PATCH',
+        url: `${EVENTS}/${res.data.id}`,
+        auth: admin.authorization,
+        payload: { title: 'Renamed' },
+      });
       assert.deepEqual(kept.data.cost_details, res.data.cost_details);
       const mixed = await postJson({ ...minimal, cost: ['20¥', '30$'] });
       assert.deepEqual([mixed.data.cost_details.currency_symbol, mixed.data.cost_details.currency_position], ['', '']);
       const plain = await postJson({ ...minimal, cost: 15 });
       assert.equal(plain.data.cost, '$15');
-      assert.deepEqual(plain.data.cost_details, { currency_symbol: '', currency_code: '', currency_position: '', values: ['15'] });
+      assert.deepEqual(plain.data.cost_details, {
+        currency_symbol: '',
+        currency_code: '',
+        currency_position: '',
+        values: ['15'],
+      });
     });
 
     it('parses a cost sent as a PHP array (cost[0]=0$&cost[1]=20$…)', async () => {
       const res = await postForm({ ...minimal, all_day: true, cost: ['0$', '20$', '30$'] });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(res.data.cost, 'Free – 30$');
-      assert.deepEqual(res.data.cost_details, { currency_symbol: '$', currency_code: '', currency_position: 'postfix', values: ['0', '20', '30'] });
+      assert.deepEqual(res.data.cost_details, {
+        currency_symbol: '$',
+        currency_code: '',
+        currency_position: 'postfix',
+        values: ['0', '20', '30'],
+      });
     });
 
     it('sets the website, and falls back to the permalink when none is sent', async () => {
@@ -254,8 +342,14 @@ for (const backend of backends()) {
 
     it('scales back statuses for contributors and keeps them for publishers', async () => {
       const contributor = await t.asUser('contributor');
-      assert.equal((await postForm({ ...minimal, status: 'publish' }, contributor.authorization)).data.status, 'pending');
-      assert.equal((await postForm({ ...minimal, status: 'future' }, contributor.authorization)).data.status, 'pending');
+      assert.equal(
+        (await postForm({ ...minimal, status: 'publish' }, contributor.authorization)).data.status,
+        'pending',
+      );
+      assert.equal(
+        (await postForm({ ...minimal, status: 'future' }, contributor.authorization)).data.status,
+        'pending',
+      );
       assert.equal((await postForm({ ...minimal, status: 'draft' }, contributor.authorization)).data.status, 'draft');
       assert.equal((await postForm(minimal, contributor.authorization)).data.status, 'draft');
       for (const role of ['administrator', 'editor', 'author'] as const) {
@@ -268,16 +362,40 @@ for (const backend of backends()) {
 
     it('validates every parameter before the permission check: 400, not 401/403, for bad values', async () => {
       const subscriber = await t.asUser('subscriber');
-      for (const [field, value] of [['start_date', 'not a strtotime parsable string'], ['end_date', 'foo'], ['website', 'foo'], ['author', 23456], ['date', 'foo'], ['date_utc', 'foo'], ['status', 'nope'], ['image', 'foo bar'], ['venue', 23456], ['organizer', [23456]]] as const) {
-        for (const [who, auth] of [['anonymous', null], ['subscriber', subscriber.authorization]] as const) {
+      for (const [field, value] of [
+        ['start_date', 'not a strtotime parsable string'],
+        ['end_date', 'foo'],
+        ['website', 'foo'],
+        ['author', 23456],
+        ['date', 'foo'],
+        ['date_utc', 'foo'],
+        ['status', 'nope'],
+        ['image', 'foo bar'],
+        ['venue', 23456],
+        ['organizer', [23456]],
+      ] as const) {
+        for (const [who, auth] of [
+          ['anonymous', null],
+          ['subscriber', subscriber.authorization],
+        ] as const) {
           const res = await postForm({ ...minimal, [field]: value }, auth);
           assert.equal(res.statusCode, 400, `${who} ${field}=${String(value)}: ${res.body}`);
           assert.equal(res.data.code, 'rest_invalid_param');
         }
       }
       const created = await postJson(minimal);
-      for (const [field, value] of [['start_date', 'foo'], ['website', 'foo'], ['author', 23456], ['status', 'nope']] as const) {
-        const res = await t.request({ method: 'POST', url: `${EVENTS}/${created.data.id}`, headers: FORM, payload: phpForm({ [field]: value }) });
+      for (const [field, value] of [
+        ['start_date', 'foo'],
+        ['website', 'foo'],
+        ['author', 23456],
+        ['status', 'nope'],
+      ] as const) {
+        const res = await t.request({
+          method: 'POST',
+          url: `${EVENTS}/${created.data.id}`,
+          headers: FORM,
+          payload: phpForm({ [field]: value }),
+        });
         assert.equal(res.statusCode, 400, `anonymous update ${field}=${value}: ${res.body}`);
         assert.equal(res.data.code, 'rest_invalid_param');
       }
@@ -285,9 +403,25 @@ for (const backend of backends()) {
 
     it('accepts a multipart/form-data body, as WordPress does', async () => {
       const boundary = '----conformanceBoundary';
-      const fields: [string, string][] = [['title', 'Multipart event'], ['start_date', '2031-02-02 10:00:00'], ['end_date', '2031-02-02 11:00:00'], ['venue[venue]', 'Multipart venue'], ['organizer[0][organizer]', 'Multipart organizer'], ['featured', '1']];
-      const payload = fields.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('') + `--${boundary}--\r\n`;
-      const res = await t.request({ method: 'POST', url: EVENTS, auth: admin.authorization, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+      const fields: [string, string][] = [
+        ['title', 'Multipart event'],
+        ['start_date', '2031-02-02 10:00:00'],
+        ['end_date', '2031-02-02 11:00:00'],
+        ['venue[venue]', 'Multipart venue'],
+        ['organizer[0][organizer]', 'Multipart organizer'],
+        ['featured', '1'],
+      ];
+      const payload =
+        fields
+          .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+          .join('') + `--${boundary}--\r\n`;
+      const res = await t.request({
+        method: 'POST',
+        url: EVENTS,
+        auth: admin.authorization,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(res.data.title, 'Multipart event');
       assert.equal(res.data.venue.venue, 'Multipart venue');
@@ -298,7 +432,11 @@ for (const backend of backends()) {
     it('answers 401 rest_forbidden to an anonymous create, 403 to a subscriber', async () => {
       const anonymous = await postForm(minimal, null);
       assert.equal(anonymous.statusCode, 401);
-      assert.deepEqual(anonymous.data, { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } });
+      assert.deepEqual(anonymous.data, {
+        code: 'rest_forbidden',
+        message: 'Sorry, you are not allowed to do that.',
+        data: { status: 401 },
+      });
       const subscriber = await t.asUser('subscriber');
       const refused = await postForm(minimal, subscriber.authorization);
       assert.equal(refused.statusCode, 403);
@@ -306,7 +444,12 @@ for (const backend of backends()) {
     });
 
     it('links an existing venue by id and creates an inline venue from venue[venue]=…', async () => {
-      const venue = await t.request({ method: 'POST', url: `${NS}/venues`, auth: admin.authorization, payload: { venue: 'Existing venue' } });
+      const venue = await t.request({
+        method: 'POST',
+        url: `${NS}/venues`,
+        auth: admin.authorization,
+        payload: { venue: 'Existing venue' },
+      });
       const byId = await postForm({ ...minimal, venue: venue.data.id });
       assert.equal(byId.statusCode, 201, byId.body);
       assert.equal(byId.data.venue.id, venue.data.id);
@@ -322,18 +465,41 @@ for (const backend of backends()) {
     });
 
     it('links organizers by id, by a PHP list of ids (in order), and creates them from organizer[0][organizer]=…', async () => {
-      const mk = async (name: string) => (await t.request({ method: 'POST', url: `${NS}/organizers`, auth: admin.authorization, payload: { organizer: name } })).data.id as number;
+      const mk = async (name: string) =>
+        (
+          await t.request({
+            method: 'POST',
+            url: `${NS}/organizers`,
+            auth: admin.authorization,
+            payload: { organizer: name },
+          })
+        ).data.id as number;
       const o1 = await mk('First organizer');
       const o2 = await mk('Second organizer');
       const one = await postForm({ ...minimal, organizer: o1 });
       assert.equal(one.statusCode, 201, one.body);
-      assert.deepEqual(one.data.organizer.map((o: { id: number }) => o.id), [o1]);
+      assert.deepEqual(
+        one.data.organizer.map((o: { id: number }) => o.id),
+        [o1],
+      );
       const two = await postForm({ ...minimal, organizer: [o2, o1] });
-      assert.deepEqual(two.data.organizer.map((o: { id: number }) => o.id), [o2, o1]);
-      const created = await postForm({ ...minimal, organizer: [{ organizer: 'Organizer A' }, { organizer: 'Organizer B' }, { organizer: 'Organizer C' }] });
+      assert.deepEqual(
+        two.data.organizer.map((o: { id: number }) => o.id),
+        [o2, o1],
+      );
+      const created = await postForm({
+        ...minimal,
+        organizer: [{ organizer: 'Organizer A' }, { organizer: 'Organizer B' }, { organizer: 'Organizer C' }],
+      });
       assert.equal(created.statusCode, 201, created.body);
-      assert.deepEqual(created.data.organizer.map((o: { organizer: string }) => o.organizer), ['Organizer A', 'Organizer B', 'Organizer C']);
-      const mixed = await postForm({ ...minimal, organizer: [{ organizer: 'Organizer D' }, { id: o1 }, { id: o2 }, { organizer: 'Organizer E' }] });
+      assert.deepEqual(
+        created.data.organizer.map((o: { organizer: string }) => o.organizer),
+        ['Organizer A', 'Organizer B', 'Organizer C'],
+      );
+      const mixed = await postForm({
+        ...minimal,
+        organizer: [{ organizer: 'Organizer D' }, { id: o1 }, { id: o2 }, { organizer: 'Organizer E' }],
+      });
       assert.equal(mixed.statusCode, 201, mixed.body);
       assert.equal(mixed.data.organizer.length, 4);
       assert.deepEqual(mixed.data.organizer.map((o: { id: number }) => o.id).slice(1, 3), [o1, o2]);
@@ -344,7 +510,10 @@ for (const backend of backends()) {
       const res = await postForm({
         ...minimal,
         venue: { venue: 'A venue with image', image: a },
-        organizer: [{ organizer: 'Organizer with image A', image: b }, { organizer: 'Organizer with image C', image: c }],
+        organizer: [
+          { organizer: 'Organizer with image A', image: b },
+          { organizer: 'Organizer with image C', image: c },
+        ],
       });
       assert.equal(res.statusCode, 201, res.body);
       assert.equal(res.data.venue.image.url, a);
@@ -353,21 +522,46 @@ for (const backend of backends()) {
     });
 
     it('assigns categories and tags by id, creates them by name, from PHP arrays and CSV', async () => {
-      const cat1 = await t.request({ method: 'POST', url: `${NS}/categories`, auth: admin.authorization, payload: { name: 'cat1' } });
-      const tag1 = await t.request({ method: 'POST', url: `${NS}/tags`, auth: admin.authorization, payload: { name: 'tag1' } });
+      const cat1 = await t.request({
+        method: 'POST',
+        url: `${NS}/categories`,
+        auth: admin.authorization,
+        payload: { name: 'cat1' },
+      });
+      const tag1 = await t.request({
+        method: 'POST',
+        url: `${NS}/tags`,
+        auth: admin.authorization,
+        payload: { name: 'tag1' },
+      });
       const mixed = await postForm({ ...minimal, categories: [cat1.data.id, 'cat2'], tags: [tag1.data.id, 'tag2'] });
       assert.equal(mixed.statusCode, 201, mixed.body);
-      assert.deepEqual(mixed.data.categories.map((c: { name: string }) => c.name), ['cat1', 'cat2']);
+      assert.deepEqual(
+        mixed.data.categories.map((c: { name: string }) => c.name),
+        ['cat1', 'cat2'],
+      );
       assert.equal(mixed.data.categories[0].id, cat1.data.id);
-      assert.deepEqual(mixed.data.tags.map((c: { name: string }) => c.name), ['tag1', 'tag2']);
+      assert.deepEqual(
+        mixed.data.tags.map((c: { name: string }) => c.name),
+        ['tag1', 'tag2'],
+      );
       assert.equal(mixed.data.tags[0].id, tag1.data.id);
       const csv = await postForm({ ...minimal, categories: 'cat3,cat4', tags: 'tag3,tag4' });
       assert.equal(csv.statusCode, 201, csv.body);
-      assert.deepEqual(csv.data.categories.map((c: { name: string }) => c.name), ['cat3', 'cat4']);
-      assert.deepEqual(csv.data.tags.map((c: { name: string }) => c.name), ['tag3', 'tag4']);
+      assert.deepEqual(
+        csv.data.categories.map((c: { name: string }) => c.name),
+        ['cat3', 'cat4'],
+      );
+      assert.deepEqual(
+        csv.data.tags.map((c: { name: string }) => c.name),
+        ['tag3', 'tag4'],
+      );
       const unknownId = await postForm({ ...minimal, categories: [999999, cat1.data.id] });
       assert.equal(unknownId.statusCode, 201, unknownId.body);
-      assert.deepEqual(unknownId.data.categories.map((c: { id: number }) => c.id), [cat1.data.id]);
+      assert.deepEqual(
+        unknownId.data.categories.map((c: { id: number }) => c.id),
+        [cat1.data.id],
+      );
     });
   });
 
@@ -379,14 +573,33 @@ for (const backend of backends()) {
     after(() => t.close());
 
     const haveEvent = async (extra: Record<string, unknown> = {}, auth = admin.authorization): Promise<number> => {
-      const res = await t.request({ method: 'POST', url: EVENTS, auth, payload: { title: 'Stored event', start_date: '2031-01-10 10:00:00', end_date: '2031-01-10 12:00:00', ...extra } });
+      const res = await t.request({
+        method: 'POST',
+        url: EVENTS,
+        auth,
+        payload: {
+          title: 'Stored event',
+          start_date: '2031-01-10 10:00:00',
+          end_date: '2031-01-10 12:00:00',
+          ...extra,
+        },
+      });
       assert.equal(res.statusCode, 201, res.body);
       return res.data.id;
     };
     // `null` means anonymous (an explicit undefined would pick the default).
-    const send = (id: number | string, data: Record<string, unknown>, auth: string | null = admin.authorization, method: 'POST' | 'PUT' | 'PATCH' = 'POST') =>
-      t.request({ method, url: `${EVENTS}/${id}`, auth: auth ?? undefined, headers: FORM, payload: phpForm(data) });
-    const base = { title: 'An event', description: 'An event content', start_date: 'tomorrow 9am', end_date: 'tomorrow 11am' };
+    const send = (
+      id: number | string,
+      data: Record<string, unknown>,
+      auth: string | null = admin.authorization,
+      method: 'POST' | 'PUT' | 'PATCH' = 'POST',
+    ) => t.request({ method, url: `${EVENTS}/${id}`, auth: auth ?? undefined, headers: FORM, payload: phpForm(data) });
+    const base = {
+      title: 'An event',
+      description: 'An event content',
+      start_date: 'tomorrow 9am',
+      end_date: 'tomorrow 11am',
+    };
 
     it('answers 401 to an anonymous update (POST and PUT), also of a draft', async () => {
       const id = await haveEvent();
@@ -406,7 +619,19 @@ for (const backend of backends()) {
       const end = tomorrowAt(SITE_ZONE, 11);
       for (const method of ['POST', 'PUT', 'PATCH'] as const) {
         const slug = `an-interesting-event-${method.toLowerCase()}`;
-        const res = await send(id, { title: 'An event', slug, description: 'An event content', excerpt: 'An event excerpt', start_date: sql(start), end_date: sql(end) }, admin.authorization, method);
+        const res = await send(
+          id,
+          {
+            title: 'An event',
+            slug,
+            description: 'An event content',
+            excerpt: 'An event excerpt',
+            start_date: sql(start),
+            end_date: sql(end),
+          },
+          admin.authorization,
+          method,
+        );
         assert.equal(res.statusCode, 200, `${method}: ${res.body}`);
         assert.equal(res.data.id, id);
         assert.equal(res.data.slug, slug);
@@ -420,18 +645,31 @@ for (const backend of backends()) {
 
     it('moves the UTC dates when the time zone changes', async () => {
       const id = await haveEvent();
-      const first = await send(id, { title: 'An event', start_date: 'next wednesday 4pm', end_date: 'next wednesday 5pm', timezone: 'Australia/Darwin' });
+      const first = await send(id, {
+        title: 'An event',
+        start_date: 'next wednesday 4pm',
+        end_date: 'next wednesday 5pm',
+        timezone: 'Australia/Darwin',
+      });
       assert.equal(first.statusCode, 200, first.body);
       assert.equal(first.data.timezone, 'Australia/Darwin');
       assert.equal(first.data.utc_start_date, utcOf(nextWednesdayAt('Australia/Darwin', 16)));
-      const second = await send(id, { title: 'An event', start_date: 'next wednesday 4pm', end_date: 'next wednesday 5pm', timezone: 'Europe/Paris' });
+      const second = await send(id, {
+        title: 'An event',
+        start_date: 'next wednesday 4pm',
+        end_date: 'next wednesday 5pm',
+        timezone: 'Europe/Paris',
+      });
       assert.equal(second.data.timezone, 'Europe/Paris');
       assert.equal(second.data.start_date, sql(nextWednesdayAt('Europe/Paris', 16)));
       assert.equal(second.data.utc_start_date, utcOf(nextWednesdayAt('Europe/Paris', 16)));
       assert.equal(second.data.utc_end_date, utcOf(nextWednesdayAt('Europe/Paris', 17)));
       const tzOnly = await send(id, { timezone: 'Asia/Tokyo' });
       assert.equal(tzOnly.data.start_date, sql(nextWednesdayAt('Europe/Paris', 16)));
-      assert.equal(tzOnly.data.utc_start_date, sql(nextWednesdayAt('Europe/Paris', 16).setZone('Asia/Tokyo', { keepLocalTime: true }).toUTC()));
+      assert.equal(
+        tzOnly.data.utc_start_date,
+        sql(nextWednesdayAt('Europe/Paris', 16).setZone('Asia/Tokyo', { keepLocalTime: true }).toUTC()),
+      );
       assert.equal(tzOnly.data.timezone_abbr, 'JST');
     });
 
@@ -446,25 +684,52 @@ for (const backend of backends()) {
 
     it('reads write parameters from the query string too, as WordPress does (get_param)', async () => {
       const id = await haveEvent();
-      const update = await t.request({ method: 'POST', url: `${EVENTS}/${id}?title=From%20query&featured=1`, auth: admin.authorization });
+      const update = await t.request({
+        method: 'POST',
+        url: `${EVENTS}/${id}?title=From%20query&featured=1`,
+        auth: admin.authorization,
+      });
       assert.equal(update.statusCode, 200, update.body);
       assert.equal(update.data.title, 'From query');
       assert.equal(update.data.featured, true);
-      const create = await t.request({ method: 'POST', url: `${EVENTS}?title=Query%20event&start_date=2031-02-02%2010:00:00&end_date=2031-02-02%2011:00:00`, auth: admin.authorization });
+      const create = await t.request({
+        method: 'POST',
+        url: `${EVENTS}?title=Query%20event&start_date=2031-02-02%2010:00:00&end_date=2031-02-02%2011:00:00`,
+        auth: admin.authorization,
+      });
       assert.equal(create.statusCode, 201, create.body);
       assert.equal(create.data.title, 'Query event');
     });
 
     it('answers 404 rest-event-not-found for an unknown id (SPEC 15), before or after auth', async () => {
-      const res = await send(2389999, { title: 'An event title', start_date: 'tomorrow 9am', end_date: 'tomorrow 11am' });
+      const res = await send(2389999, {
+        title: 'An event title',
+        start_date: 'tomorrow 9am',
+        end_date: 'tomorrow 11am',
+      });
       assert.equal(res.statusCode, 404, res.body);
-      assert.deepEqual(res.data, { code: 'rest-event-not-found', message: 'Event with ID 2389999 does not exist.', data: { status: 404 } });
+      assert.deepEqual(res.data, {
+        code: 'rest-event-not-found',
+        message: 'Event with ID 2389999 does not exist.',
+        data: { status: 404 },
+      });
     });
 
     it('answers 400 for bad optional values on update', async () => {
       const id = await haveEvent();
-      for (const [field, value] of [['author', 23456], ['author', ''], ['date', 'foo'], ['date_utc', 'foo'], ['website', 'foo']] as const) {
-        const res = await send(id, { title: 'An event title', start_date: 'tomorrow 9am', end_date: 'tomorrow 11am', [field]: value });
+      for (const [field, value] of [
+        ['author', 23456],
+        ['author', ''],
+        ['date', 'foo'],
+        ['date_utc', 'foo'],
+        ['website', 'foo'],
+      ] as const) {
+        const res = await send(id, {
+          title: 'An event title',
+          start_date: 'tomorrow 9am',
+          end_date: 'tomorrow 11am',
+          [field]: value,
+        });
         assert.equal(res.statusCode, 400, `${field}=${value}: ${res.body}`);
         assert.equal(res.data.code, 'rest_invalid_param');
       }
@@ -485,7 +750,15 @@ for (const backend of backends()) {
 
     it('ignores generated fields sent on update', async () => {
       const id = await haveEvent();
-      for (const key of ['url', 'rest_url', 'utc_start_date', 'utc_end_date_details', 'start_date_details', 'timezone_abbr', 'cost_details']) {
+      for (const key of [
+        'url',
+        'rest_url',
+        'utc_start_date',
+        'utc_end_date_details',
+        'start_date_details',
+        'timezone_abbr',
+        'cost_details',
+      ]) {
         const res = await send(id, { ...base, date_utc: 'tomorrow 9am', [key]: 'foo' });
         assert.equal(res.statusCode, 200, `${key}: ${res.body}`);
         assert.notEqual(res.data[key], 'foo');
@@ -494,7 +767,12 @@ for (const backend of backends()) {
 
     it('makes an event all-day, one day and several days', async () => {
       const id = await haveEvent();
-      const one = await send(id, { ...base, all_day: true, start_date: sql(tomorrowAt(SITE_ZONE, 9)), end_date: sql(tomorrowAt(SITE_ZONE, 11)) });
+      const one = await send(id, {
+        ...base,
+        all_day: true,
+        start_date: sql(tomorrowAt(SITE_ZONE, 9)),
+        end_date: sql(tomorrowAt(SITE_ZONE, 11)),
+      });
       assert.equal(one.statusCode, 200, one.body);
       assert.equal(one.data.all_day, true);
       assert.equal(one.data.start_date, sql(tomorrowAt(SITE_ZONE, 0)));
@@ -505,7 +783,8 @@ for (const backend of backends()) {
 
     it('answers 400 for a bad image on update and sets one by URL', async () => {
       const id = await haveEvent();
-      for (const image of ['foo bar', '23456']) assert.equal((await send(id, { ...base, image })).statusCode, 400, image);
+      for (const image of ['foo bar', '23456'])
+        assert.equal((await send(id, { ...base, image })).statusCode, 400, image);
       const url = 'http://example.localhost/wp-content/uploads/update-image.jpg';
       const res = await send(id, { ...base, image: url });
       assert.equal(res.statusCode, 200, res.body);
@@ -516,7 +795,12 @@ for (const backend of backends()) {
       const id = await haveEvent();
       const str = await send(id, { ...base, cost: '20$' });
       assert.equal(str.data.cost, '20$');
-      assert.deepEqual(str.data.cost_details, { currency_symbol: '$', currency_code: '', currency_position: 'postfix', values: ['20'] });
+      assert.deepEqual(str.data.cost_details, {
+        currency_symbol: '$',
+        currency_code: '',
+        currency_position: 'postfix',
+        values: ['20'],
+      });
       const arr = await send(id, { ...base, cost: ['0$', '20$', '30$'] });
       assert.equal(arr.data.cost, 'Free – 30$');
       assert.deepEqual(arr.data.cost_details.values, ['0', '20', '30']);
@@ -538,7 +822,7 @@ for (const backend of backends()) {
       });
     }
 
-    it('scales a contributor\'s publish back to pending on their own draft; publishers publish', async () => {
+    it("scales a contributor's publish back to pending on their own draft; publishers publish", async () => {
       const contributor = await t.asUser('contributor');
       const draft = await haveEvent({}, contributor.authorization);
       const res = await send(draft, { ...base, status: 'publish' }, contributor.authorization);
@@ -558,29 +842,64 @@ for (const backend of backends()) {
     it('applies the per-event permissions of AuthorizationCest (PUT with a form, DELETE with ?force=1)', async () => {
       const contributor = await t.asUser('contributor');
       const adminEvent = await haveEvent({ title: 'Admin Event' });
-      assert.equal((await send(adminEvent, { title: 'Hacked Title' }, contributor.authorization, 'PUT')).statusCode, 403);
-      assert.equal((await t.request({ method: 'DELETE', url: `${EVENTS}/${adminEvent}?force=1`, auth: contributor.authorization })).statusCode, 403);
+      assert.equal(
+        (await send(adminEvent, { title: 'Hacked Title' }, contributor.authorization, 'PUT')).statusCode,
+        403,
+      );
+      assert.equal(
+        (await t.request({ method: 'DELETE', url: `${EVENTS}/${adminEvent}?force=1`, auth: contributor.authorization }))
+          .statusCode,
+        403,
+      );
       const ownPublished = await haveEvent({ title: 'Contributor Event', author: contributor.id });
-      assert.equal((await send(ownPublished, { title: 'Updated Title' }, contributor.authorization, 'PUT')).statusCode, 403);
-      assert.equal((await t.request({ method: 'DELETE', url: `${EVENTS}/${ownPublished}?force=1`, auth: contributor.authorization })).statusCode, 403);
+      assert.equal(
+        (await send(ownPublished, { title: 'Updated Title' }, contributor.authorization, 'PUT')).statusCode,
+        403,
+      );
+      assert.equal(
+        (
+          await t.request({
+            method: 'DELETE',
+            url: `${EVENTS}/${ownPublished}?force=1`,
+            auth: contributor.authorization,
+          })
+        ).statusCode,
+        403,
+      );
       const ownDraft = await haveEvent({ title: 'Draft Contributor Event' }, contributor.authorization);
       const edited = await send(ownDraft, { title: 'Updated Draft Title' }, contributor.authorization, 'PUT');
       assert.equal(edited.statusCode, 200, edited.body);
-      const deleted = await t.request({ method: 'DELETE', url: `${EVENTS}/${ownDraft}?force=1`, auth: contributor.authorization });
+      const deleted = await t.request({
+        method: 'DELETE',
+        url: `${EVENTS}/${ownDraft}?force=1`,
+        auth: contributor.authorization,
+      });
       assert.equal(deleted.statusCode, 200, deleted.body);
       assert.equal(deleted.data.status, 'trash');
       const another = await haveEvent({ title: 'Admin Event 2' });
       assert.equal((await send(another, { title: 'Edited by Editor' }, editor.authorization, 'PUT')).statusCode, 200);
-      const byEditor = await t.request({ method: 'DELETE', url: `${EVENTS}/${another}?force=1`, auth: editor.authorization });
+      const byEditor = await t.request({
+        method: 'DELETE',
+        url: `${EVENTS}/${another}?force=1`,
+        auth: editor.authorization,
+      });
       assert.equal(byEditor.statusCode, 200);
       assert.equal((await t.request({ method: 'DELETE', url: `${EVENTS}/${adminEvent}?force=1` })).statusCode, 401);
       const author = await t.asUser('author');
-      assert.equal((await send(adminEvent, { title: 'By another author' }, author.authorization, 'PUT')).statusCode, 403);
+      assert.equal(
+        (await send(adminEvent, { title: 'By another author' }, author.authorization, 'PUT')).statusCode,
+        403,
+      );
     });
 
     it('links venue and organizers on update from form bodies', async () => {
       const id = await haveEvent();
-      const venue = await t.request({ method: 'POST', url: `${NS}/venues`, auth: admin.authorization, payload: { venue: 'Update venue' } });
+      const venue = await t.request({
+        method: 'POST',
+        url: `${NS}/venues`,
+        auth: admin.authorization,
+        payload: { venue: 'Update venue' },
+      });
       const byId = await send(id, { ...base, venue: venue.data.id });
       assert.equal(byId.statusCode, 200, byId.body);
       assert.equal(byId.data.venue.id, venue.data.id);
@@ -588,15 +907,32 @@ for (const backend of backends()) {
       assert.equal(inline.statusCode, 200, inline.body);
       assert.equal(typeof inline.data.venue.id, 'number');
       assert.notEqual(inline.data.venue.id, venue.data.id);
-      const mk = async (name: string) => (await t.request({ method: 'POST', url: `${NS}/organizers`, auth: admin.authorization, payload: { organizer: name } })).data.id as number;
+      const mk = async (name: string) =>
+        (
+          await t.request({
+            method: 'POST',
+            url: `${NS}/organizers`,
+            auth: admin.authorization,
+            payload: { organizer: name },
+          })
+        ).data.id as number;
       const o1 = await mk('Update organizer 1');
       const o2 = await mk('Update organizer 2');
-      assert.deepEqual((await send(id, { ...base, organizer: o1 })).data.organizer.map((o: { id: number }) => o.id), [o1]);
-      assert.deepEqual((await send(id, { ...base, organizer: [o1, o2] })).data.organizer.map((o: { id: number }) => o.id), [o1, o2]);
+      assert.deepEqual(
+        (await send(id, { ...base, organizer: o1 })).data.organizer.map((o: { id: number }) => o.id),
+        [o1],
+      );
+      assert.deepEqual(
+        (await send(id, { ...base, organizer: [o1, o2] })).data.organizer.map((o: { id: number }) => o.id),
+        [o1, o2],
+      );
       const created = await send(id, { ...base, organizer: [{ organizer: 'Organizer A' }] });
       assert.equal(created.data.organizer.length, 1);
       assert.equal(typeof created.data.organizer[0].id, 'number');
-      const mixed = await send(id, { ...base, organizer: [{ organizer: 'Organizer A' }, { id: o1 }, { id: o2 }, { organizer: 'Organizer C' }] });
+      const mixed = await send(id, {
+        ...base,
+        organizer: [{ organizer: 'Organizer A' }, { id: o1 }, { id: o2 }, { organizer: 'Organizer C' }],
+      });
       assert.equal(mixed.data.organizer.length, 4);
       const ids = mixed.data.organizer.map((o: { id: number }) => o.id);
       assert.ok(ids.includes(o1) && ids.includes(o2));
@@ -607,10 +943,23 @@ for (const backend of backends()) {
 
     it('assigns categories and tags on update (PHP arrays of ids, CSV of names, mixed)', async () => {
       const id = await haveEvent();
-      const c1 = await t.request({ method: 'POST', url: `${NS}/categories`, auth: admin.authorization, payload: { name: 'ucat1' } });
-      const c2 = await t.request({ method: 'POST', url: `${NS}/categories`, auth: admin.authorization, payload: { name: 'ucat2' } });
+      const c1 = await t.request({
+        method: 'POST',
+        url: `${NS}/categories`,
+        auth: admin.authorization,
+        payload: { name: 'ucat1' },
+      });
+      const c2 = await t.request({
+        method: 'POST',
+        url: `${NS}/categories`,
+        auth: admin.authorization,
+        payload: { name: 'ucat2' },
+      });
       const byIds = await send(id, { ...base, categories: [c1.data.id, c2.data.id] });
-      assert.deepEqual(byIds.data.categories.map((c: { id: number }) => c.id), [c1.data.id, c2.data.id]);
+      assert.deepEqual(
+        byIds.data.categories.map((c: { id: number }) => c.id),
+        [c1.data.id, c2.data.id],
+      );
       const csv = await send(id, { ...base, tags: 'utag1,utag2' });
       assert.equal(csv.data.tags.length, 2);
       const mixed = await send(id, { ...base, categories: [c1.data.id, 'ucat3'] });
@@ -653,7 +1002,18 @@ for (const backend of backends()) {
     });
 
     it('answers 403 event-not-accessible for a draft read anonymously, by id and by slug', async () => {
-      const draft = await t.request({ method: 'POST', url: EVENTS, auth: admin.authorization, payload: { title: 'Draft to hide', slug: 'draft-to-hide', status: 'draft', start_date: '2031-01-05 14:23:36', end_date: '2031-01-05 16:23:36' } });
+      const draft = await t.request({
+        method: 'POST',
+        url: EVENTS,
+        auth: admin.authorization,
+        payload: {
+          title: 'Draft to hide',
+          slug: 'draft-to-hide',
+          status: 'draft',
+          start_date: '2031-01-05 14:23:36',
+          end_date: '2031-01-05 16:23:36',
+        },
+      });
       assert.equal(draft.statusCode, 201, draft.body);
       for (const url of [`${EVENTS}/${draft.data.id}`, `${EVENTS}/by-slug/draft-to-hide`]) {
         const res = await t.request({ method: 'GET', url });
@@ -666,26 +1026,79 @@ for (const backend of backends()) {
       const author = await t.asUser('author');
       const image = 'http://example.localhost/wp-content/uploads/images/image.png';
       const venue = await t.request({
-        method: 'POST', url: `${NS}/venues`, auth: author.authorization,
-        payload: { venue: 'Venue 01', slug: 'venue-01', description: 'Venue 01 description', excerpt: 'Venue 01 excerpt', address: 'address', city: 'city', country: 'country', province: 'province', state: 'state', zip: 'zip', phone: 'phone', website: 'http://venue.example.com', stateprovince: 'state_province', date: '2017-01-05 14:23:36' },
+        method: 'POST',
+        url: `${NS}/venues`,
+        auth: author.authorization,
+        payload: {
+          venue: 'Venue 01',
+          slug: 'venue-01',
+          description: 'Venue 01 description',
+          excerpt: 'Venue 01 excerpt',
+          address: 'address',
+          city: 'city',
+          country: 'country',
+          province: 'province',
+          state: 'state',
+          zip: 'zip',
+          phone: 'phone',
+          website: 'http://venue.example.com',
+          stateprovince: 'state_province',
+          date: '2017-01-05 14:23:36',
+        },
       });
       assert.equal(venue.statusCode, 201, venue.body);
       const organizer = await t.request({
-        method: 'POST', url: `${NS}/organizers`, auth: author.authorization,
-        payload: { organizer: 'Organizer 01', slug: 'organizer-01', description: 'Organizer 01 description', excerpt: 'Organizer 01 excerpt', phone: 'phone', website: 'http://org.example.com', email: 'org@example.com', date: '2017-01-05 14:23:36' },
+        method: 'POST',
+        url: `${NS}/organizers`,
+        auth: author.authorization,
+        payload: {
+          organizer: 'Organizer 01',
+          slug: 'organizer-01',
+          description: 'Organizer 01 description',
+          excerpt: 'Organizer 01 excerpt',
+          phone: 'phone',
+          website: 'http://org.example.com',
+          email: 'org@example.com',
+          date: '2017-01-05 14:23:36',
+        },
       });
       assert.equal(organizer.statusCode, 201, organizer.body);
-      for (const [route, name] of [['tags', 'tag-1'], ['tags', 'tag-2'], ['categories', 'category-1'], ['categories', 'category-2']]) {
-        const res = await t.request({ method: 'POST', url: `${NS}/${route}`, auth: admin.authorization, payload: { name, description: `${name} description` } });
+      for (const [route, name] of [
+        ['tags', 'tag-1'],
+        ['tags', 'tag-2'],
+        ['categories', 'category-1'],
+        ['categories', 'category-2'],
+      ]) {
+        const res = await t.request({
+          method: 'POST',
+          url: `${NS}/${route}`,
+          auth: admin.authorization,
+          payload: { name, description: `${name} description` },
+        });
         assert.equal(res.statusCode, 201, res.body);
       }
       const created = await t.request({
-        method: 'POST', url: EVENTS, auth: author.authorization,
+        method: 'POST',
+        url: EVENTS,
+        auth: author.authorization,
         payload: {
-          title: 'Event 01', slug: 'event-01', description: 'Event 01 description', excerpt: 'Event 01 excerpt', date: '2017-01-05 14:23:36',
-          start_date: '2017-01-05 14:23:36', end_date: '2017-01-05 16:23:36', timezone: 'America/New_York', image,
-          cost: '$23', website: 'http://tri.be', show_map: true, show_map_link: true,
-          venue: venue.data.id, organizer: [organizer.data.id], tags: ['tag-2', 'tag-1'], categories: ['category-2', 'category-1'],
+          title: 'Event 01',
+          slug: 'event-01',
+          description: 'Event 01 description',
+          excerpt: 'Event 01 excerpt',
+          date: '2017-01-05 14:23:36',
+          start_date: '2017-01-05 14:23:36',
+          end_date: '2017-01-05 16:23:36',
+          timezone: 'America/New_York',
+          image,
+          cost: '$23',
+          website: 'http://tri.be',
+          show_map: true,
+          show_map_link: true,
+          venue: venue.data.id,
+          organizer: [organizer.data.id],
+          tags: ['tag-2', 'tag-1'],
+          categories: ['category-2', 'category-1'],
         },
       });
       assert.equal(created.statusCode, 201, created.body);
@@ -705,10 +1118,31 @@ for (const backend of backends()) {
         assert.equal(e.excerpt, '<p>Event 01 excerpt</p>');
         assert.equal(e.image.url, image);
         assert.equal(e.start_date, '2017-01-05 14:23:36');
-        assert.deepEqual(e.start_date_details, { year: '2017', month: '01', day: '05', hour: '14', minutes: '23', seconds: '36' });
-        assert.deepEqual(e.end_date_details, { year: '2017', month: '01', day: '05', hour: '16', minutes: '23', seconds: '36' });
+        assert.deepEqual(e.start_date_details, {
+          year: '2017',
+          month: '01',
+          day: '05',
+          hour: '14',
+          minutes: '23',
+          seconds: '36',
+        });
+        assert.deepEqual(e.end_date_details, {
+          year: '2017',
+          month: '01',
+          day: '05',
+          hour: '16',
+          minutes: '23',
+          seconds: '36',
+        });
         assert.equal(e.utc_start_date, '2017-01-05 19:23:36');
-        assert.deepEqual(e.utc_end_date_details, { year: '2017', month: '01', day: '05', hour: '21', minutes: '23', seconds: '36' });
+        assert.deepEqual(e.utc_end_date_details, {
+          year: '2017',
+          month: '01',
+          day: '05',
+          hour: '21',
+          minutes: '23',
+          seconds: '36',
+        });
         assert.equal(e.timezone, 'America/New_York');
         assert.equal(e.timezone_abbr, 'EST');
         assert.equal(e.cost, '$23');
@@ -723,27 +1157,87 @@ for (const backend of backends()) {
         assert.equal(v.status, 'publish');
         assert.equal(v.url, 'http://localhost:80/venue/venue-01/');
         assert.deepEqual(
-          [v.venue, v.description, v.excerpt, v.show_map, v.show_map_link, v.address, v.city, v.country, v.province, v.state, v.zip, v.phone, v.website, v.stateprovince],
-          ['Venue 01', '<p>Venue 01 description</p>', '<p>Venue 01 excerpt</p>', true, true, 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'http://venue.example.com', 'state_province'],
+          [
+            v.venue,
+            v.description,
+            v.excerpt,
+            v.show_map,
+            v.show_map_link,
+            v.address,
+            v.city,
+            v.country,
+            v.province,
+            v.state,
+            v.zip,
+            v.phone,
+            v.website,
+            v.stateprovince,
+          ],
+          [
+            'Venue 01',
+            '<p>Venue 01 description</p>',
+            '<p>Venue 01 excerpt</p>',
+            true,
+            true,
+            'address',
+            'city',
+            'country',
+            'province',
+            'state',
+            'zip',
+            'phone',
+            'http://venue.example.com',
+            'state_province',
+          ],
         );
         assert.ok(v.json_ld, 'the venue of a single read carries json_ld');
         assert.equal(e.organizer.length, 1);
         const o = e.organizer[0];
         assert.deepEqual(
           [o.id, o.author, o.status, o.url, o.organizer, o.description, o.excerpt, o.phone, o.website, o.email],
-          [organizer.data.id, String(author.id), 'publish', 'http://localhost:80/organizer/organizer-01/', 'Organizer 01', '<p>Organizer 01 description</p>', '<p>Organizer 01 excerpt</p>', 'phone', 'http://org.example.com', 'org@example.com'],
+          [
+            organizer.data.id,
+            String(author.id),
+            'publish',
+            'http://localhost:80/organizer/organizer-01/',
+            'Organizer 01',
+            '<p>Organizer 01 description</p>',
+            '<p>Organizer 01 excerpt</p>',
+            'phone',
+            'http://org.example.com',
+            'org@example.com',
+          ],
         );
-        assert.deepEqual(e.tags.map((x: { name: string; slug: string; taxonomy: string; description: string }) => [x.name, x.slug, x.taxonomy, x.description]), [
-          ['tag-1', 'tag-1', 'post_tag', 'tag-1 description'],
-          ['tag-2', 'tag-2', 'post_tag', 'tag-2 description'],
-        ]);
-        assert.deepEqual(e.categories.map((x: { name: string; taxonomy: string }) => [x.name, x.taxonomy]), [['category-1', 'cal_events_cat'], ['category-2', 'cal_events_cat']]);
+        assert.deepEqual(
+          e.tags.map((x: { name: string; slug: string; taxonomy: string; description: string }) => [
+            x.name,
+            x.slug,
+            x.taxonomy,
+            x.description,
+          ]),
+          [
+            ['tag-1', 'tag-1', 'post_tag', 'tag-1 description'],
+            ['tag-2', 'tag-2', 'post_tag', 'tag-2 description'],
+          ],
+        );
+        assert.deepEqual(
+          e.categories.map((x: { name: string; taxonomy: string }) => [x.name, x.taxonomy]),
+          [
+            ['category-1', 'cal_events_cat'],
+            ['category-2', 'cal_events_cat'],
+          ],
+        );
         assert.equal(e.json_ld['@type'], 'Event');
       }
     });
 
     it('trashes on DELETE (200 with the record), then answers 410 event-is-in-trash, also by slug', async () => {
-      const created = await t.request({ method: 'POST', url: EVENTS, auth: admin.authorization, payload: { title: 'Delete me', start_date: '2031-01-05 14:23:36', end_date: '2031-01-05 16:23:36' } });
+      const created = await t.request({
+        method: 'POST',
+        url: EVENTS,
+        auth: admin.authorization,
+        payload: { title: 'Delete me', start_date: '2031-01-05 14:23:36', end_date: '2031-01-05 16:23:36' },
+      });
       const id = created.data.id;
       const subscriber = await t.asUser('subscriber');
       const refused = await t.request({ method: 'DELETE', url: `${EVENTS}/${id}`, auth: subscriber.authorization });
@@ -756,7 +1250,11 @@ for (const backend of backends()) {
       const again = await t.request({ method: 'DELETE', url: `${EVENTS}/${id}`, auth: admin.authorization });
       assert.equal(again.statusCode, 410);
       assert.equal(again.data.code, 'event-is-in-trash');
-      const bySlug = await t.request({ method: 'DELETE', url: `${EVENTS}/by-slug/delete-me`, auth: admin.authorization });
+      const bySlug = await t.request({
+        method: 'DELETE',
+        url: `${EVENTS}/by-slug/delete-me`,
+        auth: admin.authorization,
+      });
       assert.equal(bySlug.statusCode, 410, bySlug.body);
     });
   });
@@ -773,23 +1271,38 @@ for (const backend of backends()) {
     after(() => t.close());
 
     /** Events starting `base + i * stepHours`, in insertion order. */
-    const haveMany = async (n: number, extra: Record<string, unknown> = {}, stepHours = 1, from = base): Promise<number[]> => {
+    const haveMany = async (
+      n: number,
+      extra: Record<string, unknown> = {},
+      stepHours = 1,
+      from = base,
+    ): Promise<number[]> => {
       const ids: number[] = [];
       for (let i = 0; i < n; i++) {
         const start = from.plus({ hours: i * stepHours });
-        const res = await t.request({ method: 'POST', url: EVENTS, auth: editor.authorization, payload: { title: `Event ${i}`, start_date: sql(start), end_date: sql(start.plus({ hours: 1 })), ...extra } });
+        const res = await t.request({
+          method: 'POST',
+          url: EVENTS,
+          auth: editor.authorization,
+          payload: { title: `Event ${i}`, start_date: sql(start), end_date: sql(start.plus({ hours: 1 })), ...extra },
+        });
         assert.equal(res.statusCode, 201, res.body);
         ids.push(res.data.id);
       }
       return ids;
     };
-    const get = (query: string, auth?: string) => t.request({ method: 'GET', url: `${EVENTS}${query ? `?${query}` : ''}`, auth });
+    const get = (query: string, auth?: string) =>
+      t.request({ method: 'GET', url: `${EVENTS}${query ? `?${query}` : ''}`, auth });
     const ids = (res: { data: { events: { id: number }[] } }) => res.data.events.map((e) => e.id);
     const trashAll = async () => {
       for (;;) {
-        const all = await get('status=publish,draft,pending,private,future&start_date=2000-01-01&end_date=2100-01-01&per_page=50', editor.authorization);
+        const all = await get(
+          'status=publish,draft,pending,private,future&start_date=2000-01-01&end_date=2100-01-01&per_page=50',
+          editor.authorization,
+        );
         if (all.data.events.length === 0) return;
-        for (const e of all.data.events) await t.request({ method: 'DELETE', url: `${EVENTS}/${e.id}`, auth: editor.authorization });
+        for (const e of all.data.events)
+          await t.request({ method: 'DELETE', url: `${EVENTS}/${e.id}`, auth: editor.authorization });
       }
     };
 
@@ -815,7 +1328,8 @@ for (const backend of backends()) {
       }
       const perPage = await get('per_page=0');
       assert.deepEqual(perPage.data.data.params, { per_page: perPage.data.data.params.per_page });
-      for (const q of ['start_date=%22before%20my%20birthday%22', 'end_date=%22after%20my%20birthday%22']) assert.equal((await get(q)).statusCode, 400, q);
+      for (const q of ['start_date=%22before%20my%20birthday%22', 'end_date=%22after%20my%20birthday%22'])
+        assert.equal((await get(q)).statusCode, 400, q);
     });
 
     it('paginates: totals in data and headers, next/previous links, 404 past the end, per_page clamped to 50', async () => {
@@ -832,7 +1346,14 @@ for (const backend of backends()) {
       assert.doesNotMatch(second.data.previous_rest_url, /[?&]page=/, 'page 2 links back to the archive root');
       const third = await get('per_page=5&page=3');
       assert.match(third.data.previous_rest_url, /[?&]page=2(&|$)/);
-      assert.deepEqual(Object.keys(third.data), ['events', 'rest_url', 'next_rest_url', 'previous_rest_url', 'total', 'total_pages']);
+      assert.deepEqual(Object.keys(third.data), [
+        'events',
+        'rest_url',
+        'next_rest_url',
+        'previous_rest_url',
+        'total',
+        'total_pages',
+      ]);
       const last = await get('per_page=5&page=11');
       assert.equal(last.data.events.length, 1);
       assert.equal('next_rest_url' in last.data, false);
@@ -854,7 +1375,9 @@ for (const backend of backends()) {
       assert.equal(after5.data.total, 5);
       const until5 = await get(`end_date=${Math.floor(base.plus({ weeks: 5 }).toSeconds())}`);
       assert.equal(until5.data.total, 6);
-      const window = await get(`start_date=${Math.floor(base.plus({ days: 10 }).toSeconds())}&end_date=${Math.floor(base.plus({ days: 30 }).toSeconds())}`);
+      const window = await get(
+        `start_date=${Math.floor(base.plus({ days: 10 }).toSeconds())}&end_date=${Math.floor(base.plus({ days: 30 }).toSeconds())}`,
+      );
       assert.equal(window.data.total, 3);
       await trashAll();
     });
@@ -876,7 +1399,10 @@ for (const backend of backends()) {
       const draft = await haveMany(3, { status: 'draft' }, 1, base.plus({ days: 1 }));
       const pending = await haveMany(3, { status: 'pending' }, 1, base.plus({ days: 2 }));
       assert.deepEqual(ids(await get('status=publish', editor.authorization)), published);
-      assert.deepEqual(ids(await get(`status=${encodeURIComponent('publish, draft')}`, editor.authorization)), [...published, ...draft]);
+      assert.deepEqual(ids(await get(`status=${encodeURIComponent('publish, draft')}`, editor.authorization)), [
+        ...published,
+        ...draft,
+      ]);
       const arr = await get(phpForm({ status: ['publish', 'draft', 'pending'] }), editor.authorization);
       assert.equal(arr.statusCode, 200, arr.body);
       assert.deepEqual(ids(arr), [...published, ...draft, ...pending]);
@@ -896,7 +1422,10 @@ for (const backend of backends()) {
       const featuredDrafts = await haveMany(3, { featured: true, status: 'draft' }, 1, base.plus({ days: 2 }));
       assert.deepEqual(ids(await get(phpForm({ featured: true }))), featured);
       assert.deepEqual(ids(await get(phpForm({ featured: false }))), plain);
-      assert.deepEqual(ids(await get(phpForm({ featured: true }), editor.authorization)), [...featured, ...featuredDrafts]);
+      assert.deepEqual(ids(await get(phpForm({ featured: true }), editor.authorization)), [
+        ...featured,
+        ...featuredDrafts,
+      ]);
       assert.deepEqual(ids(await get('')), [...featured, ...plain]);
       await trashAll();
     });
@@ -915,7 +1444,9 @@ for (const backend of backends()) {
       const tag1 = await haveMany(2, { tags: ['tag1'] }, 1, base.plus({ days: 2 }));
       const tag2 = await haveMany(2, { tags: ['tag2'] }, 1, base.plus({ days: 3 }));
       assert.deepEqual(ids(await get(phpForm({ tags: ['tag1', 'tag2'] }))), [...tag1, ...tag2]);
-      const tagIds = (await t.request({ method: 'GET', url: `${NS}/tags?search=tag` })).data.tags.map((x: { id: number }) => x.id);
+      const tagIds = (await t.request({ method: 'GET', url: `${NS}/tags?search=tag` })).data.tags.map(
+        (x: { id: number }) => x.id,
+      );
       assert.deepEqual(ids(await get(`tags=${tagIds.join(',')}`)), [...tag1, ...tag2]);
       await trashAll();
     });
@@ -923,7 +1454,12 @@ for (const backend of backends()) {
     it('filters by venue (400 for non-numeric or unknown ids; drafts only for editors)', async () => {
       assert.equal((await get('venue=foo')).statusCode, 400);
       assert.equal((await get('venue=23456')).statusCode, 400);
-      const venue = await t.request({ method: 'POST', url: `${NS}/venues`, auth: editor.authorization, payload: { venue: 'Archive venue' } });
+      const venue = await t.request({
+        method: 'POST',
+        url: `${NS}/venues`,
+        auth: editor.authorization,
+        payload: { venue: 'Archive venue' },
+      });
       const empty = await get(`venue=${venue.data.id}`);
       assert.equal(empty.statusCode, 200);
       assert.equal(empty.data.total, 0);
@@ -937,7 +1473,15 @@ for (const backend of backends()) {
     });
 
     it('filters by several organizers (PHP array and CSV), OR-ed', async () => {
-      const mk = async (name: string) => (await t.request({ method: 'POST', url: `${NS}/organizers`, auth: editor.authorization, payload: { organizer: name } })).data.id as number;
+      const mk = async (name: string) =>
+        (
+          await t.request({
+            method: 'POST',
+            url: `${NS}/organizers`,
+            auth: editor.authorization,
+            payload: { organizer: name },
+          })
+        ).data.id as number;
       const [o1, o2, o3, o4] = [await mk('Org 1'), await mk('Org 2'), await mk('Org 3'), await mk('Org 4')];
       const e1 = await haveMany(3, { organizer: [o1] });
       const e2 = await haveMany(3, { organizer: [o2] }, 1, base.plus({ days: 1 }));

@@ -21,7 +21,8 @@ const uniq = (): string => `u${process.pid}x${(counter += 1)}z`;
 function form(data: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(data)) {
-    if (Array.isArray(value)) for (const v of value) parts.push(`${encodeURIComponent(key)}%5B%5D=${encodeURIComponent(String(v))}`);
+    if (Array.isArray(value))
+      for (const v of value) parts.push(`${encodeURIComponent(key)}%5B%5D=${encodeURIComponent(String(v))}`);
     else parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
   }
   return parts.join('&');
@@ -43,29 +44,158 @@ function tomorrowNineAt(offsetHours: number): number {
  * reads: each route's methods, whether it has a self link, and each endpoint's arguments (`!` = required).
  */
 const ORIGINAL_ROUTES: Record<string, { methods: string; self: boolean; endpoints: [string, string][] }> = {
-  "/": { methods: "GET", self: true, endpoints: [["GET", "namespace context"]] },
-  "/doc": { methods: "GET", self: true, endpoints: [["GET", ""]] },
-  "/events": { methods: "GET,POST", self: true, endpoints: [["GET", "page per_page start_date end_date starts_before starts_after ends_before ends_after strict_dates search categories tags venue organizer featured status geoloc geoloc_lat geoloc_lng include post_parent ticketed"], ["POST", "author date date_utc title! description slug excerpt status timezone all_day start_date! end_date! image cost website show_map show_map_link hide_from_listings sticky featured categories tags venue organizer"]] },
-  "/events/(?P<id>\\d+)": { methods: "GET,DELETE,POST,PUT,PATCH", self: false, endpoints: [["GET", "id! password"], ["DELETE", "id! password"], ["POST,PUT,PATCH", "id! password author date date_utc title description slug excerpt status timezone all_day start_date end_date image cost website show_map show_map_link hide_from_listings sticky featured categories tags venue organizer"]] },
-  "/events/by-slug/(?P<slug>[^/]+)": { methods: "GET,DELETE,POST,PUT,PATCH", self: false, endpoints: [["GET", "slug!"], ["DELETE", "slug!"], ["POST,PUT,PATCH", "slug author date date_utc title description excerpt status timezone all_day start_date end_date image cost website show_map show_map_link hide_from_listings sticky featured categories tags venue organizer"]] },
-  "/venues": { methods: "GET,POST", self: true, endpoints: [["GET", "page per_page search event has_events only_with_upcoming status"], ["POST", "author date date_utc venue! description status show_map show_map_link address city country province state zip phone stateprovince website image"]] },
-  "/venues/(?P<id>\\d+)": { methods: "GET,DELETE,POST,PUT,PATCH", self: false, endpoints: [["GET", "id!"], ["DELETE", "id!"], ["POST,PUT,PATCH", "id! author date date_utc venue description status show_map show_map_link address city country province state zip phone stateprovince website image"]] },
-  "/venues/by-slug/(?P<slug>[^/]+)": { methods: "GET,DELETE,POST,PUT,PATCH", self: false, endpoints: [["GET", "slug!"], ["DELETE", "slug!"], ["POST,PUT,PATCH", "slug! author date date_utc venue description status show_map show_map_link address city country province state zip phone stateprovince website image"]] },
-  "/organizers": { methods: "GET,POST", self: true, endpoints: [["GET", "page per_page search event has_events only_with_upcoming status"], ["POST", "author date date_utc organizer! description status phone website email image"]] },
-  "/organizers/(?P<id>\\d+)": { methods: "GET,DELETE,POST,PUT,PATCH", self: false, endpoints: [["GET", "id!"], ["DELETE", "id!"], ["POST,PUT,PATCH", "id! author date date_utc organizer description status phone website email image"]] },
-  "/organizers/by-slug/(?P<slug>[^/]+)": { methods: "GET,DELETE,POST,PUT,PATCH", self: false, endpoints: [["GET", "slug!"], ["DELETE", "slug!"], ["POST,PUT,PATCH", "slug! author date date_utc organizer description status phone website email image"]] },
-  "/categories": { methods: "GET,POST", self: true, endpoints: [["GET", "page per_page search exclude include order orderby hide_empty parent post event slug"], ["POST", "name! description slug parent"]] },
-  "/categories/(?P<id>\\d+)": { methods: "GET,POST,PUT,PATCH,DELETE", self: false, endpoints: [["GET", "id!"], ["POST,PUT,PATCH", "id! name description slug parent"], ["DELETE", "id!"]] },
-  "/tags": { methods: "GET,POST", self: true, endpoints: [["GET", "page per_page search exclude include order orderby hide_empty post event slug"], ["POST", "name! description slug"]] },
-  "/tags/(?P<id>\\d+)": { methods: "GET,POST,PUT,PATCH,DELETE", self: false, endpoints: [["GET", "id!"], ["POST,PUT,PATCH", "id! name description slug"], ["DELETE", "id!"]] },
+  '/': { methods: 'GET', self: true, endpoints: [['GET', 'namespace context']] },
+  '/doc': { methods: 'GET', self: true, endpoints: [['GET', '']] },
+  '/events': {
+    methods: 'GET,POST',
+    self: true,
+    endpoints: [
+      [
+        'GET',
+        'page per_page start_date end_date starts_before starts_after ends_before ends_after strict_dates search categories tags venue organizer featured status geoloc geoloc_lat geoloc_lng include post_parent ticketed',
+      ],
+      [
+        'POST',
+        'author date date_utc title! description slug excerpt status timezone all_day start_date! end_date! image cost website show_map show_map_link hide_from_listings sticky featured categories tags venue organizer',
+      ],
+    ],
+  },
+  '/events/(?P<id>\\d+)': {
+    methods: 'GET,DELETE,POST,PUT,PATCH',
+    self: false,
+    endpoints: [
+      ['GET', 'id! password'],
+      ['DELETE', 'id! password'],
+      [
+        'POST,PUT,PATCH',
+        'id! password author date date_utc title description slug excerpt status timezone all_day start_date end_date image cost website show_map show_map_link hide_from_listings sticky featured categories tags venue organizer',
+      ],
+    ],
+  },
+  '/events/by-slug/(?P<slug>[^/]+)': {
+    methods: 'GET,DELETE,POST,PUT,PATCH',
+    self: false,
+    endpoints: [
+      ['GET', 'slug!'],
+      ['DELETE', 'slug!'],
+      [
+        'POST,PUT,PATCH',
+        'slug author date date_utc title description excerpt status timezone all_day start_date end_date image cost website show_map show_map_link hide_from_listings sticky featured categories tags venue organizer',
+      ],
+    ],
+  },
+  '/venues': {
+    methods: 'GET,POST',
+    self: true,
+    endpoints: [
+      ['GET', 'page per_page search event has_events only_with_upcoming status'],
+      [
+        'POST',
+        'author date date_utc venue! description status show_map show_map_link address city country province state zip phone stateprovince website image',
+      ],
+    ],
+  },
+  '/venues/(?P<id>\\d+)': {
+    methods: 'GET,DELETE,POST,PUT,PATCH',
+    self: false,
+    endpoints: [
+      ['GET', 'id!'],
+      ['DELETE', 'id!'],
+      [
+        'POST,PUT,PATCH',
+        'id! author date date_utc venue description status show_map show_map_link address city country province state zip phone stateprovince website image',
+      ],
+    ],
+  },
+  '/venues/by-slug/(?P<slug>[^/]+)': {
+    methods: 'GET,DELETE,POST,PUT,PATCH',
+    self: false,
+    endpoints: [
+      ['GET', 'slug!'],
+      ['DELETE', 'slug!'],
+      [
+        'POST,PUT,PATCH',
+        'slug! author date date_utc venue description status show_map show_map_link address city country province state zip phone stateprovince website image',
+      ],
+    ],
+  },
+  '/organizers': {
+    methods: 'GET,POST',
+    self: true,
+    endpoints: [
+      ['GET', 'page per_page search event has_events only_with_upcoming status'],
+      ['POST', 'author date date_utc organizer! description status phone website email image'],
+    ],
+  },
+  '/organizers/(?P<id>\\d+)': {
+    methods: 'GET,DELETE,POST,PUT,PATCH',
+    self: false,
+    endpoints: [
+      ['GET', 'id!'],
+      ['DELETE', 'id!'],
+      ['POST,PUT,PATCH', 'id! author date date_utc organizer description status phone website email image'],
+    ],
+  },
+  '/organizers/by-slug/(?P<slug>[^/]+)': {
+    methods: 'GET,DELETE,POST,PUT,PATCH',
+    self: false,
+    endpoints: [
+      ['GET', 'slug!'],
+      ['DELETE', 'slug!'],
+      ['POST,PUT,PATCH', 'slug! author date date_utc organizer description status phone website email image'],
+    ],
+  },
+  '/categories': {
+    methods: 'GET,POST',
+    self: true,
+    endpoints: [
+      ['GET', 'page per_page search exclude include order orderby hide_empty parent post event slug'],
+      ['POST', 'name! description slug parent'],
+    ],
+  },
+  '/categories/(?P<id>\\d+)': {
+    methods: 'GET,POST,PUT,PATCH,DELETE',
+    self: false,
+    endpoints: [
+      ['GET', 'id!'],
+      ['POST,PUT,PATCH', 'id! name description slug parent'],
+      ['DELETE', 'id!'],
+    ],
+  },
+  '/tags': {
+    methods: 'GET,POST',
+    self: true,
+    endpoints: [
+      ['GET', 'page per_page search exclude include order orderby hide_empty post event slug'],
+      ['POST', 'name! description slug'],
+    ],
+  },
+  '/tags/(?P<id>\\d+)': {
+    methods: 'GET,POST,PUT,PATCH,DELETE',
+    self: false,
+    endpoints: [
+      ['GET', 'id!'],
+      ['POST,PUT,PATCH', 'id! name description slug'],
+      ['DELETE', 'id!'],
+    ],
+  },
 };
 
 /** Paths and methods of the original's /doc (reference/samples/doc.json), `/doc` itself aside. */
 const ORIGINAL_DOC_PATHS: Record<string, string[]> = {
-  '/events': ['get'], '/events/{id}': ['get', 'post', 'delete'], '/events/by-slug/{slug}': ['get', 'post', 'delete'],
-  '/venues': ['get'], '/venues/{id}': ['get', 'post', 'delete'], '/venues/by-slug/{slug}': ['get', 'post', 'delete'],
-  '/organizers': ['get'], '/organizers/{id}': ['get', 'post', 'delete'], '/organizers/by-slug/{slug}': ['get', 'post', 'delete'],
-  '/categories': ['get'], '/categories/{id}': ['get', 'post', 'delete'], '/tags': ['get'], '/tags/{id}': ['get', 'post', 'delete'],
+  '/events': ['get'],
+  '/events/{id}': ['get', 'post', 'delete'],
+  '/events/by-slug/{slug}': ['get', 'post', 'delete'],
+  '/venues': ['get'],
+  '/venues/{id}': ['get', 'post', 'delete'],
+  '/venues/by-slug/{slug}': ['get', 'post', 'delete'],
+  '/organizers': ['get'],
+  '/organizers/{id}': ['get', 'post', 'delete'],
+  '/organizers/by-slug/{slug}': ['get', 'post', 'delete'],
+  '/categories': ['get'],
+  '/categories/{id}': ['get', 'post', 'delete'],
+  '/tags': ['get'],
+  '/tags/{id}': ['get', 'post', 'delete'],
 };
 
 interface Ctx {
@@ -110,8 +240,13 @@ async function withFresh(backend: Parameters<typeof createTestApp>[0], fn: (c: C
   }
 }
 
-const postForm = (c: Ctx, url: string, data: Record<string, unknown>, auth: string | undefined, method: 'POST' | 'PUT' | 'PATCH' = 'POST') =>
-  c.t.request({ method, url, auth, headers: FORM, payload: form(data) });
+const postForm = (
+  c: Ctx,
+  url: string,
+  data: Record<string, unknown>,
+  auth: string | undefined,
+  method: 'POST' | 'PUT' | 'PATCH' = 'POST',
+) => c.t.request({ method, url, auth, headers: FORM, payload: form(data) });
 
 const get = (c: Ctx, url: string, auth?: string) => c.t.request({ method: 'GET', url, auth });
 
@@ -129,7 +264,13 @@ async function makeEvent(c: Ctx, extra: Record<string, unknown> = {}, when = '+1
     method: 'POST',
     url: `${API}/events`,
     auth: c.admin,
-    payload: { title: `Event ${uniq()}`, start_date: ymdhis(start.getTime()), end_date: ymdhis(end.getTime()), status: 'publish', ...extra },
+    payload: {
+      title: `Event ${uniq()}`,
+      start_date: ymdhis(start.getTime()),
+      end_date: ymdhis(end.getTime()),
+      status: 'publish',
+      ...extra,
+    },
   });
   assert.equal(res.statusCode, 201, res.body);
   return res.data.id;
@@ -186,13 +327,29 @@ for (const backend of backends()) {
           assert.equal(res.data.code, 'rest_invalid_param');
         });
 
-        for (const [field, value] of [['author', 999999], ['author', 'foo'], ['date', 'foo'], ['date_utc', 'foo'], ['status', 'kinda_thinking_about_it']] as const) {
+        for (const [field, value] of [
+          ['author', 999999],
+          ['author', 'foo'],
+          ['date', 'foo'],
+          ['date_utc', 'foo'],
+          ['status', 'kinda_thinking_about_it'],
+        ] as const) {
           it(`should refuse ${field}=${value} with 400 rest_invalid_param naming it (form and JSON)`, async () => {
-            const viaForm = await postForm(c, `${API}/${kind}`, { [name]: `A ${name} ${uniq()}`, [field]: value }, c.admin);
+            const viaForm = await postForm(
+              c,
+              `${API}/${kind}`,
+              { [name]: `A ${name} ${uniq()}`, [field]: value },
+              c.admin,
+            );
             assert.equal(viaForm.statusCode, 400, viaForm.body);
             assert.equal(viaForm.data.code, 'rest_invalid_param');
             assert.ok(field in viaForm.data.data.params, viaForm.body);
-            const viaJson = await c.t.request({ method: 'POST', url: `${API}/${kind}`, auth: c.admin, payload: { [name]: `A ${name} ${uniq()}`, [field]: value } });
+            const viaJson = await c.t.request({
+              method: 'POST',
+              url: `${API}/${kind}`,
+              auth: c.admin,
+              payload: { [name]: `A ${name} ${uniq()}`, [field]: value },
+            });
             assert.equal(viaJson.statusCode, 400, viaJson.body);
           });
         }
@@ -210,7 +367,15 @@ for (const backend of backends()) {
       });
 
       describe(`${label}Update (form-encoded POST ${API}/${kind}/{id})`, () => {
-        const fresh = async () => (await createOk(c, kind, { [name]: `Old ${uniq()}`, ...(kind === 'venues' ? { city: 'Old city', phone: '123', website: 'http://old.example.com' } : { email: 'old@example.com', phone: '123', website: 'http://old.example.com' }) })).id as number;
+        const fresh = async () =>
+          (
+            await createOk(c, kind, {
+              [name]: `Old ${uniq()}`,
+              ...(kind === 'venues'
+                ? { city: 'Old city', phone: '123', website: 'http://old.example.com' }
+                : { email: 'old@example.com', phone: '123', website: 'http://old.example.com' }),
+            })
+          ).id as number;
 
         it('should answer 401 to an anonymous update', async () => {
           const id = await fresh();
@@ -232,15 +397,20 @@ for (const backend of backends()) {
         it('should update author, dates, description and status, accepting a timezone field', async () => {
           const id = await fresh();
           const dateMs = tomorrowNineAt(0);
-          const res = await postForm(c, `${API}/${kind}/${id}`, {
-            [name]: 'Renamed',
-            author: c.editorId,
-            date: Math.floor(dateMs / 1000),
-            date_utc: Math.floor(dateMs / 1000),
-            description: `${label} description`,
-            status: 'draft',
-            timezone: 'America/New_York',
-          }, c.admin);
+          const res = await postForm(
+            c,
+            `${API}/${kind}/${id}`,
+            {
+              [name]: 'Renamed',
+              author: c.editorId,
+              date: Math.floor(dateMs / 1000),
+              date_utc: Math.floor(dateMs / 1000),
+              description: `${label} description`,
+              status: 'draft',
+              timezone: 'America/New_York',
+            },
+            c.admin,
+          );
           assert.equal(res.statusCode, 200, res.body);
           assert.equal(res.data.author, String(c.editorId));
           assert.equal(res.data.date, ymdhis(dateMs));
@@ -255,7 +425,13 @@ for (const backend of backends()) {
           assert.equal(res.statusCode, 400, res.body);
         });
 
-        for (const [field, value] of [['author', 999999], ['author', 'foo'], ['date', 'foo'], ['date_utc', 'foo'], ['status', 'kinda_thinking_about_it']] as const) {
+        for (const [field, value] of [
+          ['author', 999999],
+          ['author', 'foo'],
+          ['date', 'foo'],
+          ['date_utc', 'foo'],
+          ['status', 'kinda_thinking_about_it'],
+        ] as const) {
           it(`should refuse ${field}=${value} on update with 400 and change nothing`, async () => {
             const id = await fresh();
             const before = await get(c, `${API}/${kind}/${id}`);
@@ -269,12 +445,26 @@ for (const backend of backends()) {
 
         it('should drop the keys of fields emptied by a form and keep the others (partial update)', async () => {
           const id = await fresh();
-          const emptied = kind === 'venues'
-            ? { address: '', city: '', country: '', province: '', state: '', zip: '', phone: '', stateprovince: '', website: '', show_map: 'false', show_map_link: 'false' }
-            : { email: '', phone: '', website: '' };
+          const emptied =
+            kind === 'venues'
+              ? {
+                  address: '',
+                  city: '',
+                  country: '',
+                  province: '',
+                  state: '',
+                  zip: '',
+                  phone: '',
+                  stateprovince: '',
+                  website: '',
+                  show_map: 'false',
+                  show_map_link: 'false',
+                }
+              : { email: '', phone: '', website: '' };
           const res = await postForm(c, `${API}/${kind}/${id}`, { [name]: 'Emptied', ...emptied }, c.admin);
           assert.equal(res.statusCode, 200, res.body);
-          for (const key of Object.keys(emptied).filter((k) => !k.startsWith('show_map'))) assert.ok(!(key in res.data), `${key} should be left out`);
+          for (const key of Object.keys(emptied).filter((k) => !k.startsWith('show_map')))
+            assert.ok(!(key in res.data), `${key} should be left out`);
           if (kind === 'venues') {
             assert.equal(res.data.show_map, false);
             assert.equal(res.data.show_map_link, false);
@@ -299,7 +489,12 @@ for (const backend of backends()) {
           const url = `https://img.example.com/${uniq()}.png`;
           const withImage = await createOk(c, kind, { [name]: `Img ${uniq()}`, image: url });
           const id = await fresh();
-          const res = await postForm(c, `${API}/${kind}/${id}`, { [name]: 'With image', image: withImage.image.id }, c.admin);
+          const res = await postForm(
+            c,
+            `${API}/${kind}/${id}`,
+            { [name]: 'With image', image: withImage.image.id },
+            c.admin,
+          );
           assert.equal(res.statusCode, 200, res.body);
           assert.equal(res.data.image.id, withImage.image.id);
         });
@@ -316,7 +511,10 @@ for (const backend of backends()) {
 
         it('should let editors read a trashed record (status trash) and answer 403 not-accessible to anonymous readers', async () => {
           const { id } = await createOk(c, kind, { [name]: `Trashed ${uniq()}` });
-          assert.equal((await c.t.request({ method: 'DELETE', url: `${API}/${kind}/${id}`, auth: c.admin })).statusCode, 200);
+          assert.equal(
+            (await c.t.request({ method: 'DELETE', url: `${API}/${kind}/${id}`, auth: c.admin })).statusCode,
+            200,
+          );
           const anonymous = await get(c, `${API}/${kind}/${id}`);
           assert.equal(anonymous.statusCode, 403, anonymous.body);
           assert.equal(anonymous.data.code, `${name}-not-accessible`);
@@ -331,7 +529,11 @@ for (const backend of backends()) {
           assert.equal(upd.statusCode, 200, upd.body);
           assert.equal(upd.data.id, data.id);
           assert.equal(upd.data[name], 'Renamed by slug');
-          const del = await c.t.request({ method: 'DELETE', url: `${API}/${kind}/by-slug/${data.slug}`, auth: c.admin });
+          const del = await c.t.request({
+            method: 'DELETE',
+            url: `${API}/${kind}/by-slug/${data.slug}`,
+            auth: c.admin,
+          });
           assert.equal(del.statusCode, 200, del.body);
           assert.equal(del.data.status, 'trash');
         });
@@ -364,15 +566,77 @@ for (const backend of backends()) {
       });
 
       describe(`${label}Single and ${label}SingleSlug (GET ${API}/${kind}/…)`, () => {
-        const KEYS = kind === 'venues'
-          ? ['author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'description', 'excerpt', 'show_map', 'show_map_link', 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince', 'global_id', 'global_id_lineage', 'image', 'json_ld']
-          : ['author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'description', 'excerpt', 'image', 'phone', 'website', 'email', 'global_id', 'global_id_lineage', 'json_ld'];
-        const full = kind === 'venues'
-          ? { address: 'a', city: 'c', country: 'co', province: 'p', state: 's', zip: 'z', phone: '1', website: 'http://w.example.com', stateprovince: 'sp' }
-          : { phone: '1', website: 'http://w.example.com', email: 'e@example.com' };
+        const KEYS =
+          kind === 'venues'
+            ? [
+                'author',
+                'status',
+                'date',
+                'date_utc',
+                'modified',
+                'modified_utc',
+                'url',
+                'venue',
+                'description',
+                'excerpt',
+                'show_map',
+                'show_map_link',
+                'address',
+                'city',
+                'country',
+                'province',
+                'state',
+                'zip',
+                'phone',
+                'website',
+                'stateprovince',
+                'global_id',
+                'global_id_lineage',
+                'image',
+                'json_ld',
+              ]
+            : [
+                'author',
+                'status',
+                'date',
+                'date_utc',
+                'modified',
+                'modified_utc',
+                'url',
+                'organizer',
+                'description',
+                'excerpt',
+                'image',
+                'phone',
+                'website',
+                'email',
+                'global_id',
+                'global_id_lineage',
+                'json_ld',
+              ];
+        const full =
+          kind === 'venues'
+            ? {
+                address: 'a',
+                city: 'c',
+                country: 'co',
+                province: 'p',
+                state: 's',
+                zip: 'z',
+                phone: '1',
+                website: 'http://w.example.com',
+                stateprovince: 'sp',
+              }
+            : { phone: '1', website: 'http://w.example.com', email: 'e@example.com' };
 
         it('should answer every key of a full record by id and by slug', async () => {
-          const data = await createOk(c, kind, { [name]: `Full ${uniq()}`, description: 'D', excerpt: 'E', image: `https://img.example.com/${uniq()}.jpg`, ...full });
+          const data = await createOk(c, kind, {
+            [name]: `Full ${uniq()}`,
+            description: 'D',
+            excerpt: 'E',
+            image: `https://img.example.com/${uniq()}.jpg`,
+            ...full,
+          });
           for (const url of [`${API}/${kind}/${data.id}`, `${API}/${kind}/by-slug/${data.slug}`]) {
             const res = await get(c, url);
             assert.equal(res.statusCode, 200, res.body);
@@ -418,7 +682,8 @@ for (const backend of backends()) {
         it('should page, count and clamp, with totals in the body and the headers', async () => {
           await withFresh(backend, async (f) => {
             const ids: number[] = [];
-            for (let i = 0; i < 10; i += 1) ids.push((await createOk(f, kind, { [name]: `${label} ${i} ${uniq()}` })).id);
+            for (let i = 0; i < 10; i += 1)
+              ids.push((await createOk(f, kind, { [name]: `${label} ${i} ${uniq()}` })).id);
             const first = await get(f, `${API}/${kind}?per_page=5`);
             assert.equal(first.statusCode, 200, first.body);
             assert.equal(first.data[kind].length, 5);
@@ -428,7 +693,9 @@ for (const backend of backends()) {
             assert.equal(first.headers['x-cal-totalpages'], '2');
             const second = await get(f, `${API}/${kind}?per_page=5&page=2`);
             assert.equal(second.statusCode, 200);
-            const all = [...first.data[kind], ...second.data[kind]].map((v: { id: number }) => v.id).sort((a, b) => a - b);
+            const all = [...first.data[kind], ...second.data[kind]]
+              .map((v: { id: number }) => v.id)
+              .sort((a, b) => a - b);
             assert.deepEqual(all, ids);
             const four = await get(f, `${API}/${kind}?per_page=4`);
             assert.equal(four.data.total_pages, 3);
@@ -444,7 +711,13 @@ for (const backend of backends()) {
 
         it('should clamp per_page=100 to 50', async () => {
           await withFresh(backend, async (f) => {
-            for (let i = 0; i < 51; i += 1) await f.t.request({ method: 'POST', url: `${API}/${kind}`, auth: f.admin, payload: { [name]: `${label} ${i}` } });
+            for (let i = 0; i < 51; i += 1)
+              await f.t.request({
+                method: 'POST',
+                url: `${API}/${kind}`,
+                auth: f.admin,
+                payload: { [name]: `${label} ${i}` },
+              });
             const res = await get(f, `${API}/${kind}?per_page=100`);
             assert.equal(res.statusCode, 200);
             assert.equal(res.data[kind].length, 50);
@@ -465,14 +738,20 @@ for (const backend of backends()) {
             const p2 = await get(f, p1.data.next_rest_url.replace(SITE, ''));
             assert.equal(p2.statusCode, 200, p2.body);
             assert.equal(p2.data[kind].length, 3);
-            assert.ok(!/[?&]page=/.test(p2.data.previous_rest_url), `previous of page 2 has no page: ${p2.data.previous_rest_url}`);
+            assert.ok(
+              !/[?&]page=/.test(p2.data.previous_rest_url),
+              `previous of page 2 has no page: ${p2.data.previous_rest_url}`,
+            );
             const p3 = await get(f, p2.data.next_rest_url.replace(SITE, ''));
             assert.equal(p3.statusCode, 200, p3.body);
             assert.match(p3.data.previous_rest_url, /[?&]page=2(&|$)/);
             assert.ok(!('next_rest_url' in p3.data));
             const back = await get(f, p3.data.previous_rest_url.replace(SITE, ''));
             assert.equal(back.statusCode, 200, back.body);
-            assert.deepEqual(back.data[kind].map((v: { id: number }) => v.id), p2.data[kind].map((v: { id: number }) => v.id));
+            assert.deepEqual(
+              back.data[kind].map((v: { id: number }) => v.id),
+              p2.data[kind].map((v: { id: number }) => v.id),
+            );
             const keys = Object.keys(p2.data);
             assert.deepEqual(keys, [kind, 'rest_url', 'next_rest_url', 'previous_rest_url', 'total', 'total_pages']);
           });
@@ -505,13 +784,22 @@ for (const backend of backends()) {
       describe(`${label}ArchiveSearch`, () => {
         it('should search title, description and excerpt; no match is 200 with total 0', async () => {
           await withFresh(backend, async (f) => {
-            for (const i of [1, 2, 3]) await createOk(f, kind, { [name]: `${label} ${i}`, description: `Content ${i}`, excerpt: `Excerpt ${i}` });
+            for (const i of [1, 2, 3])
+              await createOk(f, kind, {
+                [name]: `${label} ${i}`,
+                description: `Content ${i}`,
+                excerpt: `Excerpt ${i}`,
+              });
             const none = await get(f, `${API}/${kind}?search=woo`);
             assert.equal(none.statusCode, 200, none.body);
             assert.equal(none.data.total, 0);
             for (const word of [label, 'Content', 'Excerpt']) {
               assert.equal((await get(f, `${API}/${kind}?${query({ search: word })}`)).data[kind].length, 3, word);
-              assert.equal((await get(f, `${API}/${kind}?${query({ search: `${word} 1` })}`)).data[kind].length, 1, `${word} 1`);
+              assert.equal(
+                (await get(f, `${API}/${kind}?${query({ search: `${word} 1` })}`)).data[kind].length,
+                1,
+                `${word} 1`,
+              );
             }
           });
         });
@@ -519,10 +807,33 @@ for (const backend of backends()) {
         if (kind === 'organizers') {
           it('should search phone, email and website as substrings', async () => {
             await withFresh(backend, async (f) => {
-              await createOk(f, kind, { organizer: 'Organizer Foo', phone: '111111111', email: 'one@common.com', website: 'http://one.com' });
-              await createOk(f, kind, { organizer: 'Organizer Bar', phone: '111112222', email: 'two@common.com', website: 'http://two.com' });
-              await createOk(f, kind, { organizer: 'Organizer Baz', phone: '222223333', email: 'three@three.com', website: 'http://three.com' });
-              const expected: Record<string, number> = { '1111': 2, '111111111': 1, '222223333': 1, 'three@three.com': 1, 'common.com': 2, 'http://one.com': 1, '@common.com': 2 };
+              await createOk(f, kind, {
+                organizer: 'Organizer Foo',
+                phone: '111111111',
+                email: 'one@common.com',
+                website: 'http://one.com',
+              });
+              await createOk(f, kind, {
+                organizer: 'Organizer Bar',
+                phone: '111112222',
+                email: 'two@common.com',
+                website: 'http://two.com',
+              });
+              await createOk(f, kind, {
+                organizer: 'Organizer Baz',
+                phone: '222223333',
+                email: 'three@three.com',
+                website: 'http://three.com',
+              });
+              const expected: Record<string, number> = {
+                '1111': 2,
+                '111111111': 1,
+                '222223333': 1,
+                'three@three.com': 1,
+                'common.com': 2,
+                'http://one.com': 1,
+                '@common.com': 2,
+              };
               for (const [s, n] of Object.entries(expected)) {
                 const res = await get(f, `${API}/${kind}?${query({ search: s })}`);
                 assert.equal(res.statusCode, 200, res.body);
@@ -542,10 +853,16 @@ for (const backend of backends()) {
             const b = await createOk(f, kind, { [name]: 'B' });
             const ea = await makeEvent(f, link(a.id));
             const eb = await makeEvent(f, link(b.id));
-            for (const [event, expected] of [[ea, a.id], [eb, b.id]]) {
+            for (const [event, expected] of [
+              [ea, a.id],
+              [eb, b.id],
+            ]) {
               const res = await get(f, `${API}/${kind}?event=${event}`);
               assert.equal(res.statusCode, 200, res.body);
-              assert.deepEqual(res.data[kind].map((v: { id: number }) => v.id), [expected]);
+              assert.deepEqual(
+                res.data[kind].map((v: { id: number }) => v.id),
+                [expected],
+              );
             }
             const bad = await get(f, `${API}/${kind}?event=999999`);
             assert.equal(bad.statusCode, 400, bad.body);
@@ -565,7 +882,10 @@ for (const backend of backends()) {
             const event = await makeEvent(f, link(draft.id));
             assert.equal((await get(f, `${API}/${kind}?event=${event}`)).data.total, 0);
             const editor = await get(f, `${API}/${kind}?event=${event}`, f.editor);
-            assert.deepEqual(editor.data[kind].map((v: { id: number }) => v.id), [draft.id]);
+            assert.deepEqual(
+              editor.data[kind].map((v: { id: number }) => v.id),
+              [draft.id],
+            );
           });
         });
 
@@ -578,9 +898,15 @@ for (const backend of backends()) {
             await makeEvent(f, link(v[2]!));
             const yes = await get(f, `${API}/${kind}?has_events=true`);
             assert.equal(yes.statusCode, 200, yes.body);
-            assert.deepEqual(yes.data[kind].map((x: { id: number }) => x.id), [v[2]]);
+            assert.deepEqual(
+              yes.data[kind].map((x: { id: number }) => x.id),
+              [v[2]],
+            );
             const no = await get(f, `${API}/${kind}?has_events=false`);
-            assert.deepEqual(no.data[kind].map((x: { id: number }) => x.id).sort((a: number, b: number) => a - b), [v[0], v[1], v[3]]);
+            assert.deepEqual(
+              no.data[kind].map((x: { id: number }) => x.id).sort((a: number, b: number) => a - b),
+              [v[0], v[1], v[3]],
+            );
           });
         });
 
@@ -593,11 +919,17 @@ for (const backend of backends()) {
             await makeEvent(f, { ...link(v[2]!), status: 'private' });
             await makeEvent(f, { ...link(v[3]!), status: 'draft' });
             await makeEvent(f, { ...link(v[4]!), status: 'pending' });
-            const ids = (res: { data: any }) => res.data[kind].map((x: { id: number }) => x.id).sort((a: number, b: number) => a - b);
+            const ids = (res: { data: any }) =>
+              res.data[kind].map((x: { id: number }) => x.id).sort((a: number, b: number) => a - b);
             const anonymous = await get(f, `${API}/${kind}?only_with_upcoming=true`);
             assert.equal(anonymous.statusCode, 200, anonymous.body);
             assert.deepEqual(ids(anonymous), [v[0]]);
-            assert.deepEqual(ids(await get(f, `${API}/${kind}?only_with_upcoming=true`, f.editor)), [v[0], v[2], v[3], v[4]]);
+            assert.deepEqual(ids(await get(f, `${API}/${kind}?only_with_upcoming=true`, f.editor)), [
+              v[0],
+              v[2],
+              v[3],
+              v[4],
+            ]);
             assert.deepEqual(ids(await get(f, `${API}/${kind}?only_with_upcoming=false`)), v);
           });
         });
@@ -609,7 +941,11 @@ for (const backend of backends()) {
           const put = await postForm(c, `${API}/${kind}/${id}`, { [name]: 'Hacked' }, c.contributor, 'PUT');
           assert.equal(put.statusCode, 403, put.body);
           assert.equal(put.data.code, 'rest_forbidden');
-          const del = await c.t.request({ method: 'DELETE', url: `${API}/${kind}/${id}?force=true`, auth: c.contributor });
+          const del = await c.t.request({
+            method: 'DELETE',
+            url: `${API}/${kind}/${id}?force=true`,
+            auth: c.contributor,
+          });
           assert.equal(del.statusCode, 403, del.body);
           assert.equal((await get(c, `${API}/${kind}/${id}`)).data[name].startsWith('Admin'), true);
         });
@@ -636,8 +972,17 @@ for (const backend of backends()) {
     describe('VenueInsertion: venue-only fields and de-duplication', () => {
       it('should store the optional fields sent as a form, show_map "false" included', async () => {
         const fields = {
-          show_map: 'false', show_map_link: 'false', address: 'Venue address', city: 'Venue city', country: 'Venue country', province: 'Venue province',
-          state: 'Venue state', zip: 'Venue zip', phone: 'Venue phone', stateprovince: 'Venue stateprovince', website: 'http://venue.com',
+          show_map: 'false',
+          show_map_link: 'false',
+          address: 'Venue address',
+          city: 'Venue city',
+          country: 'Venue country',
+          province: 'Venue province',
+          state: 'Venue state',
+          zip: 'Venue zip',
+          phone: 'Venue phone',
+          stateprovince: 'Venue stateprovince',
+          website: 'http://venue.com',
         };
         const data = await createOk(c, 'venues', { venue: `A venue ${uniq()}`, ...fields });
         const { show_map: _a, show_map_link: _b, ...strings } = fields;
@@ -649,7 +994,11 @@ for (const backend of backends()) {
       it('should return the same venue for identical fields, case-insensitively and for subsets', async () => {
         await withFresh(backend, async (f) => {
           const first = await createOk(f, 'venues', { venue: 'A venue', description: 'A venue description' });
-          for (const payload of [{ venue: 'A venue', description: 'A venue description' }, { venue: 'A venue' }, { venue: 'a venue', description: 'a venue description' }]) {
+          for (const payload of [
+            { venue: 'A venue', description: 'A venue description' },
+            { venue: 'A venue' },
+            { venue: 'a venue', description: 'a venue description' },
+          ]) {
             const again = await createOk(f, 'venues', payload);
             assert.equal(again.id, first.id, JSON.stringify(payload));
           }
@@ -659,24 +1008,50 @@ for (const backend of backends()) {
       it('should return the same venue when the address fields match', async () => {
         await withFresh(backend, async (f) => {
           const full = {
-            venue: 'A venue', description: 'A venue description', address: 'A venue address', city: 'A venue city', country: 'A venue country',
-            province: 'A venue province', state: 'A venue state', stateprovince: 'A venue stateprovince', zip: 'A venue zip', phone: '11223344',
+            venue: 'A venue',
+            description: 'A venue description',
+            address: 'A venue address',
+            city: 'A venue city',
+            country: 'A venue country',
+            province: 'A venue province',
+            state: 'A venue state',
+            stateprovince: 'A venue stateprovince',
+            zip: 'A venue zip',
+            phone: '11223344',
           };
           const first = await createOk(f, 'venues', full);
           const subsets = [
             full,
-            { venue: 'a venue', country: 'a venue country', province: 'a venue province', state: 'a venue state', phone: '11223344' },
+            {
+              venue: 'a venue',
+              country: 'a venue country',
+              province: 'a venue province',
+              state: 'a venue state',
+              phone: '11223344',
+            },
             { venue: 'a venue', description: 'a venue description', phone: '11223344' },
-            { venue: 'a venue', description: 'a venue description', address: 'a venue address', city: 'a venue city', country: 'a venue country' },
+            {
+              venue: 'a venue',
+              description: 'a venue description',
+              address: 'a venue address',
+              city: 'a venue city',
+              country: 'a venue country',
+            },
           ];
-          for (const payload of subsets) assert.equal((await createOk(f, 'venues', payload)).id, first.id, JSON.stringify(payload));
+          for (const payload of subsets)
+            assert.equal((await createOk(f, 'venues', payload)).id, first.id, JSON.stringify(payload));
         });
       });
     });
 
     describe('OrganizerInsertion: organizer-only fields and de-duplication', () => {
       it('should store email, phone and website sent as a form', async () => {
-        const data = await createOk(c, 'organizers', { organizer: `A organizer ${uniq()}`, email: 'john@company.com', phone: 'Organizer phone', website: 'http://organizer.com' });
+        const data = await createOk(c, 'organizers', {
+          organizer: `A organizer ${uniq()}`,
+          email: 'john@company.com',
+          phone: 'Organizer phone',
+          website: 'http://organizer.com',
+        });
         assert.equal(data.email, 'john@company.com');
         assert.equal(data.phone, 'Organizer phone');
         assert.equal(data.website, 'http://organizer.com');
@@ -684,11 +1059,23 @@ for (const backend of backends()) {
 
       it('should return the same organizer for identical fields, case-insensitively and for subsets', async () => {
         await withFresh(backend, async (f) => {
-          const first = await createOk(f, 'organizers', { organizer: 'An organizer', description: 'An organizer description' });
-          for (const payload of [{ organizer: 'An organizer', description: 'An organizer description' }, { organizer: 'An organizer' }, { organizer: 'an organizer', description: 'an organizer description' }]) {
+          const first = await createOk(f, 'organizers', {
+            organizer: 'An organizer',
+            description: 'An organizer description',
+          });
+          for (const payload of [
+            { organizer: 'An organizer', description: 'An organizer description' },
+            { organizer: 'An organizer' },
+            { organizer: 'an organizer', description: 'an organizer description' },
+          ]) {
             assert.equal((await createOk(f, 'organizers', payload)).id, first.id, JSON.stringify(payload));
           }
-          const withMeta = await createOk(f, 'organizers', { organizer: 'A organizer', phone: '11223344', email: 'doe@anizer.org', website: 'http://anizer.org' });
+          const withMeta = await createOk(f, 'organizers', {
+            organizer: 'A organizer',
+            phone: '11223344',
+            email: 'doe@anizer.org',
+            website: 'http://anizer.org',
+          });
           for (const payload of [
             { organizer: 'A organizer', phone: '11223344', email: 'doe@anizer.org', website: 'http://anizer.org' },
             { organizer: 'A organizer', email: 'doe@anizer.org', website: 'http://anizer.org' },
@@ -707,13 +1094,29 @@ for (const backend of backends()) {
       const pageUrl = (slug: string) => (hierarchical ? `${SITE}/events/category/${slug}/` : `${SITE}/tag/${slug}/`);
 
       describe(`${hierarchical ? 'Category' : 'Tag'}Insertion / Update / Deletion / Single (form-encoded)`, () => {
-        it('should create from a form with the original\'s fields and urls', async () => {
+        it("should create from a form with the original's fields and urls", async () => {
           const parent = hierarchical ? (await createOk(c, route, { name: `parent ${uniq()}` }, c.editor)).id : null;
           const slug = `foo-bar-${uniq()}`;
-          const data = await createOk(c, route, { name: `foo ${slug}`, description: 'Term description', slug, ...(parent ? { parent } : {}) }, c.editor);
+          const data = await createOk(
+            c,
+            route,
+            { name: `foo ${slug}`, description: 'Term description', slug, ...(parent ? { parent } : {}) },
+            c.editor,
+          );
           const expected: Record<string, unknown> = {
-            id: data.id, name: `foo ${slug}`, count: 0, description: 'Term description', url: pageUrl(slug), slug, taxonomy, meta: [],
-            urls: { self: `${BASE}/${route}/${data.id}`, collection: `${BASE}/${route}`, ...(parent ? { up: `${BASE}/${route}/${parent}` } : {}) },
+            id: data.id,
+            name: `foo ${slug}`,
+            count: 0,
+            description: 'Term description',
+            url: pageUrl(slug),
+            slug,
+            taxonomy,
+            meta: [],
+            urls: {
+              self: `${BASE}/${route}/${data.id}`,
+              collection: `${BASE}/${route}`,
+              ...(parent ? { up: `${BASE}/${route}/${parent}` } : {}),
+            },
           };
           if (parent) expected['parent'] = parent;
           for (const [k, v] of Object.entries(expected)) assert.deepEqual(data[k], v, k);
@@ -725,23 +1128,47 @@ for (const backend of backends()) {
           const payload = { name: 'foo', description: 'Term description', slug: `x-${uniq()}` };
           const anonymous = await postForm(c, `${API}/${route}`, payload, undefined);
           assert.equal(anonymous.statusCode, 401, anonymous.body);
-          for (const [method, url] of [['POST', `${API}/${route}`], ['POST', `${API}/${route}/${id}`], ['DELETE', `${API}/${route}/${id}`]] as const) {
-            const res = method === 'DELETE' ? await c.t.request({ method, url, auth: c.subscriber }) : await postForm(c, url, payload, c.subscriber);
+          for (const [method, url] of [
+            ['POST', `${API}/${route}`],
+            ['POST', `${API}/${route}/${id}`],
+            ['DELETE', `${API}/${route}/${id}`],
+          ] as const) {
+            const res =
+              method === 'DELETE'
+                ? await c.t.request({ method, url, auth: c.subscriber })
+                : await postForm(c, url, payload, c.subscriber);
             assert.equal(res.statusCode, 403, `${method} ${url}: ${res.body}`);
             assert.equal(res.data.code, 'rest_forbidden');
           }
         });
 
-        it(hierarchical ? 'should let an author manage categories' : 'should refuse tags to an author (403); editors manage them', async () => {
-          const res = await postForm(c, `${API}/${route}`, { name: `by author ${uniq()}` }, c.author);
-          assert.equal(res.statusCode, hierarchical ? 201 : 403, res.body);
-        });
+        it(
+          hierarchical
+            ? 'should let an author manage categories'
+            : 'should refuse tags to an author (403); editors manage them',
+          async () => {
+            const res = await postForm(c, `${API}/${route}`, { name: `by author ${uniq()}` }, c.author);
+            assert.equal(res.statusCode, hierarchical ? 201 : 403, res.body);
+          },
+        );
 
-        const badCreate: [string, string][] = hierarchical ? [['name', ''], ['parent', ''], ['parent', '2389'], ['parent', 'foo']] : [['name', '']];
+        const badCreate: [string, string][] = hierarchical
+          ? [
+              ['name', ''],
+              ['parent', ''],
+              ['parent', '2389'],
+              ['parent', 'foo'],
+            ]
+          : [['name', '']];
         for (const [field, value] of badCreate) {
           it(`should refuse ${field}="${value}" on create with 400 and create nothing`, async () => {
             const slug = `bad-${uniq()}`;
-            const res = await postForm(c, `${API}/${route}`, { name: 'foo', description: 'Term description', slug, [field]: value }, c.editor);
+            const res = await postForm(
+              c,
+              `${API}/${route}`,
+              { name: 'foo', description: 'Term description', slug, [field]: value },
+              c.editor,
+            );
             assert.equal(res.statusCode, 400, res.body);
             assert.equal(res.data.code, 'rest_invalid_param');
             const list = await get(c, `${API}/${route}?hide_empty=false&slug=${slug}`);
@@ -749,11 +1176,27 @@ for (const backend of backends()) {
           });
         }
 
-        const badUpdate: [string, string][] = [['name', ''], ['description', ''], ['slug', ''], ...(hierarchical ? [['parent', ''], ['parent', '2389'], ['parent', 'foo']] as [string, string][] : [])];
+        const badUpdate: [string, string][] = [
+          ['name', ''],
+          ['description', ''],
+          ['slug', ''],
+          ...(hierarchical
+            ? ([
+                ['parent', ''],
+                ['parent', '2389'],
+                ['parent', 'foo'],
+              ] as [string, string][])
+            : []),
+        ];
         for (const [field, value] of badUpdate) {
           it(`should refuse ${field}="${value}" on update with 400 and change nothing`, async () => {
             const { id, name } = await createOk(c, route, { name: `old-foo ${uniq()}` }, c.editor);
-            const res = await postForm(c, `${API}/${route}/${id}`, { name: 'foo', description: 'Term description', slug: `s-${uniq()}`, [field]: value }, c.editor);
+            const res = await postForm(
+              c,
+              `${API}/${route}/${id}`,
+              { name: 'foo', description: 'Term description', slug: `s-${uniq()}`, [field]: value },
+              c.editor,
+            );
             assert.equal(res.statusCode, 400, res.body);
             assert.equal(res.data.code, 'rest_invalid_param');
             assert.equal((await get(c, `${API}/${route}/${id}`)).data.name, name);
@@ -764,7 +1207,12 @@ for (const backend of backends()) {
           const { id } = await createOk(c, route, { name: `old-foo ${uniq()}` }, c.editor);
           const parent = hierarchical ? (await createOk(c, route, { name: `p ${uniq()}` }, c.editor)).id : null;
           const slug = `foo-bar-${uniq()}`;
-          const res = await postForm(c, `${API}/${route}/${id}`, { name: `foo ${slug}`, description: 'Term description', slug, ...(parent ? { parent } : {}) }, c.editor);
+          const res = await postForm(
+            c,
+            `${API}/${route}/${id}`,
+            { name: `foo ${slug}`, description: 'Term description', slug, ...(parent ? { parent } : {}) },
+            c.editor,
+          );
           assert.equal(res.statusCode, 200, res.body);
           assert.equal(res.data.name, `foo ${slug}`);
           assert.equal(res.data.slug, slug);
@@ -779,7 +1227,12 @@ for (const backend of backends()) {
         it('should delete for good, answering the term as it was (count included), then 404', async () => {
           const parent = hierarchical ? (await createOk(c, route, { name: `p ${uniq()}` }, c.editor)).id : null;
           const slug = `del-${uniq()}`;
-          const term = await createOk(c, route, { name: `foo ${slug}`, description: 'Term description', slug, ...(parent ? { parent } : {}) }, c.editor);
+          const term = await createOk(
+            c,
+            route,
+            { name: `foo ${slug}`, description: 'Term description', slug, ...(parent ? { parent } : {}) },
+            c.editor,
+          );
           for (let i = 0; i < 3; i += 1) await makeEvent(c, { [route]: [term.id] });
           const res = await c.t.request({ method: 'DELETE', url: `${API}/${route}/${term.id}`, auth: c.editor });
           assert.equal(res.statusCode, 200, res.body);
@@ -805,12 +1258,26 @@ for (const backend of backends()) {
           }
         });
 
-        it('should read one term with the original\'s fields; 404 for an id of the other taxonomy, an unknown id or a non-numeric id', async () => {
+        it("should read one term with the original's fields; 404 for an id of the other taxonomy, an unknown id or a non-numeric id", async () => {
           const slug = `single-${uniq()}`;
-          const term = await createOk(c, route, { name: `foo ${slug}`, description: 'Term description', slug }, c.editor);
+          const term = await createOk(
+            c,
+            route,
+            { name: `foo ${slug}`, description: 'Term description', slug },
+            c.editor,
+          );
           const res = await get(c, `${API}/${route}/${term.id}`);
           assert.equal(res.statusCode, 200);
-          for (const [k, v] of Object.entries({ id: term.id, count: 0, description: 'Term description', url: pageUrl(slug), slug, taxonomy, meta: [] })) assert.deepEqual(res.data[k], v, k);
+          for (const [k, v] of Object.entries({
+            id: term.id,
+            count: 0,
+            description: 'Term description',
+            url: pageUrl(slug),
+            slug,
+            taxonomy,
+            meta: [],
+          }))
+            assert.deepEqual(res.data[k], v, k);
           assert.deepEqual(res.data.urls, { self: `${BASE}/${route}/${term.id}`, collection: `${BASE}/${route}` });
           const other = await createOk(c, hierarchical ? 'tags' : 'categories', { name: `other ${uniq()}` }, c.editor);
           for (const id of [other.id, 999999]) {
@@ -838,10 +1305,11 @@ for (const backend of backends()) {
           });
         });
 
-        it('should page with totals, headers and the original\'s next/previous urls', async () => {
+        it("should page with totals, headers and the original's next/previous urls", async () => {
           await withFresh(backend, async (f) => {
             const ids: number[] = [];
-            for (let i = 1; i <= 9; i += 1) ids.push((await createOk(f, route, { name: `Event Tag ${i}` }, f.editor)).id);
+            for (let i = 1; i <= 9; i += 1)
+              ids.push((await createOk(f, route, { name: `Event Tag ${i}` }, f.editor)).id);
             const hidden = await get(f, `${API}/${route}`);
             assert.equal(hidden.data.total, 0, 'hide_empty defaults to true');
             const p = async (page: number) => get(f, `${API}/${route}?hide_empty=false&per_page=3&page=${page}`);
@@ -860,7 +1328,9 @@ for (const backend of backends()) {
             const p3 = await p(3);
             assert.equal(p3.data.previous_rest_url, `${BASE}/${route}/?page=2`);
             assert.ok(!('next_rest_url' in p3.data));
-            const seen = [...p1.data[route], ...p2.data[route], ...p3.data[route]].map((x: { id: number }) => x.id).sort((a, b) => a - b);
+            const seen = [...p1.data[route], ...p2.data[route], ...p3.data[route]]
+              .map((x: { id: number }) => x.id)
+              .sort((a, b) => a - b);
             assert.deepEqual(seen, ids);
             const past = await p(4);
             assert.equal(past.statusCode, 200);
@@ -891,7 +1361,12 @@ for (const backend of backends()) {
             assert.equal(await total({ include: [foo.id, bar.id, one.id] }), 3);
             assert.equal(await total({ slug: 'bar' }), 1);
             assert.equal(await total({ slug: 'nope' }), 0);
-            for (const q of [{ exclude: [2389, 1235, 3434] }, { include: [2389, 1235, 3434] }, { slug: '' }, { search: '' }]) {
+            for (const q of [
+              { exclude: [2389, 1235, 3434] },
+              { include: [2389, 1235, 3434] },
+              { slug: '' },
+              { search: '' },
+            ]) {
               const res = await get(f, `${API}/${route}?${query({ hide_empty: 'false', ...q })}`);
               assert.equal(res.statusCode, 400, `${JSON.stringify(q)}: ${res.body}`);
               assert.equal(res.data.code, 'rest_invalid_param');
@@ -904,12 +1379,18 @@ for (const backend of backends()) {
             const b = (await createOk(f, route, { name: 'b' }, f.editor)).id;
             const a = (await createOk(f, route, { name: 'A' }, f.editor)).id;
             const cc = (await createOk(f, route, { name: 'C' }, f.editor)).id;
-            const ids = async (q: Record<string, unknown>) => (await get(f, `${API}/${route}?${query({ hide_empty: 'false', per_page: 10, ...q })}`)).data[route].map((x: { id: number }) => x.id);
+            const ids = async (q: Record<string, unknown>) =>
+              (await get(f, `${API}/${route}?${query({ hide_empty: 'false', per_page: 10, ...q })}`)).data[route].map(
+                (x: { id: number }) => x.id,
+              );
             assert.deepEqual(await ids({ order: 'desc', orderby: 'id' }), [cc, a, b]);
             assert.deepEqual(await ids({ order: 'asc', orderby: 'id' }), [b, a, cc]);
             assert.deepEqual(await ids({ order: 'asc', orderby: 'name' }), [a, b, cc]);
             assert.deepEqual(await ids({ order: 'DESC', orderby: 'name' }), [cc, b, a]);
-            for (const [order, orderby] of [['', 'id'], ['desc', '']]) {
+            for (const [order, orderby] of [
+              ['', 'id'],
+              ['desc', ''],
+            ]) {
               const res = await get(f, `${API}/${route}?${query({ hide_empty: 'false', order, orderby })}`);
               assert.equal(res.statusCode, 400, `${order}/${orderby}: ${res.body}`);
             }
@@ -925,7 +1406,8 @@ for (const backend of backends()) {
             const e1 = await makeEvent(f, { [route]: [t1, t3] });
             const e2 = await makeEvent(f, { [route]: [t2] });
             const notAnEvent = (await createOk(f, 'venues', { venue: 'Not an event' })).id;
-            const total = async (q: Record<string, unknown>) => (await get(f, `${API}/${route}?${query({ hide_empty: 'false', per_page: 10, ...q })}`)).data.total;
+            const total = async (q: Record<string, unknown>) =>
+              (await get(f, `${API}/${route}?${query({ hide_empty: 'false', per_page: 10, ...q })}`)).data.total;
             assert.equal(await total({ post: e1 }), 2);
             assert.equal(await total({ event: e1 }), 2);
             assert.equal(await total({ post: e1, event: e2 }), 1);
@@ -986,7 +1468,9 @@ for (const backend of backends()) {
           if (spec.self) assert.deepEqual(mine._links, { self: [{ href: `${SITE}${ours(route)}` }] }, route);
           else assert.ok(!('_links' in mine), route);
           for (const [methods, args] of spec.endpoints) {
-            const match = mine.endpoints.find((e: { methods: string[] }) => sorted(e.methods.join()) === sorted(methods));
+            const match = mine.endpoints.find(
+              (e: { methods: string[] }) => sorted(e.methods.join()) === sorted(methods),
+            );
             assert.ok(match, `${route} ${methods}`);
             for (const arg of args.split(' ').filter(Boolean)) {
               const argName = arg.replace('!', '');
@@ -1012,11 +1496,19 @@ for (const backend of backends()) {
 
     describe('Authentication', () => {
       it('should answer 401 invalid_username for an unknown user and incorrect_password for a wrong password (CONTRACT), never an anonymous read', async () => {
-        const unknown = await c.t.request({ method: 'GET', url: `${API}/venues`, auth: `Basic ${Buffer.from(`nobody${uniq()}:wrong`).toString('base64')}` });
+        const unknown = await c.t.request({
+          method: 'GET',
+          url: `${API}/venues`,
+          auth: `Basic ${Buffer.from(`nobody${uniq()}:wrong`).toString('base64')}`,
+        });
         assert.equal(unknown.statusCode, 401, unknown.body);
         const known = await c.t.asUser('editor', `known${uniq()}`);
         const username = Buffer.from(known.authorization.slice(6), 'base64').toString().split(':')[0];
-        const wrong = await c.t.request({ method: 'GET', url: `${API}/venues`, auth: `Basic ${Buffer.from(`${username}:wrong-password`).toString('base64')}` });
+        const wrong = await c.t.request({
+          method: 'GET',
+          url: `${API}/venues`,
+          auth: `Basic ${Buffer.from(`${username}:wrong-password`).toString('base64')}`,
+        });
         assert.equal(wrong.statusCode, 401, wrong.body);
         assert.equal(wrong.data.code, 'incorrect_password');
         assert.equal(unknown.data.code, 'invalid_username');
@@ -1025,12 +1517,17 @@ for (const backend of backends()) {
       it('should authenticate a form-encoded write with HTTP Basic and refuse a cookie or query token', async () => {
         const ok = await postForm(c, `${API}/venues`, { venue: `Basic ${uniq()}` }, c.editor);
         assert.equal(ok.statusCode, 201, ok.body);
-        const cookie = await c.t.request({ method: 'POST', url: `${API}/venues?_wpnonce=abc`, headers: { ...FORM, cookie: 'wordpress_logged_in=x' }, payload: form({ venue: 'No' }) });
+        const cookie = await c.t.request({
+          method: 'POST',
+          url: `${API}/venues?_wpnonce=abc`,
+          headers: { ...FORM, cookie: 'wordpress_logged_in=x' },
+          payload: form({ venue: 'No' }),
+        });
         assert.equal(cookie.statusCode, 401, cookie.body);
       });
 
       it('should answer 405 with Allow for a route that exists with another method, 404 rest_no_route for an unknown route', async () => {
-        const res = await c.t.request({ method: 'DELETE', url: `${API}/venues` , auth: c.admin });
+        const res = await c.t.request({ method: 'DELETE', url: `${API}/venues`, auth: c.admin });
         assert.equal(res.statusCode, 405, res.body);
         assert.ok(String(res.headers['allow']).includes('GET'));
         const none = await get(c, `${API}/nothing-here`);

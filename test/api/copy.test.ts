@@ -20,7 +20,9 @@ const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:
 
 /** Answers every webhook delivery at once, so the deliveries settle before the walk. */
 async function webhookReceiver(): Promise<{ url: string; close(): void }> {
-  const server = http.createServer((request, response) => request.resume().on('end', () => response.writeHead(204).end()));
+  const server = http.createServer((request, response) =>
+    request.resume().on('end', () => response.writeHead(204).end()),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, close: () => server.close() };
 }
@@ -28,9 +30,14 @@ async function webhookReceiver(): Promise<{ url: string; close(): void }> {
 /** Serves one iCalendar file, for an import through the admin route. */
 async function icsServer(): Promise<{ url: string; close(): void }> {
   const file = fileURLToPath(new URL('../fixtures/ics/outlook-export.ics', import.meta.url));
-  const server = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/calendar' }).end(fs.readFileSync(file)));
+  const server = http.createServer((_request, response) =>
+    response.writeHead(200, { 'content-type': 'text/calendar' }).end(fs.readFileSync(file)),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/calendar.ics`, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/calendar.ics`,
+    close: () => server.close(),
+  };
 }
 
 interface Filled {
@@ -44,28 +51,56 @@ interface Filled {
 async function fill(t: TestApp): Promise<Filled> {
   const adminUser = await t.asUser('administrator', 'copyadmin');
   const auth = adminUser.authorization;
-  const send = async (method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>, as = auth) => {
+  const send = async (
+    method: 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: Record<string, unknown>,
+    as = auth,
+  ) => {
     const res = await t.request({ method, url, auth: as, ...(payload ? { payload } : {}) });
     assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`);
     return res.data;
   };
   // Users of every role, passwords added and revoked, a user removed.
-  await send('PATCH', `${ADMIN}/settings`, { timezone: 'Europe/Paris', geoloc: true, geoloc_radius: 40, geoloc_unit: 'km' });
-  const author = await send('POST', `${ADMIN}/users`, { username: 'copyauthor', role: 'author', email: 'author@example.com' });
+  await send('PATCH', `${ADMIN}/settings`, {
+    timezone: 'Europe/Paris',
+    geoloc: true,
+    geoloc_radius: 40,
+    geoloc_unit: 'km',
+  });
+  const author = await send('POST', `${ADMIN}/users`, {
+    username: 'copyauthor',
+    role: 'author',
+    email: 'author@example.com',
+  });
   const authorAuth = basic('copyauthor', author.application_password);
-  for (const role of ['editor', 'contributor', 'subscriber']) await send('POST', `${ADMIN}/users`, { username: `copy${role}`, role });
+  for (const role of ['editor', 'contributor', 'subscriber'])
+    await send('POST', `${ADMIN}/users`, { username: `copy${role}`, role });
   const spare = await send('POST', `${ADMIN}/users/${author.id}/application-passwords`, { name: 'spare' });
   assert.ok(spare.application_password);
-  const passwords = (await t.request({ method: 'GET', url: `${ADMIN}/users/${author.id}/application-passwords`, auth })).data;
+  const passwords = (await t.request({ method: 'GET', url: `${ADMIN}/users/${author.id}/application-passwords`, auth }))
+    .data;
   await send('DELETE', `${ADMIN}/users/${author.id}/application-passwords/${passwords.at(-1).id}`);
   const leaving = await send('POST', `${ADMIN}/users`, { username: 'copyleaving', role: 'author' });
   const leavingAuth = basic('copyleaving', leaving.application_password);
 
   // Linked records and terms, with translations and a hierarchy.
-  const venue = await send('POST', `${API}/venues`, { venue: 'Copy hall', address: '1 quai', city: 'Lyon', country: 'France', geo_lat: 45.76, geo_lng: 4.83, status: 'publish' });
+  const venue = await send('POST', `${API}/venues`, {
+    venue: 'Copy hall',
+    address: '1 quai',
+    city: 'Lyon',
+    country: 'France',
+    geo_lat: 45.76,
+    geo_lng: 4.83,
+    status: 'publish',
+  });
   await send('POST', `/fr${API}/venues`, { venue: 'Salle copiée', city: 'Lyon', translation_of: venue.id });
   await send('POST', `${API}/venues`, { venue: 'Draft cellar', status: 'draft' });
-  const organizer = await send('POST', `${API}/organizers`, { organizer: 'Copy org', email: 'org@example.com', website: 'https://org.example.com' });
+  const organizer = await send('POST', `${API}/organizers`, {
+    organizer: 'Copy org',
+    email: 'org@example.com',
+    website: 'https://org.example.com',
+  });
   await send('POST', `/it${API}/organizers`, { organizer: 'Organizzatore', translation_of: organizer.id });
   const music = await send('POST', `${API}/categories`, { name: 'Music', description: 'All music' });
   const jazz = await send('POST', `${API}/categories`, { name: 'Jazz', parent: music.id });
@@ -73,7 +108,10 @@ async function fill(t: TestApp): Promise<Filled> {
   const gone = await send('POST', `${API}/tags`, { name: 'gone-tag' });
 
   // Events of every shape.
-  const day = (d: string, from: string, to: string) => ({ start_date: `2030-03-${d} ${from}:00`, end_date: `2030-03-${d} ${to}:00` });
+  const day = (d: string, from: string, to: string) => ({
+    start_date: `2030-03-${d} ${from}:00`,
+    end_date: `2030-03-${d} ${to}:00`,
+  });
   const concert = await send('POST', `${API}/events`, {
     title: 'Copied concert',
     description: '<p>An evening of <strong>jazz</strong> by the river.</p>',
@@ -89,17 +127,71 @@ async function fill(t: TestApp): Promise<Filled> {
     featured: true,
     sticky: true,
   });
-  await send('POST', `/fr${API}/events`, { title: 'Concert copié', status: 'publish', ...day('01', '20:00', '22:00'), timezone: 'Europe/Paris', translation_of: concert.id, venue: venue.id });
-  await send('POST', `${API}/events`, { title: 'Same poster', status: 'publish', ...day('02', '10:00', '11:00'), image: concert.image.id, categories: [music.id] });
-  await send('POST', `${API}/events`, { title: 'Whole day fair', status: 'publish', all_day: true, ...day('03', '00:00', '23:59'), tags: [gone.id] });
-  await send('POST', `${API}/events`, { title: 'Private rehearsal', status: 'private', ...day('04', '18:00', '19:00') });
-  await send('POST', `${API}/events`, { title: 'Members only', status: 'publish', password: 'open-sesame', ...day('05', '18:00', '19:00') });
-  await send('POST', `${API}/events`, { title: 'Author draft', status: 'draft', ...day('06', '18:00', '19:00') }, authorAuth);
-  await send('POST', `${API}/events`, { title: 'Left behind', status: 'publish', ...day('07', '18:00', '19:00') }, leavingAuth);
-  const trashed = await send('POST', `${API}/events`, { title: 'Trashed copy', status: 'publish', ...day('08', '18:00', '19:00') });
+  await send('POST', `/fr${API}/events`, {
+    title: 'Concert copié',
+    status: 'publish',
+    ...day('01', '20:00', '22:00'),
+    timezone: 'Europe/Paris',
+    translation_of: concert.id,
+    venue: venue.id,
+  });
+  await send('POST', `${API}/events`, {
+    title: 'Same poster',
+    status: 'publish',
+    ...day('02', '10:00', '11:00'),
+    image: concert.image.id,
+    categories: [music.id],
+  });
+  await send('POST', `${API}/events`, {
+    title: 'Whole day fair',
+    status: 'publish',
+    all_day: true,
+    ...day('03', '00:00', '23:59'),
+    tags: [gone.id],
+  });
+  await send('POST', `${API}/events`, {
+    title: 'Private rehearsal',
+    status: 'private',
+    ...day('04', '18:00', '19:00'),
+  });
+  await send('POST', `${API}/events`, {
+    title: 'Members only',
+    status: 'publish',
+    password: 'open-sesame',
+    ...day('05', '18:00', '19:00'),
+  });
+  await send(
+    'POST',
+    `${API}/events`,
+    { title: 'Author draft', status: 'draft', ...day('06', '18:00', '19:00') },
+    authorAuth,
+  );
+  await send(
+    'POST',
+    `${API}/events`,
+    { title: 'Left behind', status: 'publish', ...day('07', '18:00', '19:00') },
+    leavingAuth,
+  );
+  const trashed = await send('POST', `${API}/events`, {
+    title: 'Trashed copy',
+    status: 'publish',
+    ...day('08', '18:00', '19:00'),
+  });
   await send('DELETE', `${API}/events/${trashed.id}`);
-  const series = await send('POST', `${API}/events`, { title: 'Copied series', status: 'publish', start_date: '2027-04-05 18:00:00', end_date: '2027-04-05 19:00:00', recurrence: { rrule: 'FREQ=WEEKLY;COUNT=4', exdates: ['2027-04-19'] } });
-  const occurrences = (await t.request({ method: 'GET', url: `${API}/events?post_parent=${series.id}&start_date=2027-04-01&end_date=2027-05-31`, auth })).data.events;
+  const series = await send('POST', `${API}/events`, {
+    title: 'Copied series',
+    status: 'publish',
+    start_date: '2027-04-05 18:00:00',
+    end_date: '2027-04-05 19:00:00',
+    recurrence: { rrule: 'FREQ=WEEKLY;COUNT=4', exdates: ['2027-04-19'] },
+  });
+  const occurrences = (
+    await t.request({
+      method: 'GET',
+      url: `${API}/events?post_parent=${series.id}&start_date=2027-04-01&end_date=2027-05-31`,
+      auth,
+    })
+  ).data.events;
   await send('POST', `${API}/events/${occurrences[0].id}`, { title: 'Copied series (moved room)' });
   await send('DELETE', `${ADMIN}/users/${leaving.id}?reassign=${adminUser.id}`);
   // Deleted for good: the copy must not hand its id out again.
@@ -118,7 +210,9 @@ async function fill(t: TestApp): Promise<Filled> {
     assert.equal(job.status, 'done', JSON.stringify(job));
     await send('POST', `${API}/events`, { title: 'After the hook', status: 'publish', ...day('09', '09:00', '10:00') });
     for (;;) {
-      const deliveries = (await t.request({ method: 'GET', url: `${ADMIN}/webhooks/${hook.id}/deliveries?per_page=100`, auth })).data;
+      const deliveries = (
+        await t.request({ method: 'GET', url: `${ADMIN}/webhooks/${hook.id}/deliveries?per_page=100`, auth })
+      ).data;
       const all = Array.isArray(deliveries) ? deliveries : deliveries.deliveries;
       if (all.length > 0 && all.every((d: { status: string }) => d.status === 'delivered')) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -127,7 +221,10 @@ async function fill(t: TestApp): Promise<Filled> {
     ics.close();
     receiver.close();
   }
-  return { walkers: { anonymous: undefined, author: authorAuth, admin: auth }, slugs: { event: concert.slug, venue: venue.slug } };
+  return {
+    walkers: { anonymous: undefined, author: authorAuth, admin: auth },
+    slugs: { event: concert.slug, venue: venue.slug },
+  };
 }
 
 /** The records of an admin list, or none where the reader may not list them. */
@@ -147,7 +244,8 @@ async function walk(t: TestApp, filled: Filled): Promise<Record<string, unknown>
   for (const who of Object.keys(filled.walkers)) {
     for (const root of ['', '/fr', '/it']) {
       for (const list of ['venues', 'organizers', 'categories', 'tags']) {
-        for (const record of (await read(who, `${root}${API}/${list}?per_page=50`))?.[list] ?? []) await read(who, `${root}${API}/${list}/${record.id}`);
+        for (const record of (await read(who, `${root}${API}/${list}?per_page=50`))?.[list] ?? [])
+          await read(who, `${root}${API}/${list}/${record.id}`);
       }
       // Every status for those who may ask (anonymous readers get the 400), then the plain list.
       const all = await read(who, `${root}${API}/events?${window}&status=publish,draft,private,pending,trash`);
@@ -156,13 +254,30 @@ async function walk(t: TestApp, filled: Filled): Promise<Record<string, unknown>
       for (const id of ids) await read(who, `${root}${API}/events/${id}`);
       await read(who, `${root}${API}/changes?per_page=1000`);
     }
-    for (const query of ['search=river', 'search=jazz', 'featured=true', 'categories=music', 'tags=copy', 'page=2&per_page=3']) await read(who, `${API}/events?${window}&${query}`);
+    for (const query of [
+      'search=river',
+      'search=jazz',
+      'featured=true',
+      'categories=music',
+      'tags=copy',
+      'page=2&per_page=3',
+    ])
+      await read(who, `${API}/events?${window}&${query}`);
     await read(who, `${API}/events?${window}&format=ical`);
     await read(who, `${API}/events/by-slug/members-only?password=open-sesame`);
-    for (const page of ['/events/month/2030-03/', '/events/list/', `/event/${filled.slugs.event}/`, `/venue/${filled.slugs.venue}/`, '/events/category/jazz/']) await read(who, page);
+    for (const page of [
+      '/events/month/2030-03/',
+      '/events/list/',
+      `/event/${filled.slugs.event}/`,
+      `/venue/${filled.slugs.venue}/`,
+      '/events/category/jazz/',
+    ])
+      await read(who, page);
     for (const url of [`${ADMIN}/settings`, `${ADMIN}/imports`]) await read(who, url);
-    for (const user of asList(await read(who, `${ADMIN}/users`))) await read(who, `${ADMIN}/users/${user.id}/application-passwords`);
-    for (const hook of asList(await read(who, `${ADMIN}/webhooks`))) await read(who, `${ADMIN}/webhooks/${hook.id}/deliveries?per_page=100`);
+    for (const user of asList(await read(who, `${ADMIN}/users`)))
+      await read(who, `${ADMIN}/users/${user.id}/application-passwords`);
+    for (const hook of asList(await read(who, `${ADMIN}/webhooks`)))
+      await read(who, `${ADMIN}/webhooks/${hook.id}/deliveries?per_page=100`);
   }
   return answers;
 }
@@ -172,7 +287,14 @@ async function highestIds(t: TestApp): Promise<Record<string, number>> {
   const highest: Record<string, number> = {};
   for (const table of ['posts', 'terms', 'users', 'app_passwords', 'webhooks', 'imports', 'change_log']) {
     const key = table === 'change_log' ? 'position' : 'id';
-    highest[table] = Number((await t.storage.db.selectFrom(table as 'posts').select((eb) => eb.fn.max(key as 'id').as('m')).executeTakeFirstOrThrow()).m);
+    highest[table] = Number(
+      (
+        await t.storage.db
+          .selectFrom(table as 'posts')
+          .select((eb) => eb.fn.max(key as 'id').as('m'))
+          .executeTakeFirstOrThrow()
+      ).m,
+    );
   }
   return highest;
 }
@@ -187,7 +309,10 @@ async function unprivilegedDatabase(adminUrl: string): Promise<{ url: string; dr
     for (const statement of statements) await client.query(statement);
     await client.end();
   };
-  await asAdmin([`create role ${name} login password 'copy-test' nosuperuser`, `alter database ${name} owner to ${name}`]);
+  await asAdmin([
+    `create role ${name} login password 'copy-test' nosuperuser`,
+    `alter database ${name} owner to ${name}`,
+  ]);
   const url = new URL(scratch.url);
   url.username = name;
   url.password = 'copy-test';
@@ -223,8 +348,25 @@ describe('cal-events copy', () => {
       // There as an operator does it; the source service goes on running meanwhile.
       const there = await runCli(['copy', '--from', source.config.dataDir, '--to', middleLocation], {});
       assert.equal(there.code, 0, there.stderr);
-      for (const table of ['posts', 'events', 'event_terms', 'event_window_counts', 'event_term_window_counts', 'change_log', 'webhook_deliveries', 'import_map', 'imports', 'event_recurrence', 'app_passwords', 'settings']) {
-        assert.match(there.stdout, new RegExp(`^${table} +[1-9]\\d* +[0-9a-f]{32} +same$`, 'm'), `${table} copied and checked`);
+      for (const table of [
+        'posts',
+        'events',
+        'event_terms',
+        'event_window_counts',
+        'event_term_window_counts',
+        'change_log',
+        'webhook_deliveries',
+        'import_map',
+        'imports',
+        'event_recurrence',
+        'app_passwords',
+        'settings',
+      ]) {
+        assert.match(
+          there.stdout,
+          new RegExp(`^${table} +[1-9]\\d* +[0-9a-f]{32} +same$`, 'm'),
+          `${table} copied and checked`,
+        );
       }
       assert.match(there.stdout, /^total +\d+ +in [\d.]+ s \(\d+ rows\/s\)$/m);
       assert.doesNotMatch(there.stdout, /kysely_migration|events_search/, 'bookkeeping and indexes are not copied');
@@ -233,7 +375,9 @@ describe('cal-events copy', () => {
       assert.equal(refused.code, 1);
       assert.match(refused.stderr, /not empty \(\w+ has rows\): add --replace to overwrite it\. Nothing was written\./);
 
-      const middleStorage = await connect(middle ? { dataDir: '', databaseUrl: middle.url } : { dataDir: middleLocation });
+      const middleStorage = await connect(
+        middle ? { dataDir: '', databaseUrl: middle.url } : { dataDir: middleLocation },
+      );
       const backStorage = await connect({ dataDir: backDir });
       await migrate(backStorage.db);
       const back = await copyDatabase(middleStorage.db, backStorage.db, { replace: false, progress: false });
@@ -256,14 +400,37 @@ describe('cal-events copy', () => {
           assert.deepEqual(await walk(copy, filled), expected, label);
           const auth = filled.walkers['admin']!;
           const created = {
-            posts: await copy.request({ method: 'POST', url: `${API}/events`, auth, payload: { title: 'After the copy', start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 11:00:00' } }),
-            terms: await copy.request({ method: 'POST', url: `${API}/tags`, auth, payload: { name: 'after-the-copy' } }),
-            users: await copy.request({ method: 'POST', url: `${ADMIN}/users`, auth, payload: { username: 'aftercopy', role: 'subscriber' } }),
-            webhooks: await copy.request({ method: 'POST', url: `${ADMIN}/webhooks`, auth, payload: { url: 'http://127.0.0.1:9/after', events: ['*'] } }),
+            posts: await copy.request({
+              method: 'POST',
+              url: `${API}/events`,
+              auth,
+              payload: { title: 'After the copy', start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 11:00:00' },
+            }),
+            terms: await copy.request({
+              method: 'POST',
+              url: `${API}/tags`,
+              auth,
+              payload: { name: 'after-the-copy' },
+            }),
+            users: await copy.request({
+              method: 'POST',
+              url: `${ADMIN}/users`,
+              auth,
+              payload: { username: 'aftercopy', role: 'subscriber' },
+            }),
+            webhooks: await copy.request({
+              method: 'POST',
+              url: `${ADMIN}/webhooks`,
+              auth,
+              payload: { url: 'http://127.0.0.1:9/after', events: ['*'] },
+            }),
           };
           for (const [table, res] of Object.entries(created)) {
             assert.equal(res.statusCode, 201, `${label}: ${table} ${res.body}`);
-            assert.ok(res.data.id > highest[table]!, `${label}: a new ${table} id (${res.data.id}) continues after ${highest[table]}`);
+            assert.ok(
+              res.data.id > highest[table]!,
+              `${label}: a new ${table} id (${res.data.id}) continues after ${highest[table]}`,
+            );
           }
         } finally {
           await copy.close();
@@ -280,11 +447,19 @@ describe('cal-events copy', () => {
     try {
       await migrate(target.db);
       await copyDatabase(source.storage.db, target.db, { replace: false, progress: false });
-      await target.db.updateTable('settings').set({ value: 'changed on the target' }).where('key', '=', 'timezone').execute();
+      await target.db
+        .updateTable('settings')
+        .set({ value: 'changed on the target' })
+        .where('key', '=', 'timezone')
+        .execute();
       await target.db.deleteFrom('app_passwords').execute();
       const again = await copyDatabase(source.storage.db, target.db, { replace: true, progress: false });
       assert.ok(again.tables.every((table) => table.same));
-      assert.equal((await target.db.selectFrom('settings').select('value').where('key', '=', 'timezone').executeTakeFirst())?.value, '"Europe/Paris"');
+      assert.equal(
+        (await target.db.selectFrom('settings').select('value').where('key', '=', 'timezone').executeTakeFirst())
+          ?.value,
+        '"Europe/Paris"',
+      );
     } finally {
       await target.close();
     }
@@ -295,7 +470,8 @@ describe('cal-events copy', () => {
       await migrate(older.db, '016_change_log');
       await assert.rejects(
         copyDatabase(source.storage.db, older.db, { replace: true, progress: false }),
-        (error: Error) => error instanceof CopyError && /not at the same version \(target lacks 017_webhooks, /.test(error.message),
+        (error: Error) =>
+          error instanceof CopyError && /not at the same version \(target lacks 017_webhooks, /.test(error.message),
       );
     } finally {
       await older.close();
@@ -315,7 +491,8 @@ describe('cal-events copy', () => {
       assert.doesNotMatch(run.stderr, /visible to other users|copy-test/, 'no note, and the password is never printed');
       const copied = await connect(owned ? { dataDir: '', databaseUrl: owned.url } : { dataDir: location });
       try {
-        const users = async (db: typeof copied.db) => (await db.selectFrom('users').select('username').orderBy('id').execute()).map((u) => u.username);
+        const users = async (db: typeof copied.db) =>
+          (await db.selectFrom('users').select('username').orderBy('id').execute()).map((u) => u.username);
         assert.deepEqual(await users(copied.db), await users(source.storage.db));
       } finally {
         await copied.close();
@@ -324,33 +501,59 @@ describe('cal-events copy', () => {
       await owned?.drop();
     }
     // Given in the arguments, a password is visible to every user of the machine: the command says so.
-    const exposed = await runCli(['copy', '--from', source.config.dataDir, '--to', 'postgres://cal:hunter2@127.0.0.1:1/calendar'], {});
+    const exposed = await runCli(
+      ['copy', '--from', source.config.dataDir, '--to', 'postgres://cal:hunter2@127.0.0.1:1/calendar'],
+      {},
+    );
     assert.equal(exposed.code, 1);
     assert.match(exposed.stderr, /the password in --to is visible to other users \(ps\); set CAL_COPY_TO instead/);
     assert.doesNotMatch(exposed.stderr, /hunter2/);
   });
 
-  it('should copy into PostgreSQL as the owner of the database, without being a superuser', { skip: !ADMIN_URL }, async () => {
-    const owned = await unprivilegedDatabase(ADMIN_URL!);
-    try {
-      const target = await connect({ dataDir: '', databaseUrl: owned.url });
+  it(
+    'should copy into PostgreSQL as the owner of the database, without being a superuser',
+    { skip: !ADMIN_URL },
+    async () => {
+      const owned = await unprivilegedDatabase(ADMIN_URL!);
       try {
-        await migrate(target.db);
-        const report = await copyDatabase(source.storage.db, target.db, { replace: false, progress: false });
-        assert.ok(report.tables.every((table) => table.same));
-        // The triggers are back on: a write through them still counts and logs.
-        const before = Number((await target.db.selectFrom('change_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-        const copy = await appOn({ DATABASE_URL: owned.url });
-        const res = await copy.request({ method: 'POST', url: `${API}/tags`, auth: filled.walkers['admin'], payload: { name: 'owner-made' } });
-        await copy.close();
-        assert.equal(res.statusCode, 201);
-        const afterCount = Number((await target.db.selectFrom('change_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-        assert.ok(afterCount > before, 'the change log trigger runs again');
+        const target = await connect({ dataDir: '', databaseUrl: owned.url });
+        try {
+          await migrate(target.db);
+          const report = await copyDatabase(source.storage.db, target.db, { replace: false, progress: false });
+          assert.ok(report.tables.every((table) => table.same));
+          // The triggers are back on: a write through them still counts and logs.
+          const before = Number(
+            (
+              await target.db
+                .selectFrom('change_log')
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
+          const copy = await appOn({ DATABASE_URL: owned.url });
+          const res = await copy.request({
+            method: 'POST',
+            url: `${API}/tags`,
+            auth: filled.walkers['admin'],
+            payload: { name: 'owner-made' },
+          });
+          await copy.close();
+          assert.equal(res.statusCode, 201);
+          const afterCount = Number(
+            (
+              await target.db
+                .selectFrom('change_log')
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
+          assert.ok(afterCount > before, 'the change log trigger runs again');
+        } finally {
+          await target.close();
+        }
       } finally {
-        await target.close();
+        await owned.drop();
       }
-    } finally {
-      await owned.drop();
-    }
-  });
+    },
+  );
 });

@@ -17,7 +17,18 @@ for (const backend of backends()) {
     const texts = new Map<number, { title: string; description: string; excerpt: string }>();
 
     const create = async (title: string, description = '', excerpt = '') => {
-      const res = await t.request({ method: 'POST', url: EVENTS, auth: editor, payload: { title, ...(description ? { description } : {}), ...(excerpt ? { excerpt } : {}), start_date: '2031-05-01 10:00:00', end_date: '2031-05-01 11:00:00' } });
+      const res = await t.request({
+        method: 'POST',
+        url: EVENTS,
+        auth: editor,
+        payload: {
+          title,
+          ...(description ? { description } : {}),
+          ...(excerpt ? { excerpt } : {}),
+          start_date: '2031-05-01 10:00:00',
+          end_date: '2031-05-01 11:00:00',
+        },
+      });
       assert.equal(res.statusCode, 201, res.body);
       texts.set(res.data.id, { title, description: res.data.description, excerpt: res.data.excerpt });
       return res.data.id as number;
@@ -26,18 +37,46 @@ for (const backend of backends()) {
     /** The ids the definition gives: every word a case-insensitive substring of one of the fields. */
     const expected = (search: string) =>
       [...texts]
-        .filter(([, x]) => search.split(/\s+/).filter(Boolean).every((w) => [x.title, x.description, x.excerpt].some((f) => f.toLowerCase().includes(w.toLowerCase()))))
+        .filter(([, x]) =>
+          search
+            .split(/\s+/)
+            .filter(Boolean)
+            .every((w) => [x.title, x.description, x.excerpt].some((f) => f.toLowerCase().includes(w.toLowerCase()))),
+        )
         .map(([id]) => id)
         .sort((a, b) => a - b);
 
     const found = async (search: string) => {
-      const res = await t.request({ method: 'GET', url: `${EVENTS}?per_page=50&start_date=2031-01-01&end_date=2031-12-31&status=publish,draft&search=${encodeURIComponent(search)}`, auth: editor });
+      const res = await t.request({
+        method: 'GET',
+        url: `${EVENTS}?per_page=50&start_date=2031-01-01&end_date=2031-12-31&status=publish,draft&search=${encodeURIComponent(search)}`,
+        auth: editor,
+      });
       if (res.statusCode === 404 || (res.statusCode === 200 && res.data.total === 0)) return [];
       assert.equal(res.statusCode, 200, res.body);
       return (res.data.events as { id: number }[]).map((e) => e.id).sort((a, b) => a - b);
     };
 
-    const SEARCHES = ['robotics', 'ROBOTICS', 'bot', 'ro', 'zzzunlikely', 'robotics workshop', 'workshop robotics', 'café', 'CAFÉ', '100%', 'a_b', '"quoted"', "l'été", 'Straße', 'ünïcödé', 'evening', 'html', 'p'];
+    const SEARCHES = [
+      'robotics',
+      'ROBOTICS',
+      'bot',
+      'ro',
+      'zzzunlikely',
+      'robotics workshop',
+      'workshop robotics',
+      'café',
+      'CAFÉ',
+      '100%',
+      'a_b',
+      '"quoted"',
+      "l'été",
+      'Straße',
+      'ünïcödé',
+      'evening',
+      'html',
+      'p',
+    ];
 
     before(async () => {
       t = await createTestApp(backend);
@@ -58,13 +97,23 @@ for (const backend of backends()) {
 
     it('follows updates, trash and deletes', async () => {
       const [first, second] = [...texts.keys()];
-      const updated = await t.request({ method: 'POST', url: `${EVENTS}/${first}`, auth: editor, payload: { title: 'Knitting circle', description: '<p>Wool and needles</p>' } });
+      const updated = await t.request({
+        method: 'POST',
+        url: `${EVENTS}/${first}`,
+        auth: editor,
+        payload: { title: 'Knitting circle', description: '<p>Wool and needles</p>' },
+      });
       assert.equal(updated.statusCode, 200);
-      texts.set(first!, { title: 'Knitting circle', description: updated.data.description, excerpt: updated.data.excerpt });
+      texts.set(first!, {
+        title: 'Knitting circle',
+        description: updated.data.description,
+        excerpt: updated.data.excerpt,
+      });
       assert.equal((await t.request({ method: 'DELETE', url: `${EVENTS}/${second}`, auth: editor })).statusCode, 200);
       texts.delete(second!);
       await create('Robotics league', '<p>Teams of robots</p>');
-      for (const search of [...SEARCHES, 'knitting', 'wool', 'needles']) assert.deepEqual(await found(search), expected(search), search);
+      for (const search of [...SEARCHES, 'knitting', 'wool', 'needles'])
+        assert.deepEqual(await found(search), expected(search), search);
     });
   });
 }

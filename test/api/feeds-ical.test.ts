@@ -21,7 +21,8 @@ function parseFeed(body: string): { calendar: Vevent; events: Vevent[]; byUid: M
  * ical.js reads properties it has no definition for (RFC 7986 NAME, X-WR-*, X-ALT-DESC) as raw
  * values; RFC 5545 escapes them as TEXT, so they are unescaped here.
  */
-const unescape = (value: string | undefined): string | undefined => value?.replace(/\\([\\;,nN])/g, (_m, c: string) => (c === 'n' || c === 'N' ? '\n' : c));
+const unescape = (value: string | undefined): string | undefined =>
+  value?.replace(/\\([\\;,nN])/g, (_m, c: string) => (c === 'n' || c === 'N' ? '\n' : c));
 const text = (e: Vevent, name: string): string | undefined => {
   const v = e.getFirstPropertyValue(name);
   return v === null || v === undefined ? undefined : String(v);
@@ -47,8 +48,10 @@ for (const backend of backends()) {
       ev[key] = res.data;
       return res.data;
     };
-    const feed = (query: string, auth?: string, root = '') => t.request({ method: 'GET', url: `${root}${EVENTS}?format=ical&${query}`, auth });
-    const jsonList = (query: string, auth?: string) => t.request({ method: 'GET', url: `${EVENTS}?per_page=50&${query}`, auth });
+    const feed = (query: string, auth?: string, root = '') =>
+      t.request({ method: 'GET', url: `${root}${EVENTS}?format=ical&${query}`, auth });
+    const jsonList = (query: string, auth?: string) =>
+      t.request({ method: 'GET', url: `${EVENTS}?per_page=50&${query}`, auth });
 
     before(async () => {
       t = await createTestApp(backend, { CAL_TIMEZONE: 'Europe/Paris', CAL_GEOLOC: '1' });
@@ -57,38 +60,147 @@ for (const backend of backends()) {
       otherContributor = await t.asUser('contributor');
       await create('rich', {
         title: 'Fête, "jazz"; night\nsecond line 🎷👩‍👩‍👧 שלום עולם — مرحبا',
-        description: '<p>First <b>paragraph</b>, with; punctuation.</p>\n<p>Second line 🎺 and عربى text that is long enough to be folded more than once over the 75 octets of a line.</p>',
+        description:
+          '<p>First <b>paragraph</b>, with; punctuation.</p>\n<p>Second line 🎺 and عربى text that is long enough to be folded more than once over the 75 octets of a line.</p>',
         start_date: '2027-03-27 20:00:00',
         end_date: '2027-03-27 23:30:00',
         timezone: 'Europe/Paris',
-        venue: { venue: 'Salle Pleyel; grande salle', address: '252 Rue du Faubourg Saint-Honoré', city: 'Paris', zip: '75008', country: 'France', geo_lat: 48.8771, geo_lng: 2.3005 },
-        organizer: [{ organizer: 'Jazz, Inc.', email: 'jazz@example.org' }, { organizer: 'Second organizer', email: 'not an address' }],
+        venue: {
+          venue: 'Salle Pleyel; grande salle',
+          address: '252 Rue du Faubourg Saint-Honoré',
+          city: 'Paris',
+          zip: '75008',
+          country: 'France',
+          geo_lat: 48.8771,
+          geo_lng: 2.3005,
+        },
+        organizer: [
+          { organizer: 'Jazz, Inc.', email: 'jazz@example.org' },
+          { organizer: 'Second organizer', email: 'not an address' },
+        ],
         categories: ['Music', 'Jazz, Blues'],
         tags: ['outdoor'],
         image: 'https://images.example.org/poster.png',
         featured: true,
       });
-      await create('afterEuDst', { title: 'After the EU change', start_date: '2027-03-29 09:00:00', end_date: '2027-03-29 10:00:00', timezone: 'Europe/Paris', categories: ['Music'] });
-      await create('beforeUsDst', { title: 'New York before', start_date: '2027-03-13 09:00:00', end_date: '2027-03-13 10:00:00', timezone: 'America/New_York' });
-      await create('acrossUsDst', { title: 'New York across the change', start_date: '2027-03-13 22:00:00', end_date: '2027-03-14 12:00:00', timezone: 'America/New_York' });
-      await create('autumn', { title: 'Autumn in Sydney', start_date: '2027-10-30 09:00:00', end_date: '2027-10-31 09:00:00', timezone: 'Australia/Sydney' });
-      await create('allDay', { title: 'All-day fair', start_date: '2027-06-10', end_date: '2027-06-10', all_day: true });
-      await create('multiDay', { title: 'Multi-day festival', start_date: '2027-07-01', end_date: '2027-07-03', all_day: true, timezone: 'America/Los_Angeles' });
-      await create('utc', { title: 'In UTC', start_date: '2027-05-01 12:00:00', end_date: '2027-05-01 13:00:00', timezone: 'UTC' });
-      await create('offset', { title: 'At UTC+2', start_date: '2027-05-02 12:00:00', end_date: '2027-05-02 13:00:00', timezone: 'UTC+2' });
-      await create('protected', { title: 'Secret gig', description: 'Only for the initiated', start_date: '2027-05-03 20:00:00', end_date: '2027-05-03 22:00:00', venue: { venue: 'Hidden cellar' } });
-      await t.request({ method: 'POST', url: `${EVENTS}/${ev['protected']!['id']}`, auth: editor.authorization, payload: { password: 'open-sesame' } });
-      await create('private', { title: 'Private board meeting', status: 'private', start_date: '2027-05-04 10:00:00', end_date: '2027-05-04 11:00:00' });
-      await create('draft', { title: 'Editor draft', status: 'draft', start_date: '2027-05-05 10:00:00', end_date: '2027-05-05 11:00:00' });
-      await create('contributorDraft', { title: 'Contributor draft', start_date: '2027-05-06 10:00:00', end_date: '2027-05-06 11:00:00' }, contributor.authorization);
-      await create('hidden', { title: 'Hidden from listings', start_date: '2027-05-07 10:00:00', end_date: '2027-05-07 11:00:00', hide_from_listings: true });
-      await create('cancelled', { title: 'Cancelled show', description: 'Was public', start_date: '2027-05-08 20:00:00', end_date: '2027-05-08 22:00:00', venue: { venue: 'Old venue' } });
-      await create('trashedDraft', { title: 'Trashed draft', status: 'draft', start_date: '2027-05-09 20:00:00', end_date: '2027-05-09 22:00:00' });
+      await create('afterEuDst', {
+        title: 'After the EU change',
+        start_date: '2027-03-29 09:00:00',
+        end_date: '2027-03-29 10:00:00',
+        timezone: 'Europe/Paris',
+        categories: ['Music'],
+      });
+      await create('beforeUsDst', {
+        title: 'New York before',
+        start_date: '2027-03-13 09:00:00',
+        end_date: '2027-03-13 10:00:00',
+        timezone: 'America/New_York',
+      });
+      await create('acrossUsDst', {
+        title: 'New York across the change',
+        start_date: '2027-03-13 22:00:00',
+        end_date: '2027-03-14 12:00:00',
+        timezone: 'America/New_York',
+      });
+      await create('autumn', {
+        title: 'Autumn in Sydney',
+        start_date: '2027-10-30 09:00:00',
+        end_date: '2027-10-31 09:00:00',
+        timezone: 'Australia/Sydney',
+      });
+      await create('allDay', {
+        title: 'All-day fair',
+        start_date: '2027-06-10',
+        end_date: '2027-06-10',
+        all_day: true,
+      });
+      await create('multiDay', {
+        title: 'Multi-day festival',
+        start_date: '2027-07-01',
+        end_date: '2027-07-03',
+        all_day: true,
+        timezone: 'America/Los_Angeles',
+      });
+      await create('utc', {
+        title: 'In UTC',
+        start_date: '2027-05-01 12:00:00',
+        end_date: '2027-05-01 13:00:00',
+        timezone: 'UTC',
+      });
+      await create('offset', {
+        title: 'At UTC+2',
+        start_date: '2027-05-02 12:00:00',
+        end_date: '2027-05-02 13:00:00',
+        timezone: 'UTC+2',
+      });
+      await create('protected', {
+        title: 'Secret gig',
+        description: 'Only for the initiated',
+        start_date: '2027-05-03 20:00:00',
+        end_date: '2027-05-03 22:00:00',
+        venue: { venue: 'Hidden cellar' },
+      });
+      await t.request({
+        method: 'POST',
+        url: `${EVENTS}/${ev['protected']!['id']}`,
+        auth: editor.authorization,
+        payload: { password: 'open-sesame' },
+      });
+      await create('private', {
+        title: 'Private board meeting',
+        status: 'private',
+        start_date: '2027-05-04 10:00:00',
+        end_date: '2027-05-04 11:00:00',
+      });
+      await create('draft', {
+        title: 'Editor draft',
+        status: 'draft',
+        start_date: '2027-05-05 10:00:00',
+        end_date: '2027-05-05 11:00:00',
+      });
+      await create(
+        'contributorDraft',
+        { title: 'Contributor draft', start_date: '2027-05-06 10:00:00', end_date: '2027-05-06 11:00:00' },
+        contributor.authorization,
+      );
+      await create('hidden', {
+        title: 'Hidden from listings',
+        start_date: '2027-05-07 10:00:00',
+        end_date: '2027-05-07 11:00:00',
+        hide_from_listings: true,
+      });
+      await create('cancelled', {
+        title: 'Cancelled show',
+        description: 'Was public',
+        start_date: '2027-05-08 20:00:00',
+        end_date: '2027-05-08 22:00:00',
+        venue: { venue: 'Old venue' },
+      });
+      await create('trashedDraft', {
+        title: 'Trashed draft',
+        status: 'draft',
+        start_date: '2027-05-09 20:00:00',
+        end_date: '2027-05-09 22:00:00',
+      });
       for (const key of ['cancelled', 'trashedDraft']) {
-        const res = await t.request({ method: 'DELETE', url: `${EVENTS}/${ev[key]!['id']}`, auth: editor.authorization });
+        const res = await t.request({
+          method: 'DELETE',
+          url: `${EVENTS}/${ev[key]!['id']}`,
+          auth: editor.authorization,
+        });
         assert.equal(res.statusCode, 200, res.body);
       }
-      await create('french', { title: 'Fête de la musique', start_date: '2027-06-21 18:00:00', end_date: '2027-06-21 23:00:00', translation_of: ev['afterEuDst']!['id'] }, editor.authorization, '/fr');
+      await create(
+        'french',
+        {
+          title: 'Fête de la musique',
+          start_date: '2027-06-21 18:00:00',
+          end_date: '2027-06-21 23:00:00',
+          translation_of: ev['afterEuDst']!['id'],
+        },
+        editor.authorization,
+        '/fr',
+      );
     });
     after(() => t.close());
 
@@ -119,7 +231,10 @@ for (const backend of backends()) {
       assert.match(unescape(text(calendar, 'name'))!, /^Event Calendar \(localhost, en\)/);
       assert.equal(text(calendar, 'x-wr-calname'), text(calendar, 'name'));
       assert.equal(text(calendar, 'x-wr-timezone'), 'Europe/Paris');
-      assert.equal(calendar.getFirstProperty('refresh-interval')?.toICALString(), 'REFRESH-INTERVAL;VALUE=DURATION:PT1H');
+      assert.equal(
+        calendar.getFirstProperty('refresh-interval')?.toICALString(),
+        'REFRESH-INTERVAL;VALUE=DURATION:PT1H',
+      );
       assert.equal(text(calendar, 'source'), `http://localhost:80${EVENTS}?format=ical&${WINDOW}`);
     });
 
@@ -129,17 +244,26 @@ for (const backend of backends()) {
       const e = parseFeed(res.body).byUid.get(rich['global_id'])!;
       assert.ok(e, 'the event is in the feed');
       assert.equal(text(e, 'summary'), rich['title']);
-      assert.equal(text(e, 'description'), 'First paragraph, with; punctuation.\n\nSecond line 🎺 and عربى text that is long enough to be folded more than once over the 75 octets of a line.');
+      assert.equal(
+        text(e, 'description'),
+        'First paragraph, with; punctuation.\n\nSecond line 🎺 and عربى text that is long enough to be folded more than once over the 75 octets of a line.',
+      );
       assert.equal(unescape(text(e, 'x-alt-desc')), rich['description']);
       assert.equal(e.getFirstProperty('x-alt-desc')!.getParameter('fmttype'), 'text/html');
       assert.equal(text(e, 'url'), rich['url']);
-      assert.equal(text(e, 'location'), 'Salle Pleyel; grande salle, 252 Rue du Faubourg Saint-Honoré, Paris, 75008, France');
+      assert.equal(
+        text(e, 'location'),
+        'Salle Pleyel; grande salle, 252 Rue du Faubourg Saint-Honoré, Paris, 75008, France',
+      );
       assert.deepEqual(e.getFirstPropertyValue('geo'), [48.8771, 2.3005]);
       const organizer = e.getFirstProperty('organizer')!;
       assert.equal(organizer.getFirstValue(), 'mailto:jazz@example.org');
       assert.equal(organizer.getParameter('cn'), 'Jazz, Inc.');
       assert.equal(e.getAllProperties('organizer').length, 1, 'one ORGANIZER, as RFC 5545 allows');
-      assert.deepEqual(e.getAllProperties('contact').map((p) => p.getFirstValue()), ['Second organizer <not an address>']);
+      assert.deepEqual(
+        e.getAllProperties('contact').map((p) => p.getFirstValue()),
+        ['Second organizer <not an address>'],
+      );
       assert.deepEqual(e.getFirstProperty('categories')!.getValues().sort(), ['Jazz, Blues', 'Music']);
       assert.equal(instant(e, 'created'), rich['date_utc']);
       assert.equal(instant(e, 'last-modified'), rich['modified_utc']);
@@ -157,7 +281,10 @@ for (const backend of backends()) {
 
     it('should give each zone its VTIMEZONE, so instants across DST changes match utc_start_date', async () => {
       const { calendar, byUid } = parseFeed((await feed(WINDOW)).body);
-      const tzids = calendar.getAllSubcomponents('vtimezone').map((z) => z.getFirstPropertyValue('tzid')).sort();
+      const tzids = calendar
+        .getAllSubcomponents('vtimezone')
+        .map((z) => z.getFirstPropertyValue('tzid'))
+        .sort();
       assert.deepEqual(tzids, ['America/New_York', 'Australia/Sydney', 'Europe/Paris']);
       for (const key of ['rich', 'afterEuDst', 'beforeUsDst', 'acrossUsDst', 'autumn']) {
         const e = byUid.get(ev[key]!['global_id'])!;
@@ -185,7 +312,10 @@ for (const backend of backends()) {
 
     it('should write all-day and multi-day events as dates, DTEND the day after the last', async () => {
       const { byUid } = parseFeed((await feed(WINDOW)).body);
-      for (const [key, first, next] of [['allDay', '2027-06-10', '2027-06-11'], ['multiDay', '2027-07-01', '2027-07-04']] as const) {
+      for (const [key, first, next] of [
+        ['allDay', '2027-06-10', '2027-06-11'],
+        ['multiDay', '2027-07-01', '2027-07-04'],
+      ] as const) {
         const e = byUid.get(ev[key]!['global_id'])!;
         const start = e.getFirstPropertyValue('dtstart') as InstanceType<typeof ICAL.Time>;
         const end = e.getFirstPropertyValue('dtend') as InstanceType<typeof ICAL.Time>;
@@ -216,7 +346,9 @@ for (const backend of backends()) {
       for (const query of queries) {
         const [ical, json] = await Promise.all([feed(query), jsonList(query)]);
         assert.equal(ical.statusCode, 200, `${query}: ${ical.body}`);
-        const uids = parseFeed(ical.body).events.filter((e) => text(e, 'status') !== 'CANCELLED').map((e) => text(e, 'uid'));
+        const uids = parseFeed(ical.body)
+          .events.filter((e) => text(e, 'status') !== 'CANCELLED')
+          .map((e) => text(e, 'uid'));
         const expected = (json.data.events as { global_id: string; start_date: string }[]).map((e) => e.global_id);
         assert.deepEqual(new Set(uids), new Set(expected), query);
         assert.ok(expected.length > 0, `${query} finds something`);
@@ -225,7 +357,12 @@ for (const backend of backends()) {
 
     it('should cover 30 days ago to one year ahead without dates', async () => {
       const keys = { before: day(-31), inFirst: day(-29), inLast: day(364), after: day(367) };
-      for (const [key, date] of Object.entries(keys)) await create(`window-${key}`, { title: `Window ${key}`, start_date: `${date} 12:00:00`, end_date: `${date} 13:00:00` });
+      for (const [key, date] of Object.entries(keys))
+        await create(`window-${key}`, {
+          title: `Window ${key}`,
+          start_date: `${date} 12:00:00`,
+          end_date: `${date} 13:00:00`,
+        });
       const { events } = parseFeed((await feed('')).body);
       const titles = events.map((e) => text(e, 'summary'));
       assert.ok(titles.includes('Window inFirst') && titles.includes('Window inLast'), titles.join('|'));
@@ -233,15 +370,30 @@ for (const backend of backends()) {
     });
 
     it('should show each caller what the JSON list shows them: no draft or private event to anonymous readers', async () => {
-      const readers = { anonymous: undefined, contributor: contributor.authorization, other: otherContributor.authorization, editor: editor.authorization };
+      const readers = {
+        anonymous: undefined,
+        contributor: contributor.authorization,
+        other: otherContributor.authorization,
+        editor: editor.authorization,
+      };
       const seen: Record<string, string[]> = {};
       for (const [name, auth] of Object.entries(readers)) {
         const [ical, json] = await Promise.all([feed(WINDOW, auth), jsonList(WINDOW, auth)]);
         const events = parseFeed(ical.body).events.filter((e) => text(e, 'status') !== 'CANCELLED');
-        assert.deepEqual(new Set(events.map((e) => text(e, 'uid'))), new Set((json.data.events as { global_id: string }[]).map((e) => e.global_id)), name);
+        assert.deepEqual(
+          new Set(events.map((e) => text(e, 'uid'))),
+          new Set((json.data.events as { global_id: string }[]).map((e) => e.global_id)),
+          name,
+        );
         seen[name] = events.map((e) => text(e, 'summary')!);
       }
-      for (const hidden of ['Private board meeting', 'Editor draft', 'Contributor draft', 'Hidden from listings', 'Trashed draft']) {
+      for (const hidden of [
+        'Private board meeting',
+        'Editor draft',
+        'Contributor draft',
+        'Hidden from listings',
+        'Trashed draft',
+      ]) {
         assert.ok(!seen['anonymous']!.includes(hidden), `anonymous must not see ${hidden}`);
       }
       assert.ok(seen['contributor']!.includes('Contributor draft'));
@@ -256,8 +408,11 @@ for (const backend of backends()) {
     it('should show a password-protected event without its description unless the password is given', async () => {
       const locked = parseFeed((await feed(WINDOW)).body).byUid.get(ev['protected']!['global_id'])!;
       assert.equal(text(locked, 'summary'), 'Secret gig');
-      for (const name of ['description', 'x-alt-desc', 'location', 'organizer', 'categories', 'attach']) assert.equal(locked.getFirstProperty(name), null, name);
-      const open = parseFeed((await feed(`${WINDOW}&password=open-sesame`)).body).byUid.get(ev['protected']!['global_id'])!;
+      for (const name of ['description', 'x-alt-desc', 'location', 'organizer', 'categories', 'attach'])
+        assert.equal(locked.getFirstProperty(name), null, name);
+      const open = parseFeed((await feed(`${WINDOW}&password=open-sesame`)).body).byUid.get(
+        ev['protected']!['global_id'],
+      )!;
       assert.equal(text(open, 'description'), 'Only for the initiated');
       assert.equal(text(open, 'location'), 'Hidden cellar');
     });
@@ -270,7 +425,10 @@ for (const backend of backends()) {
         assert.equal(text(cancelled, 'status'), 'CANCELLED');
         assert.equal(text(cancelled, 'summary'), 'Cancelled show');
         assert.equal(instant(cancelled, 'dtstart'), ev['cancelled']!['utc_start_date']);
-        const names = cancelled.getAllProperties().map((p) => p.name).sort();
+        const names = cancelled
+          .getAllProperties()
+          .map((p) => p.name)
+          .sort();
         assert.deepEqual(names, ['dtend', 'dtstamp', 'dtstart', 'sequence', 'status', 'summary', 'uid']);
         assert.ok(!events.some((e) => text(e, 'summary') === 'Trashed draft'), 'a trashed draft was never public');
       }
@@ -283,26 +441,49 @@ for (const backend of backends()) {
         assert.equal(res.statusCode, 200, lang);
         const { calendar, events } = parseFeed(res.body);
         assert.match(unescape(text(calendar, 'name'))!, new RegExp(`, ${lang}\\)`));
-        assert.match(text(calendar, 'source')!, new RegExp(`^http://localhost:80${root}/cal/events/v1/events\\?format=ical`));
+        assert.match(
+          text(calendar, 'source')!,
+          new RegExp(`^http://localhost:80${root}/cal/events/v1/events\\?format=ical`),
+        );
         const titles = events.map((e) => text(e, 'summary'));
         assert.equal(titles.includes('Fête de la musique'), lang === 'fr', lang);
         assert.equal(titles.includes('After the EU change'), lang === 'en', lang);
       }
       const byParam = await feed(`${WINDOW}&i18n_language=fr`);
-      assert.deepEqual(parseFeed(byParam.body).events.map((e) => text(e, 'summary')), ['Fête de la musique']);
+      assert.deepEqual(
+        parseFeed(byParam.body).events.map((e) => text(e, 'summary')),
+        ['Fête de la musique'],
+      );
     });
 
     it('should be chosen by Accept as well as by format, and JSON otherwise', async () => {
-      const byAccept = await t.request({ method: 'GET', url: `${EVENTS}?${WINDOW}`, headers: { accept: 'text/calendar' } });
+      const byAccept = await t.request({
+        method: 'GET',
+        url: `${EVENTS}?${WINDOW}`,
+        headers: { accept: 'text/calendar' },
+      });
       assert.equal(byAccept.headers['content-type'], 'text/calendar; charset=utf-8');
-      const preferred = await t.request({ method: 'GET', url: `${EVENTS}?${WINDOW}`, headers: { accept: 'application/json;q=0.5, text/calendar' } });
+      const preferred = await t.request({
+        method: 'GET',
+        url: `${EVENTS}?${WINDOW}`,
+        headers: { accept: 'application/json;q=0.5, text/calendar' },
+      });
       assert.equal(preferred.headers['content-type'], 'text/calendar; charset=utf-8');
-      for (const accept of ['*/*', 'application/json', 'text/html,*/*;q=0.8', 'text/calendar;q=0.5, application/json']) {
+      for (const accept of [
+        '*/*',
+        'application/json',
+        'text/html,*/*;q=0.8',
+        'text/calendar;q=0.5, application/json',
+      ]) {
         const res = await t.request({ method: 'GET', url: `${EVENTS}?${WINDOW}`, headers: { accept } });
         assert.match(String(res.headers['content-type']), /^application\/json/, accept);
         assert.ok(Array.isArray(res.data.events), accept);
       }
-      const forced = await t.request({ method: 'GET', url: `${EVENTS}?${WINDOW}&format=json`, headers: { accept: 'text/calendar' } });
+      const forced = await t.request({
+        method: 'GET',
+        url: `${EVENTS}?${WINDOW}&format=json`,
+        headers: { accept: 'text/calendar' },
+      });
       assert.ok(Array.isArray(forced.data.events));
     });
 
@@ -320,13 +501,31 @@ for (const backend of backends()) {
       assert.equal(byTag.statusCode, 304);
       assert.equal(byTag.body, '');
       assert.equal(byTag.headers['etag'], etag);
-      assert.equal((await t.request({ method: 'GET', url, headers: { 'if-none-match': `"other", W/${etag}` } })).statusCode, 304);
+      assert.equal(
+        (await t.request({ method: 'GET', url, headers: { 'if-none-match': `"other", W/${etag}` } })).statusCode,
+        304,
+      );
       assert.equal((await t.request({ method: 'GET', url, headers: { 'if-none-match': '"other"' } })).statusCode, 200);
-      assert.equal((await t.request({ method: 'GET', url, headers: { 'if-modified-since': lastModified } })).statusCode, 304);
+      assert.equal(
+        (await t.request({ method: 'GET', url, headers: { 'if-modified-since': lastModified } })).statusCode,
+        304,
+      );
       const earlier = new Date(Date.parse(lastModified) - 60_000).toUTCString();
-      assert.equal((await t.request({ method: 'GET', url, headers: { 'if-modified-since': earlier } })).statusCode, 200);
+      assert.equal(
+        (await t.request({ method: 'GET', url, headers: { 'if-modified-since': earlier } })).statusCode,
+        200,
+      );
       // If-None-Match decides when both are sent.
-      assert.equal((await t.request({ method: 'GET', url, headers: { 'if-none-match': '"other"', 'if-modified-since': lastModified } })).statusCode, 200);
+      assert.equal(
+        (
+          await t.request({
+            method: 'GET',
+            url,
+            headers: { 'if-none-match': '"other"', 'if-modified-since': lastModified },
+          })
+        ).statusCode,
+        200,
+      );
       const head = await t.request({ method: 'HEAD', url });
       assert.equal(head.statusCode, 200);
       assert.equal(head.body, '');
@@ -335,13 +534,21 @@ for (const backend of backends()) {
       assert.equal((await t.request({ method: 'HEAD', url, headers: { 'if-none-match': etag } })).statusCode, 304);
       // HEAD of a feed not cached yet: the headers, no body, and the feed is whole afterwards.
       const cold = await t.request({ method: 'HEAD', url: `${url}&cold=1` });
-      assert.deepEqual([cold.statusCode, cold.body, cold.headers['content-type']], [200, '', 'text/calendar; charset=utf-8']);
+      assert.deepEqual(
+        [cold.statusCode, cold.body, cold.headers['content-type']],
+        [200, '', 'text/calendar; charset=utf-8'],
+      );
       assert.ok(cold.headers['etag'] && cold.headers['x-cal-total']);
       const warm = await t.request({ method: 'GET', url: `${url}&cold=1` });
       assert.equal(warm.headers['etag'], cold.headers['etag']);
       assert.ok(warm.body.endsWith('END:VCALENDAR\r\n'));
 
-      await t.request({ method: 'POST', url: `${EVENTS}/${ev['utc']!['id']}`, auth: editor.authorization, payload: { title: 'In UTC (moved)' } });
+      await t.request({
+        method: 'POST',
+        url: `${EVENTS}/${ev['utc']!['id']}`,
+        auth: editor.authorization,
+        payload: { title: 'In UTC (moved)' },
+      });
       const changed = await t.request({ method: 'GET', url, headers: { 'if-none-match': etag } });
       assert.equal(changed.statusCode, 200);
       assert.notEqual(changed.headers['etag'], etag);
@@ -372,7 +579,10 @@ for (const backend of backends()) {
 
     it('should serve one event as iCalendar by id and by slug, with the read checks of the JSON', async () => {
       const rich = ev['rich']!;
-      for (const url of [`${EVENTS}/${rich['id']}?format=ical`, `${EVENTS}/by-slug/${encodeURIComponent(rich['slug'])}`]) {
+      for (const url of [
+        `${EVENTS}/${rich['id']}?format=ical`,
+        `${EVENTS}/by-slug/${encodeURIComponent(rich['slug'])}`,
+      ]) {
         const res = await t.request({ method: 'GET', url, headers: { accept: 'text/calendar' } });
         assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
         assert.equal(res.headers['content-type'], 'text/calendar; charset=utf-8');
@@ -383,7 +593,11 @@ for (const backend of backends()) {
         assert.equal(text(events[0]!, 'uid'), rich['global_id']);
         assert.equal(instant(events[0]!, 'dtstart'), rich['utc_start_date']);
         assert.equal(calendar.getAllSubcomponents('vtimezone').length, 1);
-        const again = await t.request({ method: 'GET', url, headers: { accept: 'text/calendar', 'if-none-match': String(res.headers['etag']) } });
+        const again = await t.request({
+          method: 'GET',
+          url,
+          headers: { accept: 'text/calendar', 'if-none-match': String(res.headers['etag']) },
+        });
         assert.equal(again.statusCode, 304);
       }
       const missing = await t.request({ method: 'GET', url: `${EVENTS}/999999?format=ical` });
@@ -396,7 +610,10 @@ for (const backend of backends()) {
       const locked = await t.request({ method: 'GET', url: `${EVENTS}/${ev['protected']!['id']}?format=ical` });
       assert.equal(locked.statusCode, 403);
       assert.equal(locked.data.code, 'event-password-protected');
-      const unlocked = await t.request({ method: 'GET', url: `${EVENTS}/${ev['protected']!['id']}?format=ical&password=open-sesame` });
+      const unlocked = await t.request({
+        method: 'GET',
+        url: `${EVENTS}/${ev['protected']!['id']}?format=ical&password=open-sesame`,
+      });
       assert.equal(text(parseFeed(unlocked.body).events[0]!, 'description'), 'Only for the initiated');
       const trashed = await t.request({ method: 'GET', url: `${EVENTS}/${ev['cancelled']!['id']}?format=ical` });
       assert.equal(trashed.statusCode, 403);
@@ -405,11 +622,22 @@ for (const backend of backends()) {
 
     it('should raise SEQUENCE with every update', async () => {
       const url = `${EVENTS}/${ev['afterEuDst']!['id']}?format=ical`;
-      const sequence = async () => Number(parseFeed((await t.request({ method: 'GET', url })).body).events[0]!.getFirstPropertyValue('sequence'));
+      const sequence = async () =>
+        Number(parseFeed((await t.request({ method: 'GET', url })).body).events[0]!.getFirstPropertyValue('sequence'));
       const before = await sequence();
-      await t.request({ method: 'POST', url: `${EVENTS}/${ev['afterEuDst']!['id']}`, auth: editor.authorization, payload: { excerpt: 'One' } });
+      await t.request({
+        method: 'POST',
+        url: `${EVENTS}/${ev['afterEuDst']!['id']}`,
+        auth: editor.authorization,
+        payload: { excerpt: 'One' },
+      });
       const middle = await sequence();
-      await t.request({ method: 'POST', url: `${EVENTS}/${ev['afterEuDst']!['id']}`, auth: editor.authorization, payload: { excerpt: 'Two' } });
+      await t.request({
+        method: 'POST',
+        url: `${EVENTS}/${ev['afterEuDst']!['id']}`,
+        auth: editor.authorization,
+        payload: { excerpt: 'Two' },
+      });
       const last = await sequence();
       assert.ok(before < middle && middle < last, `${before} < ${middle} < ${last}`);
     });
@@ -421,7 +649,16 @@ for (const backend of backends()) {
       t = await createTestApp(backend, { CAL_FEED_MAX_EVENTS: '3' });
       const editor = await t.asUser('editor');
       for (const offset of [-20, -2, 1, 3, 40, 200]) {
-        const res = await t.request({ method: 'POST', url: EVENTS, auth: editor.authorization, payload: { title: `Day ${offset}`, start_date: `${day(offset)} 12:00:00`, end_date: `${day(offset)} 13:00:00` } });
+        const res = await t.request({
+          method: 'POST',
+          url: EVENTS,
+          auth: editor.authorization,
+          payload: {
+            title: `Day ${offset}`,
+            start_date: `${day(offset)} 12:00:00`,
+            end_date: `${day(offset)} 13:00:00`,
+          },
+        });
         assert.equal(res.statusCode, 201, res.body);
       }
     });
@@ -431,10 +668,16 @@ for (const backend of backends()) {
       const res = await t.request({ method: 'GET', url: `${EVENTS}?format=ical` });
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['x-cal-total'], '6');
-      assert.deepEqual(parseFeed(res.body).events.map((e) => text(e, 'summary')), ['Day -2', 'Day 1', 'Day 3']);
+      assert.deepEqual(
+        parseFeed(res.body).events.map((e) => text(e, 'summary')),
+        ['Day -2', 'Day 1', 'Day 3'],
+      );
       const small = await t.request({ method: 'GET', url: `${EVENTS}?format=ical&start_date=${day(30)}` });
       assert.equal(small.headers['x-cal-total'], '2');
-      assert.deepEqual(parseFeed(small.body).events.map((e) => text(e, 'summary')), ['Day 40', 'Day 200']);
+      assert.deepEqual(
+        parseFeed(small.body).events.map((e) => text(e, 'summary')),
+        ['Day 40', 'Day 200'],
+      );
     });
   });
 }

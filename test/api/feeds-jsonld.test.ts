@@ -12,7 +12,12 @@ for (const backend of backends()) {
     const ids: Record<string, number> = {};
 
     const jsonld = (query: string, headers: Record<string, string> = {}, auth?: string) =>
-      t.request({ method: 'GET', url: `${EVENTS}?${query}`, headers: { accept: 'application/ld+json', ...headers }, auth });
+      t.request({
+        method: 'GET',
+        url: `${EVENTS}?${query}`,
+        headers: { accept: 'application/ld+json', ...headers },
+        auth,
+      });
 
     before(async () => {
       t = await createTestApp(backend, { CAL_TIMEZONE: 'Europe/Paris' });
@@ -22,12 +27,40 @@ for (const backend of backends()) {
         assert.equal(res.statusCode, 201, res.body);
         ids[key] = res.data.id;
       };
-      await make('a', { title: 'Alpha', start_date: '2027-04-02 10:00:00', end_date: '2027-04-02 12:00:00', excerpt: 'The first', venue: { venue: 'Hall A', city: 'Lyon' }, organizer: [{ organizer: 'Org A' }], cost: '10' });
+      await make('a', {
+        title: 'Alpha',
+        start_date: '2027-04-02 10:00:00',
+        end_date: '2027-04-02 12:00:00',
+        excerpt: 'The first',
+        venue: { venue: 'Hall A', city: 'Lyon' },
+        organizer: [{ organizer: 'Org A' }],
+        cost: '10',
+      });
       await make('b', { title: 'Beta', start_date: '2027-04-03 10:00:00', end_date: '2027-04-03 12:00:00' });
-      await make('c', { title: 'Gamma', start_date: '2027-04-04 10:00:00', end_date: '2027-04-04 12:00:00', excerpt: 'Hush' });
-      await make('d', { title: 'Delta', start_date: '2027-04-05 10:00:00', end_date: '2027-04-05 12:00:00', timezone: 'America/New_York' });
-      await make('e', { title: 'Epsilon draft', status: 'draft', start_date: '2027-04-06 10:00:00', end_date: '2027-04-06 12:00:00' });
-      await t.request({ method: 'POST', url: `${EVENTS}/${ids['c']}`, auth: editor.authorization, payload: { password: 'pw' } });
+      await make('c', {
+        title: 'Gamma',
+        start_date: '2027-04-04 10:00:00',
+        end_date: '2027-04-04 12:00:00',
+        excerpt: 'Hush',
+      });
+      await make('d', {
+        title: 'Delta',
+        start_date: '2027-04-05 10:00:00',
+        end_date: '2027-04-05 12:00:00',
+        timezone: 'America/New_York',
+      });
+      await make('e', {
+        title: 'Epsilon draft',
+        status: 'draft',
+        start_date: '2027-04-06 10:00:00',
+        end_date: '2027-04-06 12:00:00',
+      });
+      await t.request({
+        method: 'POST',
+        url: `${EVENTS}/${ids['c']}`,
+        auth: editor.authorization,
+        payload: { password: 'pw' },
+      });
     });
     after(() => t.close());
 
@@ -43,8 +76,14 @@ for (const backend of backends()) {
       assert.equal(body.url, `http://localhost:80${EVENTS}?${WINDOW}`);
       const json = await t.request({ method: 'GET', url: `${EVENTS}?${WINDOW}` });
       const names = body.itemListElement.map((e: { item: { name: string } }) => e.item.name);
-      assert.deepEqual(names, json.data.events.map((e: { title: string }) => e.title));
-      assert.deepEqual(body.itemListElement.map((e: { position: number }) => e.position), [1, 2, 3, 4]);
+      assert.deepEqual(
+        names,
+        json.data.events.map((e: { title: string }) => e.title),
+      );
+      assert.deepEqual(
+        body.itemListElement.map((e: { position: number }) => e.position),
+        [1, 2, 3, 4],
+      );
       const single = await t.request({ method: 'GET', url: `${EVENTS}/${ids['a']}` });
       const { '@context': _context, ...expected } = single.data.json_ld;
       assert.deepEqual(body.itemListElement[0].item, expected);
@@ -59,7 +98,13 @@ for (const backend of backends()) {
       const res = await jsonld(`${WINDOW}&per_page=2&page=2`);
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['x-cal-totalpages'], '2');
-      assert.deepEqual(res.data.itemListElement.map((e: { position: number; item: { name: string } }) => [e.position, e.item.name]), [[3, 'Gamma'], [4, 'Delta']]);
+      assert.deepEqual(
+        res.data.itemListElement.map((e: { position: number; item: { name: string } }) => [e.position, e.item.name]),
+        [
+          [3, 'Gamma'],
+          [4, 'Delta'],
+        ],
+      );
       const past = await jsonld(`${WINDOW}&per_page=2&page=3`);
       assert.equal(past.statusCode, 404);
       assert.equal(past.data.code, 'event-archive-page-not-found');
@@ -67,10 +112,14 @@ for (const backend of backends()) {
     });
 
     it('should leave out the description of a password-protected event', async () => {
-      const item = (await jsonld(WINDOW)).data.itemListElement.find((e: { item: { name: string } }) => e.item.name === 'Gamma').item;
+      const item = (await jsonld(WINDOW)).data.itemListElement.find(
+        (e: { item: { name: string } }) => e.item.name === 'Gamma',
+      ).item;
       assert.equal(item.description, undefined);
       assert.equal(item.startDate, '2027-04-04T10:00:00+02:00');
-      const open = (await jsonld(`${WINDOW}&password=pw`)).data.itemListElement.find((e: { item: { name: string } }) => e.item.name === 'Gamma').item;
+      const open = (await jsonld(`${WINDOW}&password=pw`)).data.itemListElement.find(
+        (e: { item: { name: string } }) => e.item.name === 'Gamma',
+      ).item;
       assert.equal(open.description, 'Hush');
     });
 
@@ -86,7 +135,16 @@ for (const backend of backends()) {
       const etag = String(res.headers['etag']);
       assert.ok(res.headers['last-modified']);
       assert.equal((await t.request({ method: 'GET', url, headers: { 'if-none-match': etag } })).statusCode, 304);
-      assert.equal((await t.request({ method: 'GET', url, headers: { 'if-modified-since': String(res.headers['last-modified']) } })).statusCode, 304);
+      assert.equal(
+        (
+          await t.request({
+            method: 'GET',
+            url,
+            headers: { 'if-modified-since': String(res.headers['last-modified']) },
+          })
+        ).statusCode,
+        304,
+      );
       const head = await t.request({ method: 'HEAD', url });
       assert.equal(head.statusCode, 200);
       assert.equal(head.body, '');
@@ -96,7 +154,11 @@ for (const backend of backends()) {
     });
 
     it('should answer one event as its schema.org Event', async () => {
-      const res = await t.request({ method: 'GET', url: `${EVENTS}/${ids['a']}`, headers: { accept: 'application/ld+json' } });
+      const res = await t.request({
+        method: 'GET',
+        url: `${EVENTS}/${ids['a']}`,
+        headers: { accept: 'application/ld+json' },
+      });
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['content-type'], 'application/ld+json; charset=utf-8');
       const single = await t.request({ method: 'GET', url: `${EVENTS}/${ids['a']}` });

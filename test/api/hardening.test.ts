@@ -18,7 +18,9 @@ interface SchemaNode {
 /** Whether a parameter's schema accepts only numbers (possibly in a list): a string branch would take any text. */
 function onlyNumeric(schema: SchemaNode): boolean {
   const branches = schema.anyOf ?? [schema];
-  const types = branches.flatMap((b) => (b.type === 'array' && b.items ? (b.items.anyOf ?? [b.items]).map((i) => i.type) : [b.type]));
+  const types = branches.flatMap((b) =>
+    b.type === 'array' && b.items ? (b.items.anyOf ?? [b.items]).map((i) => i.type) : [b.type],
+  );
   return types.length > 0 && types.every((t) => t === 'integer' || t === 'number' || t === 'null');
 }
 
@@ -51,7 +53,9 @@ function rawExchange(port: number, ...chunks: string[]): Promise<{ text: string;
 function parseRaw(text: string): { status: number; headers: Record<string, string>; body: any } {
   const [head, ...rest] = text.split('\r\n\r\n');
   const [statusLine, ...lines] = head!.split('\r\n');
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
   return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(rest.join('\r\n\r\n')) };
 }
 
@@ -71,11 +75,18 @@ for (const backend of backends()) {
       for (const entry of routes) {
         for (const endpoint of entry.endpoints.filter((e) => e.methods.includes('GET'))) {
           const query = RouteTable.part(endpoint, 'querystring') as SchemaNode | undefined;
-          const url = entry.url.replace(/:id(\([^)]*\))?/, '1').replace(':slug', 'some-slug').replace(':passwordId', '1');
+          const url = entry.url
+            .replace(/:id(\([^)]*\))?/, '1')
+            .replace(':slug', 'some-slug')
+            .replace(':passwordId', '1');
           for (const [name, schema] of Object.entries(query?.properties ?? {})) {
             if (!onlyNumeric(schema)) continue;
             for (const value of NOT_NUMBERS) {
-              const res = await t.request({ method: 'GET', url: `${url}?${name}=${encodeURIComponent(value)}`, auth: admin.authorization });
+              const res = await t.request({
+                method: 'GET',
+                url: `${url}?${name}=${encodeURIComponent(value)}`,
+                auth: admin.authorization,
+              });
               assert.equal(res.statusCode, 400, `${url}?${name}=${value}: ${res.body}`);
               assert.equal(res.data.code, 'rest_invalid_param');
               assert.ok(name in res.data.data.params, `${name} is named`);
@@ -95,7 +106,13 @@ for (const backend of backends()) {
         ['/cal/events/v1/categories', '{"name":"x","parent":1e999}'],
         ['/cal/admin/v1/settings', '{"geoloc_radius":1e999}'],
       ] as const) {
-        const res = await t.request({ method: url.includes('settings') ? 'PATCH' : 'POST', url, auth: admin.authorization, headers: { 'content-type': 'application/json' }, payload: body });
+        const res = await t.request({
+          method: url.includes('settings') ? 'PATCH' : 'POST',
+          url,
+          auth: admin.authorization,
+          headers: { 'content-type': 'application/json' },
+          payload: body,
+        });
         assert.equal(res.statusCode, 400, `${url} ${body}: ${res.body}`);
         assert.equal(res.data.data.status, 400);
       }
@@ -111,20 +128,57 @@ for (const backend of backends()) {
     });
 
     it('should treat an empty body as no body whatever its content type', async () => {
-      const created = await t.request({ method: 'POST', url: EVENTS, auth: admin.authorization, payload: { title: 'Empty bodies', start_date: '2030-02-01 10:00:00', end_date: '2030-02-01 11:00:00' } });
+      const created = await t.request({
+        method: 'POST',
+        url: EVENTS,
+        auth: admin.authorization,
+        payload: { title: 'Empty bodies', start_date: '2030-02-01 10:00:00', end_date: '2030-02-01 11:00:00' },
+      });
       assert.equal(created.statusCode, 201);
-      for (const type of ['application/json', 'application/json; charset=utf-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
-        const read = await t.request({ method: 'GET', url: `${EVENTS}/${created.data.id}`, headers: { 'content-type': type } });
+      for (const type of [
+        'application/json',
+        'application/json; charset=utf-8',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+      ]) {
+        const read = await t.request({
+          method: 'GET',
+          url: `${EVENTS}/${created.data.id}`,
+          headers: { 'content-type': type },
+        });
         assert.equal(read.statusCode, 200, `GET with ${type}`);
-        const update = await t.request({ method: 'POST', url: `${EVENTS}/${created.data.id}?title=Still%20fine`, auth: admin.authorization, headers: { 'content-type': type }, payload: '' });
+        const update = await t.request({
+          method: 'POST',
+          url: `${EVENTS}/${created.data.id}?title=Still%20fine`,
+          auth: admin.authorization,
+          headers: { 'content-type': type },
+          payload: '',
+        });
         assert.equal(update.statusCode, 200, `POST with ${type}: ${update.body}`);
       }
-      const blank = await t.request({ method: 'POST', url: `${EVENTS}/${created.data.id}`, auth: admin.authorization, headers: { 'content-type': 'application/json' }, payload: ' \r\n ' });
+      const blank = await t.request({
+        method: 'POST',
+        url: `${EVENTS}/${created.data.id}`,
+        auth: admin.authorization,
+        headers: { 'content-type': 'application/json' },
+        payload: ' \r\n ',
+      });
       assert.equal(blank.statusCode, 200, 'a blank JSON body is no body');
-      const trashed = await t.request({ method: 'DELETE', url: `${EVENTS}/${created.data.id}`, auth: admin.authorization, headers: { 'content-type': 'application/json' } });
+      const trashed = await t.request({
+        method: 'DELETE',
+        url: `${EVENTS}/${created.data.id}`,
+        auth: admin.authorization,
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(trashed.statusCode, 200, trashed.body);
       assert.equal(trashed.data.status, 'trash');
-      const broken = await t.request({ method: 'POST', url: EVENTS, auth: admin.authorization, headers: { 'content-type': 'application/json' }, payload: '{"title":' });
+      const broken = await t.request({
+        method: 'POST',
+        url: EVENTS,
+        auth: admin.authorization,
+        headers: { 'content-type': 'application/json' },
+        payload: '{"title":',
+      });
       assert.equal(broken.statusCode, 400);
       assert.equal(broken.data.code, 'rest_invalid_json');
     });
@@ -142,12 +196,28 @@ for (const backend of backends()) {
       const propfind = await t.request({ method: 'PROPFIND' as 'GET', url: EVENTS });
       assert.ok([404, 405].includes(propfind.statusCode), propfind.body);
       assert.equal(typeof propfind.data.code, 'string');
-      const text = await t.request({ method: 'POST', url: EVENTS, auth: admin.authorization, headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+      const text = await t.request({
+        method: 'POST',
+        url: EVENTS,
+        auth: admin.authorization,
+        headers: { 'content-type': 'text/plain' },
+        payload: 'hello',
+      });
       assert.equal(text.statusCode, 400, 'a text body is not the object the route takes');
       assert.equal(text.data.data.status, 400);
-      const xml = await t.request({ method: 'POST', url: EVENTS, auth: admin.authorization, headers: { 'content-type': 'application/xml' }, payload: '<a/>' });
+      const xml = await t.request({
+        method: 'POST',
+        url: EVENTS,
+        auth: admin.authorization,
+        headers: { 'content-type': 'application/xml' },
+        payload: '<a/>',
+      });
       assert.equal(xml.statusCode, 415);
-      assert.deepEqual(xml.data, { code: 'rest_unsupported_media_type', message: xml.data.message, data: { status: 415 } });
+      assert.deepEqual(xml.data, {
+        code: 'rest_unsupported_media_type',
+        message: xml.data.message,
+        data: { status: 415 },
+      });
     });
 
     describe('errors of the HTTP parser, on a real socket', () => {
@@ -158,16 +228,27 @@ for (const backend of backends()) {
       });
 
       it('should answer headers over 16 KB with 431 rest_headers_too_large and close the connection', async () => {
-        const { text, closed } = await rawExchange(port, `GET ${EVENTS} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+        const { text, closed } = await rawExchange(
+          port,
+          `GET ${EVENTS} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        );
         const res = parseRaw(text);
         assert.equal(res.status, 431);
-        assert.deepEqual(res.body, { code: 'rest_headers_too_large', message: res.body.message, data: { status: 431 } });
+        assert.deepEqual(res.body, {
+          code: 'rest_headers_too_large',
+          message: res.body.message,
+          data: { status: 431 },
+        });
         assert.equal(res.headers['connection'], 'close');
         assert.ok(closed, 'the server closes the connection');
       });
 
       it('should answer a malformed request line with 400 in the contract body, after a good keep-alive request', async () => {
-        const { text, closed } = await rawExchange(port, `GET ${EVENTS} HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n`, 'NOT A REQUEST\r\n\r\n');
+        const { text, closed } = await rawExchange(
+          port,
+          `GET ${EVENTS} HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n`,
+          'NOT A REQUEST\r\n\r\n',
+        );
         const second = text.slice(text.indexOf('HTTP/1.1', 10));
         assert.match(text, /^HTTP\/1\.1 200 /);
         const res = parseRaw(second);

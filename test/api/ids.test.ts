@@ -19,14 +19,22 @@ for (const backend of backends()) {
     });
     after(() => t.close());
 
-    const post = (url: string, payload: Record<string, unknown>) => t.request({ method: 'POST', url, auth: admin.authorization, payload });
+    const post = (url: string, payload: Record<string, unknown>) =>
+      t.request({ method: 'POST', url, auth: admin.authorization, payload });
 
-    for (const [kind, noun] of [['tags', 'tag'], ['categories', 'category']] as const) {
+    for (const [kind, noun] of [
+      ['tags', 'tag'],
+      ['categories', 'category'],
+    ] as const) {
       it(`should give a new ${noun} an id above the deleted highest one`, async () => {
         const first = await post(`${V1}/${kind}`, { name: `${kind} one` });
         const highest = await post(`${V1}/${kind}`, { name: `${kind} two` });
         assert.ok(highest.data.id > first.data.id);
-        assert.equal((await t.request({ method: 'DELETE', url: `${V1}/${kind}/${highest.data.id}`, auth: admin.authorization })).statusCode, 200);
+        assert.equal(
+          (await t.request({ method: 'DELETE', url: `${V1}/${kind}/${highest.data.id}`, auth: admin.authorization }))
+            .statusCode,
+          200,
+        );
         const next = await post(`${V1}/${kind}`, { name: `${kind} three` });
         assert.equal(next.statusCode, 201);
         assert.ok(next.data.id > highest.data.id, `${next.data.id} > ${highest.data.id}`);
@@ -35,23 +43,53 @@ for (const backend of backends()) {
 
     it('should give a new user an id above the deleted highest one', async () => {
       const highest = await post(`${ADMIN}/users`, { username: 'highest-user', role: 'author' });
-      assert.equal((await t.request({ method: 'DELETE', url: `${ADMIN}/users/${highest.data.id}`, auth: admin.authorization })).statusCode, 200);
+      assert.equal(
+        (await t.request({ method: 'DELETE', url: `${ADMIN}/users/${highest.data.id}`, auth: admin.authorization }))
+          .statusCode,
+        200,
+      );
       const next = await post(`${ADMIN}/users`, { username: 'next-user', role: 'author' });
       assert.ok(next.data.id > highest.data.id, `${next.data.id} > ${highest.data.id}`);
     });
 
     it('should give a new application password an id above the revoked highest one', async () => {
       await post(`${ADMIN}/users/${admin.id}/application-passwords`, { name: 'extra' });
-      const before = (await t.request({ method: 'GET', url: `${ADMIN}/users/${admin.id}/application-passwords`, auth: admin.authorization })).data as { id: number }[];
+      const before = (
+        await t.request({
+          method: 'GET',
+          url: `${ADMIN}/users/${admin.id}/application-passwords`,
+          auth: admin.authorization,
+        })
+      ).data as { id: number }[];
       const highest = Math.max(...before.map((p) => p.id));
-      assert.equal((await t.request({ method: 'DELETE', url: `${ADMIN}/users/${admin.id}/application-passwords/${highest}`, auth: admin.authorization })).statusCode, 200);
+      assert.equal(
+        (
+          await t.request({
+            method: 'DELETE',
+            url: `${ADMIN}/users/${admin.id}/application-passwords/${highest}`,
+            auth: admin.authorization,
+          })
+        ).statusCode,
+        200,
+      );
       await post(`${ADMIN}/users/${admin.id}/application-passwords`, { name: 'another' });
-      const after = (await t.request({ method: 'GET', url: `${ADMIN}/users/${admin.id}/application-passwords`, auth: admin.authorization })).data as { id: number }[];
+      const after = (
+        await t.request({
+          method: 'GET',
+          url: `${ADMIN}/users/${admin.id}/application-passwords`,
+          auth: admin.authorization,
+        })
+      ).data as { id: number }[];
       assert.ok(Math.max(...after.map((p) => p.id)) > highest);
     });
 
     it('should give new events, venues, organizers and images ids above a removed highest post id', async () => {
-      const event = await post(`${V1}/events`, { title: 'Highest', start_date: '2030-03-01 10:00:00', end_date: '2030-03-01 11:00:00', image: 'https://example.org/a.jpg' });
+      const event = await post(`${V1}/events`, {
+        title: 'Highest',
+        start_date: '2030-03-01 10:00:00',
+        end_date: '2030-03-01 11:00:00',
+        image: 'https://example.org/a.jpg',
+      });
       assert.equal(event.statusCode, 201);
       const highest = event.data.image.id as number;
       assert.ok(highest > event.data.id);
@@ -73,30 +111,106 @@ describe('migration 006 keeps every id and continues above the highest [sqlite]'
       const db = storage.db;
       for (const id of [3, 7, 11]) await db.insertInto('posts').values({ id, type: 'image' }).execute();
       await db.insertInto('images').values({ id: 11, url: 'https://example.org/x.png', extension: 'png' }).execute();
-      await db.insertInto('terms').values([
-        { id: 5, taxonomy: 'post_tag', lang: 'en', trid: 5, name: 'Five', slug: 'five', description: '', parent: 0, count: 0 },
-        { id: 9, taxonomy: 'post_tag', lang: 'en', trid: 9, name: 'Nine', slug: 'nine', description: '', parent: 0, count: 0 },
-      ]).execute();
-      await db.insertInto('users').values({ id: 4, username: 'u', email: '', role: 'editor', registered: '2024-01-01 00:00:00' }).execute();
-      await db.insertInto('app_passwords').values({ id: 8, user_id: 4, name: '', hash: 'h', created: '2024-01-01 00:00:00' }).execute();
+      await db
+        .insertInto('terms')
+        .values([
+          {
+            id: 5,
+            taxonomy: 'post_tag',
+            lang: 'en',
+            trid: 5,
+            name: 'Five',
+            slug: 'five',
+            description: '',
+            parent: 0,
+            count: 0,
+          },
+          {
+            id: 9,
+            taxonomy: 'post_tag',
+            lang: 'en',
+            trid: 9,
+            name: 'Nine',
+            slug: 'nine',
+            description: '',
+            parent: 0,
+            count: 0,
+          },
+        ])
+        .execute();
+      await db
+        .insertInto('users')
+        .values({ id: 4, username: 'u', email: '', role: 'editor', registered: '2024-01-01 00:00:00' })
+        .execute();
+      await db
+        .insertInto('app_passwords')
+        .values({ id: 8, user_id: 4, name: '', hash: 'h', created: '2024-01-01 00:00:00' })
+        .execute();
 
       await migrate(db);
 
-      assert.deepEqual((await db.selectFrom('posts').select('id').orderBy('id').execute()).map((r) => r.id), [3, 7, 11]);
-      assert.deepEqual((await db.selectFrom('terms').select('id').orderBy('id').execute()).map((r) => r.id), [5, 9]);
-      assert.equal((await db.selectFrom('images').select('url').executeTakeFirstOrThrow()).url, 'https://example.org/x.png');
+      assert.deepEqual(
+        (await db.selectFrom('posts').select('id').orderBy('id').execute()).map((r) => r.id),
+        [3, 7, 11],
+      );
+      assert.deepEqual(
+        (await db.selectFrom('terms').select('id').orderBy('id').execute()).map((r) => r.id),
+        [5, 9],
+      );
+      assert.equal(
+        (await db.selectFrom('images').select('url').executeTakeFirstOrThrow()).url,
+        'https://example.org/x.png',
+      );
       // The unique slug index came back with the table.
-      await assert.rejects(db.insertInto('terms').values({ taxonomy: 'post_tag', lang: 'en', trid: 1, name: 'Dup', slug: 'nine', description: '', parent: 0, count: 0 }).execute());
+      await assert.rejects(
+        db
+          .insertInto('terms')
+          .values({
+            taxonomy: 'post_tag',
+            lang: 'en',
+            trid: 1,
+            name: 'Dup',
+            slug: 'nine',
+            description: '',
+            parent: 0,
+            count: 0,
+          })
+          .execute(),
+      );
       // Foreign keys hold again: a password of a user who does not exist is refused, and cascades work.
-      await assert.rejects(db.insertInto('app_passwords').values({ user_id: 999, name: '', hash: 'h', created: '' }).execute());
+      await assert.rejects(
+        db.insertInto('app_passwords').values({ user_id: 999, name: '', hash: 'h', created: '' }).execute(),
+      );
 
-      for (const [table, highest] of [['posts', 11], ['terms', 9], ['users', 4], ['app_passwords', 8]] as const) {
+      for (const [table, highest] of [
+        ['posts', 11],
+        ['terms', 9],
+        ['users', 4],
+        ['app_passwords', 8],
+      ] as const) {
         if (table === 'posts') await db.deleteFrom('images').where('id', '=', 11).execute();
         await db.deleteFrom(table).where('id', '=', highest).execute();
       }
       const post = await db.insertInto('posts').values({ type: 'event' }).returning('id').executeTakeFirstOrThrow();
-      const term = await db.insertInto('terms').values({ taxonomy: 'post_tag', lang: 'en', trid: 1, name: 'New', slug: 'new', description: '', parent: 0, count: 0 }).returning('id').executeTakeFirstOrThrow();
-      const user = await db.insertInto('users').values({ username: 'v', email: '', role: 'editor', registered: '' }).returning('id').executeTakeFirstOrThrow();
+      const term = await db
+        .insertInto('terms')
+        .values({
+          taxonomy: 'post_tag',
+          lang: 'en',
+          trid: 1,
+          name: 'New',
+          slug: 'new',
+          description: '',
+          parent: 0,
+          count: 0,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const user = await db
+        .insertInto('users')
+        .values({ username: 'v', email: '', role: 'editor', registered: '' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       assert.deepEqual([post.id, term.id, user.id], [12, 10, 5]);
     } finally {
       await storage.close();

@@ -46,12 +46,24 @@ for (const backend of backends()) {
       return res.data;
     }
 
-    async function target(): Promise<{ t: TestApp; admin: { id: number; authorization: string }; run: (options: ImportOptions, stopAfter?: number) => Promise<ImportReport> }> {
+    async function target(): Promise<{
+      t: TestApp;
+      admin: { id: number; authorization: string };
+      run: (options: ImportOptions, stopAfter?: number) => Promise<ImportReport>;
+    }> {
       const t = await createTestApp(backend, PRIVATE_OK);
       const admin = await t.asUser('administrator', 'importer');
       const run = async (options: ImportOptions, stopAfter?: number) => {
         let writes = 0;
-        return runImport({ app: t.app, actor: { id: admin.id, username: 'importer', role: 'administrator' }, author: null, stopped: () => stopAfter !== undefined && writes++ >= stopAfter }, options);
+        return runImport(
+          {
+            app: t.app,
+            actor: { id: admin.id, username: 'importer', role: 'administrator' },
+            author: null,
+            stopped: () => stopAfter !== undefined && writes++ >= stopAfter,
+          },
+          options,
+        );
       };
       return { t, admin, run };
     }
@@ -63,12 +75,47 @@ for (const backend of backends()) {
       ids['music'] = (await post(`${NS}/categories`, { name: 'Music', description: 'All music' })).id;
       ids['jazz'] = (await post(`${NS}/categories`, { name: 'Jazz', parent: ids['music'] })).id;
       ids['musique'] = (await post(`/fr${NS}/categories`, { name: 'Musique', translation_of: ids['music'] })).id;
-      ids['jazzFr'] = (await post(`/fr${NS}/categories`, { name: 'Jazz FR', slug: 'jazz', parent: ids['musique'], translation_of: ids['jazz'] })).id;
+      ids['jazzFr'] = (
+        await post(`/fr${NS}/categories`, {
+          name: 'Jazz FR',
+          slug: 'jazz',
+          parent: ids['musique'],
+          translation_of: ids['jazz'],
+        })
+      ).id;
       ids['musica'] = (await post(`/it${NS}/categories`, { name: 'Musica', translation_of: ids['music'] })).id;
       ids['outdoor'] = (await post(`${NS}/tags`, { name: 'outdoor' })).id;
-      ids['venue'] = (await post(`${NS}/venues`, { venue: 'Town Hall', address: '1 Main St', city: 'Springfield', country: 'USA', province: 'Ontario', zip: '12345', phone: '555-0100', website: 'https://hall.example.org', show_map: true, show_map_link: true, description: '<p>The hall.</p>' })).id;
-      ids['venueFr'] = (await post(`/fr${NS}/venues`, { venue: 'Mairie', address: '1 rue Principale', city: 'Springfield', translation_of: ids['venue'] })).id;
-      ids['organizer'] = (await post(`${NS}/organizers`, { organizer: 'Jazz Club', email: 'club@example.org', phone: '555-0199', website: 'https://club.example.org' })).id;
+      ids['venue'] = (
+        await post(`${NS}/venues`, {
+          venue: 'Town Hall',
+          address: '1 Main St',
+          city: 'Springfield',
+          country: 'USA',
+          province: 'Ontario',
+          zip: '12345',
+          phone: '555-0100',
+          website: 'https://hall.example.org',
+          show_map: true,
+          show_map_link: true,
+          description: '<p>The hall.</p>',
+        })
+      ).id;
+      ids['venueFr'] = (
+        await post(`/fr${NS}/venues`, {
+          venue: 'Mairie',
+          address: '1 rue Principale',
+          city: 'Springfield',
+          translation_of: ids['venue'],
+        })
+      ).id;
+      ids['organizer'] = (
+        await post(`${NS}/organizers`, {
+          organizer: 'Jazz Club',
+          email: 'club@example.org',
+          phone: '555-0199',
+          website: 'https://club.example.org',
+        })
+      ).id;
       ids['draftVenue'] = (await post(`${NS}/venues`, { venue: 'Secret Cellar', status: 'draft' })).id;
       const full = {
         description: '<p>An evening of <strong>jazz</strong>.</p>',
@@ -84,15 +131,79 @@ for (const backend of backends()) {
         show_map_link: true,
         image: 'https://images.example.org/concert.jpg',
       };
-      ids['concert'] = (await post(`${NS}/events`, { title: 'Spring Concert', ...full, venue: ids['venue'], organizer: [ids['organizer']], categories: [ids['jazz']], tags: [ids['outdoor']] })).id;
-      ids['concertFr'] = (await post(`/fr${NS}/events`, { title: 'Concert de printemps', ...full, venue: ids['venueFr'], categories: [ids['jazzFr']], translation_of: ids['concert'] })).id;
-      ids['concertIt'] = (await post(`/it${NS}/events`, { title: 'Concerto di primavera', start_date: full.start_date, end_date: full.end_date, timezone: 'Europe/Rome', categories: [ids['musica']], translation_of: ids['concert'] })).id;
-      ids['fair'] = (await post(`${NS}/events`, { title: 'County Fair', all_day: true, start_date: '2027-06-01', end_date: '2027-06-01', hide_from_listings: true })).id;
-      ids['festival'] = (await post(`${NS}/events`, { title: 'Three-day Festival', start_date: '2027-07-01 10:00:00', end_date: '2027-07-03 22:00:00', venue: ids['draftVenue'] })).id;
-      ids['draft'] = (await post(`${NS}/events`, { title: 'Draft Event', status: 'draft', start_date: '2027-08-01 10:00:00', end_date: '2027-08-01 11:00:00' })).id;
-      ids['past'] = (await post(`${NS}/events`, { title: 'Old Event', start_date: '2019-05-01 10:00:00', end_date: '2019-05-01 11:00:00' })).id;
-      ids['trashed'] = (await post(`${NS}/events`, { title: 'Trashed Event', start_date: '2027-09-01 10:00:00', end_date: '2027-09-01 11:00:00' })).id;
-      assert.equal((await source.request({ method: 'DELETE', url: `${NS}/events/${ids['trashed']}`, auth: sourceAdmin })).statusCode, 200);
+      ids['concert'] = (
+        await post(`${NS}/events`, {
+          title: 'Spring Concert',
+          ...full,
+          venue: ids['venue'],
+          organizer: [ids['organizer']],
+          categories: [ids['jazz']],
+          tags: [ids['outdoor']],
+        })
+      ).id;
+      ids['concertFr'] = (
+        await post(`/fr${NS}/events`, {
+          title: 'Concert de printemps',
+          ...full,
+          venue: ids['venueFr'],
+          categories: [ids['jazzFr']],
+          translation_of: ids['concert'],
+        })
+      ).id;
+      ids['concertIt'] = (
+        await post(`/it${NS}/events`, {
+          title: 'Concerto di primavera',
+          start_date: full.start_date,
+          end_date: full.end_date,
+          timezone: 'Europe/Rome',
+          categories: [ids['musica']],
+          translation_of: ids['concert'],
+        })
+      ).id;
+      ids['fair'] = (
+        await post(`${NS}/events`, {
+          title: 'County Fair',
+          all_day: true,
+          start_date: '2027-06-01',
+          end_date: '2027-06-01',
+          hide_from_listings: true,
+        })
+      ).id;
+      ids['festival'] = (
+        await post(`${NS}/events`, {
+          title: 'Three-day Festival',
+          start_date: '2027-07-01 10:00:00',
+          end_date: '2027-07-03 22:00:00',
+          venue: ids['draftVenue'],
+        })
+      ).id;
+      ids['draft'] = (
+        await post(`${NS}/events`, {
+          title: 'Draft Event',
+          status: 'draft',
+          start_date: '2027-08-01 10:00:00',
+          end_date: '2027-08-01 11:00:00',
+        })
+      ).id;
+      ids['past'] = (
+        await post(`${NS}/events`, {
+          title: 'Old Event',
+          start_date: '2019-05-01 10:00:00',
+          end_date: '2019-05-01 11:00:00',
+        })
+      ).id;
+      ids['trashed'] = (
+        await post(`${NS}/events`, {
+          title: 'Trashed Event',
+          start_date: '2027-09-01 10:00:00',
+          end_date: '2027-09-01 11:00:00',
+        })
+      ).id;
+      assert.equal(
+        (await source.request({ method: 'DELETE', url: `${NS}/events/${ids['trashed']}`, auth: sourceAdmin }))
+          .statusCode,
+        200,
+      );
     });
 
     after(async () => source.close());
@@ -108,23 +219,54 @@ for (const backend of backends()) {
       const { t, admin, run } = await target();
       try {
         const report = await run({ from: sourceUrl, ...credentials(sourceAdmin) });
-        assert.equal(total(report, "event", "created"), 7, JSON.stringify(report.skipped.slice(0, 4)) + JSON.stringify(report.counts.event));
+        assert.equal(
+          total(report, 'event', 'created'),
+          7,
+          JSON.stringify(report.skipped.slice(0, 4)) + JSON.stringify(report.counts.event),
+        );
         assert.equal(total(report, 'category', 'created'), 5);
         assert.equal(total(report, 'venue', 'created'), 3);
         assert.deepEqual(report.skipped, []);
         const auth = admin.authorization;
         const concert = await eventBySlug(t, auth, 'en', 'spring-concert');
-        const original = (await source.request({ method: 'GET', url: `${NS}/events/${ids['concert']}`, auth: sourceAdmin })).data;
-        for (const field of ['title', 'description', 'excerpt', 'start_date', 'end_date', 'utc_start_date', 'timezone', 'all_day', 'cost', 'website', 'featured', 'sticky', 'show_map', 'show_map_link', 'hide_from_listings', 'status', 'slug']) {
+        const original = (
+          await source.request({ method: 'GET', url: `${NS}/events/${ids['concert']}`, auth: sourceAdmin })
+        ).data;
+        for (const field of [
+          'title',
+          'description',
+          'excerpt',
+          'start_date',
+          'end_date',
+          'utc_start_date',
+          'timezone',
+          'all_day',
+          'cost',
+          'website',
+          'featured',
+          'sticky',
+          'show_map',
+          'show_map_link',
+          'hide_from_listings',
+          'status',
+          'slug',
+        ]) {
           assert.deepEqual(concert[field], original[field], field);
         }
         assert.equal(concert.image.url, 'https://images.example.org/concert.jpg');
         assert.equal(concert.cost_details.currency_symbol, '€');
         assert.equal(concert.venue.venue, 'Town Hall');
-        for (const field of ['address', 'city', 'country', 'province', 'zip', 'phone', 'website']) assert.equal(concert.venue[field], original.venue[field], `venue ${field}`);
+        for (const field of ['address', 'city', 'country', 'province', 'zip', 'phone', 'website'])
+          assert.equal(concert.venue[field], original.venue[field], `venue ${field}`);
         assert.equal(concert.organizer[0].email, 'club@example.org');
-        assert.deepEqual(concert.categories.map((c: any) => c.slug), ['jazz']);
-        assert.deepEqual(concert.tags.map((c: any) => c.name), ['outdoor']);
+        assert.deepEqual(
+          concert.categories.map((c: any) => c.slug),
+          ['jazz'],
+        );
+        assert.deepEqual(
+          concert.tags.map((c: any) => c.name),
+          ['outdoor'],
+        );
         // Translations linked as in the source, each language with its own records.
         const fr = await eventBySlug(t, auth, 'fr', 'concert-de-printemps');
         const it = await eventBySlug(t, auth, 'it', 'concerto-di-primavera');
@@ -134,12 +276,16 @@ for (const backend of backends()) {
         const venueFr = (await t.request({ method: 'GET', url: `${NS}/venues/${fr.venue.id}`, auth })).data;
         assert.deepEqual(venueFr.translations, { en: concert.venue.id, fr: fr.venue.id });
         // The category tree, per language.
-        const jazz = (await t.request({ method: 'GET', url: `${NS}/categories/${concert.categories[0].id}`, auth })).data;
+        const jazz = (await t.request({ method: 'GET', url: `${NS}/categories/${concert.categories[0].id}`, auth }))
+          .data;
         const music = (await t.request({ method: 'GET', url: `${NS}/categories/${jazz.parent}`, auth })).data;
         assert.equal(music.name, 'Music');
         assert.equal(music.description, 'All music');
         const jazzFr = (await t.request({ method: 'GET', url: `${NS}/categories/${fr.categories[0].id}`, auth })).data;
-        assert.equal((await t.request({ method: 'GET', url: `${NS}/categories/${jazzFr.parent}`, auth })).data.name, 'Musique');
+        assert.equal(
+          (await t.request({ method: 'GET', url: `${NS}/categories/${jazzFr.parent}`, auth })).data.name,
+          'Musique',
+        );
         // All-day, multi-day, hidden, draft, past; the trashed one stays behind.
         const fair = await eventBySlug(t, auth, 'en', 'county-fair');
         assert.equal(fair.all_day, true);
@@ -148,31 +294,55 @@ for (const backend of backends()) {
         assert.equal((await eventBySlug(t, auth, 'en', 'three-day-festival')).venue.status, 'draft');
         assert.equal((await eventBySlug(t, auth, 'en', 'draft-event')).status, 'draft');
         await eventBySlug(t, auth, 'en', 'old-event');
-        assert.equal((await t.request({ method: 'GET', url: `${NS}/events/by-slug/trashed-event`, auth })).statusCode, 404);
+        assert.equal(
+          (await t.request({ method: 'GET', url: `${NS}/events/by-slug/trashed-event`, auth })).statusCode,
+          404,
+        );
 
         const version = await readDataVersion(t.storage.db);
         const again = await run({ from: sourceUrl, ...credentials(sourceAdmin) });
         for (const kind of ['category', 'tag', 'venue', 'organizer', 'event']) {
-          assert.equal(total(again, kind, 'created') + total(again, kind, 'updated'), 0, `${kind}: ${JSON.stringify(again.counts[kind])}`);
+          assert.equal(
+            total(again, kind, 'created') + total(again, kind, 'updated'),
+            0,
+            `${kind}: ${JSON.stringify(again.counts[kind])}`,
+          );
         }
         assert.equal(total(again, 'event', 'unchanged'), 7);
         assert.equal(await readDataVersion(t.storage.db), version, 'nothing written');
 
         // A change at the source is an update; a record gone is reported, then trashed with --prune.
-        await source.request({ method: 'POST', url: `${NS}/events/${ids['fair']}`, payload: { title: 'County Fair 2027' }, auth: sourceAdmin });
+        await source.request({
+          method: 'POST',
+          url: `${NS}/events/${ids['fair']}`,
+          payload: { title: 'County Fair 2027' },
+          auth: sourceAdmin,
+        });
         await source.request({ method: 'DELETE', url: `${NS}/events/${ids['past']}`, auth: sourceAdmin });
         const third = await run({ from: sourceUrl, ...credentials(sourceAdmin) });
         assert.equal(total(third, 'event', 'updated'), 1);
         assert.equal(total(third, 'event', 'created'), 0);
-        assert.equal((await t.request({ method: 'GET', url: `${NS}/events/${fair.id}`, auth })).data.title, 'County Fair 2027');
+        assert.equal(
+          (await t.request({ method: 'GET', url: `${NS}/events/${fair.id}`, auth })).data.title,
+          'County Fair 2027',
+        );
         assert.equal(third.gone.length, 1);
         assert.equal(third.gone[0]!.pruned, false);
         const old = await eventBySlug(t, auth, 'en', 'old-event');
         assert.equal(old.status, 'publish', 'kept without --prune');
         const pruned = await run({ from: sourceUrl, ...credentials(sourceAdmin), prune: true });
         assert.equal(pruned.gone[0]!.pruned, true);
-        assert.equal((await t.request({ method: 'GET', url: `${NS}/events/${old.id}`, auth })).data.code, 'event-no-longer-available', 'in the trash');
-        await source.request({ method: 'POST', url: `${NS}/events/${ids['past']}`, payload: { status: 'publish' }, auth: sourceAdmin });
+        assert.equal(
+          (await t.request({ method: 'GET', url: `${NS}/events/${old.id}`, auth })).data.code,
+          'event-no-longer-available',
+          'in the trash',
+        );
+        await source.request({
+          method: 'POST',
+          url: `${NS}/events/${ids['past']}`,
+          payload: { status: 'publish' },
+          auth: sourceAdmin,
+        });
       } finally {
         await t.close();
       }
@@ -183,7 +353,13 @@ for (const backend of backends()) {
       try {
         const report = await run({ from: sourceUrl, languages: ['en', 'fr'], since: '2027-01-01' });
         assert.deepEqual(Object.keys(report.counts['event'] ?? {}).sort(), ['en', 'fr']);
-        const titles = (await t.request({ method: 'GET', url: `${NS}/events?status=publish,draft&start_date=1900-01-01&end_date=2999-01-01&per_page=50`, auth: admin.authorization })).data.events.map((e: any) => e.title);
+        const titles = (
+          await t.request({
+            method: 'GET',
+            url: `${NS}/events?status=publish,draft&start_date=1900-01-01&end_date=2999-01-01&per_page=50`,
+            auth: admin.authorization,
+          })
+        ).data.events.map((e: any) => e.title);
         assert.ok(!titles.includes('Draft Event'));
         assert.ok(!titles.includes('Old Event'), '--since');
         assert.ok(titles.includes('Spring Concert'));
@@ -198,14 +374,29 @@ for (const backend of backends()) {
       const { t, admin, run } = await target();
       try {
         await assert.rejects(run({ from: sourceUrl, ...credentials(sourceAdmin) }, 9), ImportStopped);
-        const mapped = async () => Number((await t.storage.db.selectFrom('import_map').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+        const mapped = async () =>
+          Number(
+            (
+              await t.storage.db
+                .selectFrom('import_map')
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
         const before = await mapped();
         assert.ok(before >= 9 && before < 17, `stopped part way: ${before}`);
         const resumed = await run({ from: sourceUrl, ...credentials(sourceAdmin) });
-        const created = ['category', 'tag', 'venue', 'organizer', 'event'].reduce((n, k) => n + total(resumed, k, 'created'), 0);
+        const created = ['category', 'tag', 'venue', 'organizer', 'event'].reduce(
+          (n, k) => n + total(resumed, k, 'created'),
+          0,
+        );
         assert.equal(created, 17 - before, JSON.stringify(resumed.counts));
         assert.equal(await mapped(), 17);
-        const events = await t.request({ method: 'GET', url: `${NS}/events?status=publish,draft&include_hidden=1&start_date=1900-01-01&end_date=2999-01-01&per_page=50`, auth: admin.authorization });
+        const events = await t.request({
+          method: 'GET',
+          url: `${NS}/events?status=publish,draft&include_hidden=1&start_date=1900-01-01&end_date=2999-01-01&per_page=50`,
+          auth: admin.authorization,
+        });
         assert.equal(events.data.total, 5, 'en events once each');
       } finally {
         await t.close();
@@ -227,12 +418,20 @@ for (const backend of backends()) {
       };
       const server = http.createServer((req, res) => {
         const url = new URL(req.url!, 'http://x');
-        const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
-        if (url.pathname === '/wp-json/') return send(200, { name: 'Site', namespaces: ['oembed/1.0', 'tribe/events/v1', 'wp/v2'] });
+        const send = (status: number, body: unknown) =>
+          res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
+        if (url.pathname === '/wp-json/')
+          return send(200, { name: 'Site', namespaces: ['oembed/1.0', 'tribe/events/v1', 'wp/v2'] });
         const match = /^\/wp-json\/tribe\/events\/v1\/(events|venues|organizers|categories|tags)$/.exec(url.pathname);
-        if (!match) return send(404, { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+        if (!match)
+          return send(404, {
+            code: 'rest_no_route',
+            message: 'No route was found matching the URL and request method.',
+            data: { status: 404 },
+          });
         const page = Number(url.searchParams.get('page') ?? 1);
-        if (match[1] === 'events') return send(200, { events: pages[page - 1] ?? [], total: all.length, total_pages: pages.length });
+        if (match[1] === 'events')
+          return send(200, { events: pages[page - 1] ?? [], total: all.length, total_pages: pages.length });
         return send(200, { [match[1]!]: lists[match[1]!], total: lists[match[1]!]!.length, total_pages: 1 });
       });
       const base = await listen(server);
@@ -242,7 +441,17 @@ for (const backend of backends()) {
         assert.equal(total(report, 'event', 'created'), 51, JSON.stringify(report.skipped.slice(0, 3)));
         assert.equal(total(report, 'venue', 'created'), lists['venues']!.length);
         const event = await eventBySlug(t, admin.authorization, 'en', single.slug);
-        for (const field of ['title', 'description', 'start_date', 'end_date', 'timezone', 'cost', 'website', 'show_map']) assert.deepEqual(event[field], single[field], field);
+        for (const field of [
+          'title',
+          'description',
+          'start_date',
+          'end_date',
+          'timezone',
+          'cost',
+          'website',
+          'show_map',
+        ])
+          assert.deepEqual(event[field], single[field], field);
         assert.equal(event.venue.venue, single.venue.venue);
         assert.deepEqual(event.tags.map((x: any) => x.slug).sort(), single.tags.map((x: any) => x.slug).sort());
         assert.equal(event.organizer[0].organizer, single.organizer[0].organizer);
@@ -260,11 +469,31 @@ for (const backend of backends()) {
       await seed(big.storage.db, 400, bigAdmin.id);
       const bigUrl = `${await big.app.listen({ port: 0, host: '127.0.0.1' })}/`;
       const { t } = await target();
-      const env = { ...process.env, LOG_LEVEL: 'silent', ...PRIVATE_OK, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : { DATA_DIR: t.config.dataDir }) };
+      const env = {
+        ...process.env,
+        LOG_LEVEL: 'silent',
+        ...PRIVATE_OK,
+        ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : { DATA_DIR: t.config.dataDir }),
+      };
       const root = fileURLToPath(new URL('../../', import.meta.url));
       const cli = (killAt: number | null) =>
         new Promise<{ code: number | null; signal: string | null; stdout: string }>((resolve) => {
-          const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'import', '--from', bigUrl, ...Object.values(credentials(bigAdmin.authorization)).flatMap((v, i) => [i === 0 ? '--user' : '--password', v])], { cwd: root, env });
+          const child = spawn(
+            process.execPath,
+            [
+              '--import',
+              'tsx',
+              'src/cli.ts',
+              'import',
+              '--from',
+              bigUrl,
+              ...Object.values(credentials(bigAdmin.authorization)).flatMap((v, i) => [
+                i === 0 ? '--user' : '--password',
+                v,
+              ]),
+            ],
+            { cwd: root, env },
+          );
           let stdout = '';
           child.stdout.on('data', (chunk) => (stdout += chunk));
           child.stderr.on('data', (chunk: Buffer) => {
@@ -276,7 +505,15 @@ for (const backend of backends()) {
       try {
         const killed = await cli(200);
         assert.equal(killed.signal, 'SIGKILL');
-        const count = async (table: 'events' | 'import_map') => Number((await t.storage.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+        const count = async (table: 'events' | 'import_map') =>
+          Number(
+            (
+              await t.storage.db
+                .selectFrom(table)
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
         const half = await count('events');
         assert.ok(half >= 200 && half < 400, `killed part way: ${half} events`);
         assert.equal(await count('import_map'), half + 15 + 15 + 200 + 100, 'every record written has its map row');
@@ -298,18 +535,54 @@ for (const backend of backends()) {
       try {
         const { user, password } = credentials(sourceAdmin);
         const editor = await t.asUser('editor');
-        assert.equal((await t.request({ method: 'POST', url: '/cal/admin/v1/imports', payload: { from: sourceUrl }, auth: editor.authorization })).statusCode, 403);
-        assert.equal((await t.request({ method: 'POST', url: '/cal/admin/v1/imports', payload: { ics: '/etc/passwd' }, auth: admin.authorization })).statusCode, 400);
-        const started = await t.request({ method: 'POST', url: '/cal/admin/v1/imports', payload: { from: sourceUrl, user, password }, auth: admin.authorization });
+        assert.equal(
+          (
+            await t.request({
+              method: 'POST',
+              url: '/cal/admin/v1/imports',
+              payload: { from: sourceUrl },
+              auth: editor.authorization,
+            })
+          ).statusCode,
+          403,
+        );
+        assert.equal(
+          (
+            await t.request({
+              method: 'POST',
+              url: '/cal/admin/v1/imports',
+              payload: { ics: '/etc/passwd' },
+              auth: admin.authorization,
+            })
+          ).statusCode,
+          400,
+        );
+        const started = await t.request({
+          method: 'POST',
+          url: '/cal/admin/v1/imports',
+          payload: { from: sourceUrl, user, password },
+          auth: admin.authorization,
+        });
         assert.equal(started.statusCode, 202, started.body);
         assert.ok(!started.body.includes(password));
-        const second = await t.request({ method: 'POST', url: '/cal/admin/v1/imports', payload: { from: sourceUrl }, auth: admin.authorization });
+        const second = await t.request({
+          method: 'POST',
+          url: '/cal/admin/v1/imports',
+          payload: { from: sourceUrl },
+          auth: admin.authorization,
+        });
         assert.equal(second.statusCode, 409);
         assert.equal(second.data.code, 'rest_import_running');
         let job = started.data;
         for (let i = 0; i < 200 && job.status === 'running'; i += 1) {
           await new Promise((resolve) => setTimeout(resolve, 50));
-          job = (await t.request({ method: 'GET', url: `/cal/admin/v1/imports/${started.data.id}`, auth: admin.authorization })).data;
+          job = (
+            await t.request({
+              method: 'GET',
+              url: `/cal/admin/v1/imports/${started.data.id}`,
+              auth: admin.authorization,
+            })
+          ).data;
         }
         assert.equal(job.status, 'done', JSON.stringify(job));
         assert.equal(job.progress.event.done, 7);
@@ -325,7 +598,9 @@ for (const backend of backends()) {
 
     it('imports iCalendar feeds from a file and a URL, idempotently, sanitized, with skips and warnings', async () => {
       const dir = fileURLToPath(new URL('../fixtures/ics/', import.meta.url));
-      const server = http.createServer((req, res) => res.writeHead(200, { 'content-type': 'text/calendar' }).end(fs.readFileSync(`${dir}google-export.ics`)));
+      const server = http.createServer((req, res) =>
+        res.writeHead(200, { 'content-type': 'text/calendar' }).end(fs.readFileSync(`${dir}google-export.ics`)),
+      );
       const base = await listen(server);
       const { t, admin, run } = await target();
       try {
@@ -336,7 +611,10 @@ for (const backend of backends()) {
         assert.equal(planning.start_date, '2027-04-20 10:00:00');
         assert.ok(!planning.description.includes('<script'), 'sanitized as any write');
         assert.match(planning.description, /<b>planning<\/b>/);
-        assert.deepEqual(planning.categories.map((c: any) => c.name), ['Office']);
+        assert.deepEqual(
+          planning.categories.map((c: any) => c.name),
+          ['Office'],
+        );
         assert.equal(planning.venue.venue, 'Konferenzraum 3');
         const again = await run({ ics: `${dir}outlook-export.ics`, category: 'Office' });
         assert.equal(total(again, 'event', 'unchanged'), 2);
@@ -346,7 +624,10 @@ for (const backend of backends()) {
         assert.equal(total(series, 'event', 'skipped'), 2);
         assert.ok(Object.keys(series.counts['event'] ?? {}).every((lang) => lang === 'fr'));
         // The weekly series came in as a series (see the next test).
-        assert.match((await eventBySlug(t, admin.authorization, 'fr', 'weekly-standup')).recurrence.rrule, /FREQ=WEEKLY/);
+        assert.match(
+          (await eventBySlug(t, admin.authorization, 'fr', 'weekly-standup')).recurrence.rrule,
+          /FREQ=WEEKLY/,
+        );
         const seriesAgain = await run({ ics: `${dir}series.ics`, language: 'fr' });
         assert.equal(total(seriesAgain, 'event', 'created'), 0, 'a second run creates nothing');
 
@@ -356,7 +637,10 @@ for (const backend of backends()) {
         const jam = await eventBySlug(t, admin.authorization, 'en', 'jam-session-spring-edition');
         assert.equal(jam.organizer[0].email, 'jazz.society@example.org');
         assert.equal(jam.utc_start_date, '2027-03-14 18:00:00');
-        await assert.rejects(run({ ics: `${dir}not-a-calendar.html` }), (e: Error) => e instanceof SourceError && /Not an iCalendar file/.test(e.message));
+        await assert.rejects(
+          run({ ics: `${dir}not-a-calendar.html` }),
+          (e: Error) => e instanceof SourceError && /Not an iCalendar file/.test(e.message),
+        );
       } finally {
         await t.close();
         server.close();
@@ -369,18 +653,32 @@ for (const backend of backends()) {
       const { t, admin, run } = await target();
       const auth = admin.authorization;
       const occurrencesOf = async (id: number) =>
-        (await t.request({ method: 'GET', url: `${NS}/events?post_parent=${id}&start_date=2027-01-01&end_date=2027-12-31&status=publish,draft`, auth })).data.events.map((e: any) => [e.start_date, e.title, e.recurrence_id]);
+        (
+          await t.request({
+            method: 'GET',
+            url: `${NS}/events?post_parent=${id}&start_date=2027-01-01&end_date=2027-12-31&status=publish,draft`,
+            auth,
+          })
+        ).data.events.map((e: any) => [e.start_date, e.title, e.recurrence_id]);
       try {
         fs.writeFileSync(file, fixture);
         const first = await run({ ics: file, prune: true });
-        assert.deepEqual(first.warnings.filter((w) => w.includes('Series')), [], 'not expanded');
+        assert.deepEqual(
+          first.warnings.filter((w) => w.includes('Series')),
+          [],
+          'not expanded',
+        );
         assert.equal(total(first, 'event', 'created'), 3, 'the series, the tentative event, the moved occurrence');
         const standup = await eventBySlug(t, auth, 'en', 'weekly-standup');
         assert.equal(standup.start_date, '2027-03-02 09:00:00');
         assert.equal(standup.timezone, 'America/New_York');
         assert.match(standup.recurrence.rrule, /^(?=.*FREQ=WEEKLY)(?=.*BYDAY=TU)(?=.*COUNT=6)/);
         assert.deepEqual(standup.recurrence.rdates, ['2027-04-01 14:00:00']);
-        assert.deepEqual(standup.recurrence.exdates, ['2027-03-16 09:00:00', '2027-04-06 09:00:00'], 'the EXDATE and the cancelled override');
+        assert.deepEqual(
+          standup.recurrence.exdates,
+          ['2027-03-16 09:00:00', '2027-04-06 09:00:00'],
+          'the EXDATE and the cancelled override',
+        );
         assert.deepEqual(await occurrencesOf(standup.id), [
           ['2027-03-09 09:00:00', 'Weekly standup', '2027-03-09 09:00:00'],
           ['2027-03-23 11:00:00', 'Weekly standup (moved)', '2027-03-23 09:00:00'],
@@ -392,10 +690,20 @@ for (const backend of backends()) {
         assert.equal(moved[0].recurrence_id, '2027-03-23 09:00:00');
 
         const again = await run({ ics: file, prune: true });
-        assert.equal(total(again, 'event', 'created') + total(again, 'event', 'updated') + total(again, 'event', 'gone'), 0, JSON.stringify(again.counts));
+        assert.equal(
+          total(again, 'event', 'created') + total(again, 'event', 'updated') + total(again, 'event', 'gone'),
+          0,
+          JSON.stringify(again.counts),
+        );
 
         // The source renames the override and cancels another occurrence: the same exception is updated, that date excluded.
-        fs.writeFileSync(file, fixture.replace('SUMMARY:Weekly standup (moved)', 'SUMMARY:Weekly standup (moved again)').replace('RECURRENCE-ID:20270406T130000Z', 'RECURRENCE-ID:20270330T130000Z').replace('DTSTART;TZID=America/New_York:20270406T090000', 'DTSTART;TZID=America/New_York:20270330T090000'));
+        fs.writeFileSync(
+          file,
+          fixture
+            .replace('SUMMARY:Weekly standup (moved)', 'SUMMARY:Weekly standup (moved again)')
+            .replace('RECURRENCE-ID:20270406T130000Z', 'RECURRENCE-ID:20270330T130000Z')
+            .replace('DTSTART;TZID=America/New_York:20270406T090000', 'DTSTART;TZID=America/New_York:20270330T090000'),
+        );
         const third = await run({ ics: file, prune: true });
         assert.equal(total(third, 'event', 'created'), 0);
         const after3 = await occurrencesOf(standup.id);
@@ -405,12 +713,25 @@ for (const backend of backends()) {
           ['2027-04-01 14:00:00', 'Weekly standup', '2027-04-01 14:00:00'],
           ['2027-04-06 09:00:00', 'Weekly standup', '2027-04-06 09:00:00'],
         ]);
-        assert.equal((await eventBySlug(t, auth, 'en', 'weekly-standup')).recurrence.exceptions[0].id, moved[0].id, 'the same occurrence');
+        assert.equal(
+          (await eventBySlug(t, auth, 'en', 'weekly-standup')).recurrence.exceptions[0].id,
+          moved[0].id,
+          'the same occurrence',
+        );
 
         // The override leaves the source: reported, and its occurrence kept (never pruned on its own).
-        fs.writeFileSync(file, fixture.replace(/BEGIN:VEVENT\r?\nUID:weekly-standup@example.org\r?\nDTSTAMP:20270101T000000Z\r?\nRECURRENCE-ID;TZID[\s\S]*?END:VEVENT\r?\n/, ''));
+        fs.writeFileSync(
+          file,
+          fixture.replace(
+            /BEGIN:VEVENT\r?\nUID:weekly-standup@example.org\r?\nDTSTAMP:20270101T000000Z\r?\nRECURRENCE-ID;TZID[\s\S]*?END:VEVENT\r?\n/,
+            '',
+          ),
+        );
         const fourth = await run({ ics: file, prune: true });
-        assert.deepEqual(fourth.gone.map((g) => [g.sourceId, g.pruned]), [['override:weekly-standup@example.org@20270323T090000', false]]);
+        assert.deepEqual(
+          fourth.gone.map((g) => [g.sourceId, g.pruned]),
+          [['override:weekly-standup@example.org@20270323T090000', false]],
+        );
         assert.ok((await occurrencesOf(standup.id)).some((o: string[]) => o[1] === 'Weekly standup (moved again)'));
         const fifth = await run({ ics: file, prune: true });
         assert.equal(fifth.gone.length, 0, 'reported once');
@@ -421,18 +742,38 @@ for (const backend of backends()) {
 
     it('says in one line what is wrong with a source', async () => {
       const server = http.createServer((req, res) => {
-        if (req.url!.startsWith('/html')) return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>Welcome</p>');
-        if (req.url!.startsWith('/other')) return res.writeHead(200, { 'content-type': 'application/json' }).end('{"namespaces":["wp/v2","oembed/1.0"]}');
-        if (req.url!.startsWith('/cut')) return res.writeHead(200, { 'content-type': 'application/json' }).end('{"namespaces":["tribe/ev');
+        if (req.url!.startsWith('/html'))
+          return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>Welcome</p>');
+        if (req.url!.startsWith('/other'))
+          return res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end('{"namespaces":["wp/v2","oembed/1.0"]}');
+        if (req.url!.startsWith('/cut'))
+          return res.writeHead(200, { 'content-type': 'application/json' }).end('{"namespaces":["tribe/ev');
         return res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"rest_forbidden"}');
       });
       const base = await listen(server);
       const { t, run } = await target();
       try {
-        await assert.rejects(run({ from: `${base}/html/` }), (e: Error) => e instanceof SourceError && /answered HTML/.test(e.message));
-        await assert.rejects(run({ from: `${base}/other/` }), (e: Error) => e instanceof SourceError && /wp\/v2, oembed\/1\.0/.test(e.message));
-        await assert.rejects(run({ from: `${base}/cut/` }), (e: Error) => e instanceof SourceError && /does not parse/.test(e.message));
-        await assert.rejects(run({ from: `${base}/private/`, user: 'u', password: 'secret-password' }), (e: Error) => e instanceof SourceError && /refused the credentials/.test(e.message) && !e.message.includes('secret-password'));
+        await assert.rejects(
+          run({ from: `${base}/html/` }),
+          (e: Error) => e instanceof SourceError && /answered HTML/.test(e.message),
+        );
+        await assert.rejects(
+          run({ from: `${base}/other/` }),
+          (e: Error) => e instanceof SourceError && /wp\/v2, oembed\/1\.0/.test(e.message),
+        );
+        await assert.rejects(
+          run({ from: `${base}/cut/` }),
+          (e: Error) => e instanceof SourceError && /does not parse/.test(e.message),
+        );
+        await assert.rejects(
+          run({ from: `${base}/private/`, user: 'u', password: 'secret-password' }),
+          (e: Error) =>
+            e instanceof SourceError &&
+            /refused the credentials/.test(e.message) &&
+            !e.message.includes('secret-password'),
+        );
       } finally {
         await t.close();
         server.close();

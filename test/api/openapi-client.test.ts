@@ -21,13 +21,24 @@ function typeCheck(dir: string, files: Record<string, string>): string[] {
   for (const [name, source] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), source);
   const program = ts.createProgram(
     Object.keys(files).map((f) => path.join(dir, f)),
-    { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: true, types: [] },
+    {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      skipLibCheck: true,
+      types: [],
+    },
   );
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
 
 /** `const name: Type = <json>;` for each captured response. */
-const constants = (entries: [string, string, unknown][]) => entries.map(([name, type, value]) => `export const ${name}: ${type} = ${JSON.stringify(value)};`).join('\n');
+const constants = (entries: [string, string, unknown][]) =>
+  entries.map(([name, type, value]) => `export const ${name}: ${type} = ${JSON.stringify(value)};`).join('\n');
 
 describe('generated OpenAPI clients type-check against real responses', () => {
   let t: TestApp;
@@ -49,12 +60,33 @@ describe('generated OpenAPI clients type-check against real responses', () => {
     const child = await post(`${V1}/categories`, { name: 'Bebop', parent: category.id });
     const tag = await post(`${V1}/tags`, { name: 'outdoor' });
     const event = await post(`${V1}/events`, {
-      title: 'Typed', description: 'Every field', start_date: '2031-07-01 19:00:00', end_date: '2031-07-01 22:00:00', timezone: 'Europe/Paris', cost: '€15',
-      website: 'https://example.org', image: 'https://example.org/a.png', categories: [child.id], tags: [tag.id], featured: true,
-      venue: { venue: 'Hall', address: '1 rue X', city: 'Paris', country: 'France', zip: '75001', website: 'https://hall.example.org' },
+      title: 'Typed',
+      description: 'Every field',
+      start_date: '2031-07-01 19:00:00',
+      end_date: '2031-07-01 22:00:00',
+      timezone: 'Europe/Paris',
+      cost: '€15',
+      website: 'https://example.org',
+      image: 'https://example.org/a.png',
+      categories: [child.id],
+      tags: [tag.id],
+      featured: true,
+      venue: {
+        venue: 'Hall',
+        address: '1 rue X',
+        city: 'Paris',
+        country: 'France',
+        zip: '75001',
+        website: 'https://hall.example.org',
+      },
       organizer: [{ organizer: 'Org', email: 'org@example.org', phone: '+33 1' }],
     });
-    const bare = await post(`${V1}/events`, { title: 'Bare', start_date: '2031-07-02', end_date: '2031-07-02', all_day: true });
+    const bare = await post(`${V1}/events`, {
+      title: 'Bare',
+      start_date: '2031-07-02',
+      end_date: '2031-07-02',
+      all_day: true,
+    });
     const user = await post(`${ADMIN}/users`, { username: 'typed-user', role: 'editor', email: 'u@example.org' });
 
     const eventsDoc = await get(`${V1}/doc`);
@@ -71,7 +103,11 @@ describe('generated OpenAPI clients type-check against real responses', () => {
           ['event', "Ok<'/events/{id}', 'get', 200>", await get(`${V1}/events/${event.id}`)],
           ['bareEvent', "components['schemas']['Event']", await get(`${V1}/events/${bare.id}`)],
           ['created', "Ok<'/events', 'post', 201>", event],
-          ['eventList', "Ok<'/events', 'get', 200>", await get(`${V1}/events?start_date=2031-01-01&end_date=2031-12-31`)],
+          [
+            'eventList',
+            "Ok<'/events', 'get', 200>",
+            await get(`${V1}/events?start_date=2031-01-01&end_date=2031-12-31`),
+          ],
           ['venue', "Ok<'/venues/{id}', 'get', 200>", await get(`${V1}/venues/${event.venue.id}`)],
           ['venues', "Ok<'/venues', 'get', 200>", await get(`${V1}/venues`)],
           ['organizer', "Ok<'/organizers/{id}', 'get', 200>", await get(`${V1}/organizers/${event.organizer[0].id}`)],
@@ -80,7 +116,11 @@ describe('generated OpenAPI clients type-check against real responses', () => {
           ['categories', "Ok<'/categories', 'get', 200>", await get(`${V1}/categories?hide_empty=false`)],
           ['tag', "Ok<'/tags/{id}', 'get', 200>", await get(`${V1}/tags/${tag.id}`)],
           ['tags', "Ok<'/tags', 'get', 200>", await get(`${V1}/tags?hide_empty=false`)],
-          ['error', "components['schemas']['Error']", (await t.request({ method: 'GET', url: `${V1}/events/999999` })).data],
+          [
+            'error',
+            "components['schemas']['Error']",
+            (await t.request({ method: 'GET', url: `${V1}/events/999999` })).data,
+          ],
           ['users', "AdminOk<'/users', 'get', 200>", await get(`${ADMIN}/users`)],
           ['newUser', "AdminOk<'/users', 'post', 201>", user],
           ['settings', "AdminOk<'/settings', 'get', 200>", await get(`${ADMIN}/settings`)],

@@ -23,7 +23,10 @@ function parsePrometheus(text: string): Map<string, number> {
       assert.match(line, /^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .+$/, line);
       continue;
     }
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*")*)?\})?) (-?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|nan|\+inf|-inf))$/i.exec(line);
+    const match =
+      /^([a-zA-Z_:][a-zA-Z0-9_:]*(?:\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*")*)?\})?) (-?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|nan|\+inf|-inf))$/i.exec(
+        line,
+      );
     assert.ok(match, `not a Prometheus sample line: ${line}`);
     samples.set(match[1]!, Number(match[2]));
   }
@@ -56,7 +59,15 @@ for (const backend of backends()) {
 
 describe('health with the database gone', () => {
   it('should answer 503 when PostgreSQL does not answer (a closed port)', async () => {
-    const config = loadConfig({ DATA_DIR: tmp('cal-health-'), LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere' }, isValidTimezone);
+    const config = loadConfig(
+      {
+        DATA_DIR: tmp('cal-health-'),
+        LOG_LEVEL: 'silent',
+        CAL_MAX_EVENT_LOOP_DELAY_MS: '0',
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere',
+      },
+      isValidTimezone,
+    );
     const storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
     const app = await buildApp(config, { storage, logger: false });
     await app.ready();
@@ -89,14 +100,30 @@ describe('metrics and logs', () => {
   it('should count requests by route pattern and status class, page-cache hits, statements and the process', async () => {
     const t = await createTestApp('sqlite', { CAL_METRICS: '1' });
     const editor = await t.asUser('editor');
-    const event = await t.request({ method: 'POST', url: `${API}/events`, auth: editor.authorization, payload: { title: 'Metered', status: 'publish', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00' } });
+    const event = await t.request({
+      method: 'POST',
+      url: `${API}/events`,
+      auth: editor.authorization,
+      payload: {
+        title: 'Metered',
+        status: 'publish',
+        start_date: '2030-01-01 10:00:00',
+        end_date: '2030-01-01 11:00:00',
+      },
+    });
     for (let i = 0; i < 3; i += 1) await t.request({ method: 'GET', url: `${API}/events/${event.data.id}` });
     await t.request({ method: 'GET', url: `${API}/events/999999` });
     const res = await t.request({ method: 'GET', url: '/metrics' });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/plain; version=0\.0\.4/);
     const samples = parsePrometheus(res.body);
-    const single = [...samples.keys()].find((k) => k.startsWith('cal_http_requests_total{') && k.includes('method="GET"') && k.includes('status="2xx"') && k.includes('/events/:id'));
+    const single = [...samples.keys()].find(
+      (k) =>
+        k.startsWith('cal_http_requests_total{') &&
+        k.includes('method="GET"') &&
+        k.includes('status="2xx"') &&
+        k.includes('/events/:id'),
+    );
     assert.ok(single, 'requests by route pattern');
     assert.equal(samples.get(single!), 3);
     assert.ok([...samples.keys()].some((k) => k.startsWith('cal_http_requests_total{') && k.includes('status="4xx"')));
@@ -114,7 +141,16 @@ describe('metrics and logs', () => {
     const t = await createTestApp('sqlite', { CAL_METRICS: '1', CAL_METRICS_PORT: '0' });
     await t.close();
     const port = 19_000 + Math.floor(Math.random() * 1000);
-    const config = loadConfig({ DATA_DIR: tmp('cal-metrics-'), LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0', CAL_METRICS: '1', CAL_METRICS_PORT: String(port) }, isValidTimezone);
+    const config = loadConfig(
+      {
+        DATA_DIR: tmp('cal-metrics-'),
+        LOG_LEVEL: 'silent',
+        CAL_MAX_EVENT_LOOP_DELAY_MS: '0',
+        CAL_METRICS: '1',
+        CAL_METRICS_PORT: String(port),
+      },
+      isValidTimezone,
+    );
     const storage = await connect({ dataDir: config.dataDir });
     await migrate(storage.db);
     const app = await buildApp(config, { storage, logger: false });
@@ -134,7 +170,10 @@ describe('metrics and logs', () => {
         done();
       },
     });
-    const config = loadConfig({ DATA_DIR: tmp('cal-log-'), LOG_LEVEL: 'info', CAL_MAX_EVENT_LOOP_DELAY_MS: '0' }, isValidTimezone);
+    const config = loadConfig(
+      { DATA_DIR: tmp('cal-log-'), LOG_LEVEL: 'info', CAL_MAX_EVENT_LOOP_DELAY_MS: '0' },
+      isValidTimezone,
+    );
     const storage = await connect({ dataDir: config.dataDir });
     await migrate(storage.db);
     const app = await buildApp(config, { storage, logger: { level: 'info', stream } });
@@ -142,7 +181,17 @@ describe('metrics and logs', () => {
     const { createUser } = await import('../../src/modules/users/user.service.js');
     const { user, application_password } = await createUser(storage.db, { username: 'logged', role: 'editor' });
     const authorization = `Basic ${Buffer.from(`logged:${application_password}`).toString('base64')}`;
-    await app.inject({ method: 'POST', url: `${API}/events`, headers: { authorization }, payload: { title: 'Logged', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00', password: 'event-secret' } });
+    await app.inject({
+      method: 'POST',
+      url: `${API}/events`,
+      headers: { authorization },
+      payload: {
+        title: 'Logged',
+        start_date: '2030-01-01 10:00:00',
+        end_date: '2030-01-01 11:00:00',
+        password: 'event-secret',
+      },
+    });
     await app.inject({ method: 'GET', url: '/health/ready' });
     const all = lines.join('');
     assert.ok(!all.includes(application_password), 'no application password');
@@ -157,7 +206,14 @@ describe('metrics and logs', () => {
   });
 
   it('should state the configuration with its secrets masked', () => {
-    const config = loadConfig({ DATA_DIR: '/tmp/x', CAL_ADMIN_PASSWORD: 'very-secret', DATABASE_URL: 'postgres://cal:dbsecret@db.example:5432/cal' }, isValidTimezone);
+    const config = loadConfig(
+      {
+        DATA_DIR: '/tmp/x',
+        CAL_ADMIN_PASSWORD: 'very-secret',
+        DATABASE_URL: 'postgres://cal:dbsecret@db.example:5432/cal',
+      },
+      isValidTimezone,
+    );
     const shown = JSON.stringify(maskedConfiguration(config));
     assert.ok(!shown.includes('very-secret') && !shown.includes('dbsecret'));
     assert.match(shown, /postgres:\/\/cal:\*\*\*@db\.example:5432\/cal/);

@@ -22,9 +22,20 @@ function assertConsistent(file: string): number {
     const events = count(db, 'select count(*) as n from events');
     assert.equal(count(db, "select count(*) as n from posts where type = 'event'"), events, 'every event has its post');
     const listed = count(db, "select count(*) as n from events where status = 'publish' and hide_from_listings = 0");
-    assert.equal(count(db, 'select coalesce(sum(n), 0) as n from event_window_counts'), listed, 'per-day counts agree with the events');
-    const term = db.prepare("select id, count from terms where name = 'Backups'").get() as { id: number; count: number };
-    assert.equal(count(db, `select count(*) as n from event_terms where term_id = ${term.id}`), events, 'each event came whole, with its category');
+    assert.equal(
+      count(db, 'select coalesce(sum(n), 0) as n from event_window_counts'),
+      listed,
+      'per-day counts agree with the events',
+    );
+    const term = db.prepare("select id, count from terms where name = 'Backups'").get() as {
+      id: number;
+      count: number;
+    };
+    assert.equal(
+      count(db, `select count(*) as n from event_terms where term_id = ${term.id}`),
+      events,
+      'each event came whole, with its category',
+    );
     assert.equal(term.count, listed, 'the term count agrees with its events');
     return events;
   } finally {
@@ -48,7 +59,14 @@ describe('backup and restore of the embedded database', () => {
       fetch(`${address}${API}/events`, {
         method: 'POST',
         headers: { authorization: auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ title, status: 'publish', start_date: '2030-02-01 10:00:00', end_date: '2030-02-01 11:00:00', categories: ['Backups'], tags: ['during'] }),
+        body: JSON.stringify({
+          title,
+          status: 'publish',
+          start_date: '2030-02-01 10:00:00',
+          end_date: '2030-02-01 11:00:00',
+          categories: ['Backups'],
+          tags: ['during'],
+        }),
       });
     const writes = (async () => {
       while (writing) {
@@ -73,7 +91,10 @@ describe('backup and restore of the embedded database', () => {
 
     const refused = await runCli(['restore', file], { DATA_DIR: dataDir });
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, new RegExp(`A service \\(pid ${server.pid}\\) is running on .*: stop it first, then restore`));
+    assert.match(
+      refused.stderr,
+      new RegExp(`A service \\(pid ${server.pid}\\) is running on .*: stop it first, then restore`),
+    );
     const overwritten = await runCli(['copy', '--from', tmpDir('cal-other-'), '--to', dataDir], {});
     assert.equal(overwritten.code, 1);
     assert.match(overwritten.stderr, /is running on .*: stop it before copying into it/);
@@ -97,7 +118,9 @@ describe('backup and restore of the embedded database', () => {
     const configuration = JSON.parse(server.lines.find((l) => l.includes('"msg":"configuration"'))!);
     assert.equal(configuration.configuration.adminPassword, '***');
     assert.equal(configuration.configuration.dataDir, dataDir);
-    const request = server.lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'request completed' && l.method === 'POST');
+    const request = server.lines
+      .map((l) => JSON.parse(l))
+      .find((l) => l.msg === 'request completed' && l.method === 'POST');
     assert.equal(request.route, `${API}/events`);
     assert.equal(typeof request.user, 'number');
   });
@@ -138,7 +161,10 @@ describe('backup and restore of the embedded database', () => {
     assert.equal(count(copy, "select count(*) as n from settings where key like 'filler-%'"), 4000);
     // One moment's state: each row was its own commit, so the copy holds rows 0…k-1 and no other.
     const rows = count(copy, "select count(*) as n from settings where key like 'written-%'");
-    const last = count(copy, "select coalesce(max(cast(substr(key, 9) as integer)), -1) as n from settings where key like 'written-%'");
+    const last = count(
+      copy,
+      "select coalesce(max(cast(substr(key, 9) as integer)), -1) as n from settings where key like 'written-%'",
+    );
     assert.ok(rows > 0, 'the writer was writing');
     assert.equal(last, rows - 1);
     copy.close();
@@ -151,7 +177,11 @@ describe('backup and restore of the embedded database', () => {
     await storage.close();
     const good = path.join(tmpDir('cal-good-'), 'good.backup');
     await backup(dataDir, good);
-    await assert.rejects(backup(dataDir, good), (error: Error) => error instanceof BackupError && /exists/.test(error.message), 'never overwrites a file');
+    await assert.rejects(
+      backup(dataDir, good),
+      (error: Error) => error instanceof BackupError && /exists/.test(error.message),
+      'never overwrites a file',
+    );
 
     const files = tmpDir('cal-bad-');
     const text = path.join(files, 'notes.txt');
@@ -160,7 +190,9 @@ describe('backup and restore of the embedded database', () => {
     new SQLite(foreign).exec('create table notes (body text)');
     const later = path.join(files, 'later.sqlite');
     fs.copyFileSync(good, later);
-    new SQLite(later).exec("insert into kysely_migration (name, timestamp) values ('999_from_the_future', '2099-01-01T00:00:00.000Z')");
+    new SQLite(later).exec(
+      "insert into kysely_migration (name, timestamp) values ('999_from_the_future', '2099-01-01T00:00:00.000Z')",
+    );
     const target = tmpDir('cal-restore-target-');
     for (const [file, reason] of [
       [text, /cannot be read \(file is not a database\)/],
@@ -168,7 +200,11 @@ describe('backup and restore of the embedded database', () => {
       [later, /later version \(migrations 999_from_the_future/],
       [path.join(files, 'missing.sqlite'), /cannot be opened/],
     ] as const) {
-      await assert.rejects(restore(target, file), (error: Error) => error instanceof BackupError && reason.test(error.message) && /nothing was changed/.test(error.message));
+      await assert.rejects(
+        restore(target, file),
+        (error: Error) =>
+          error instanceof BackupError && reason.test(error.message) && /nothing was changed/.test(error.message),
+      );
       assert.ok(!fs.existsSync(path.join(target, SQLITE_FILE)), 'nothing was changed');
     }
     await restore(target, good);
@@ -176,7 +212,10 @@ describe('backup and restore of the embedded database', () => {
     // Without a pid file (a service started otherwise, a cal-events command): SQLite's lock tells.
     const holder = new SQLite(path.join(target, SQLITE_FILE));
     holder.prepare('select 1').get();
-    await assert.rejects(restore(target, good), (error: Error) => error instanceof BackupError && /A process has .* open: stop it first/.test(error.message));
+    await assert.rejects(
+      restore(target, good),
+      (error: Error) => error instanceof BackupError && /A process has .* open: stop it first/.test(error.message),
+    );
     holder.close();
     await restore(target, good);
   });

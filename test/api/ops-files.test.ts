@@ -46,7 +46,9 @@ async function warningsOf(work: () => Promise<unknown>): Promise<string[]> {
 function schemaOf(file: string): { type: string; name: string; sql: string | null }[] {
   const db = new SQLite(file, { readonly: true });
   try {
-    return db.prepare("select type, name, sql from sqlite_master where name not like 'sqlite_%' order by type, name").all() as { type: string; name: string; sql: string | null }[];
+    return db
+      .prepare("select type, name, sql from sqlite_master where name not like 'sqlite_%' order by type, name")
+      .all() as { type: string; name: string; sql: string | null }[];
   } finally {
     db.close();
   }
@@ -77,17 +79,25 @@ describe('files of the embedded database', () => {
     const storage = await connect({ dataDir });
     await storage.close();
     assert.equal(octal(modeOf(dataDir)), '700');
-    for (const name of [file, `${file}-wal`].filter((n) => fs.existsSync(n))) assert.equal(octal(modeOf(name)), '600', name);
+    for (const name of [file, `${file}-wal`].filter((n) => fs.existsSync(n)))
+      assert.equal(octal(modeOf(name)), '600', name);
   });
 
-  it('should leave a DATA_DIR it does not own as it is, and warn', { skip: process.getuid?.() !== 0 && 'needs root to give a directory away' }, async () => {
-    const dataDir = tmpDir('cal-files-theirs-');
-    fs.chmodSync(dataDir, 0o755);
-    fs.chownSync(dataDir, 65534, 65534);
-    const warnings = await warningsOf(async () => (await connect({ dataDir })).close());
-    assert.equal(octal(modeOf(dataDir)), '755', 'not ours to change');
-    assert.ok(warnings.some((w) => w.includes(dataDir) && /readable by others \(mode 755\)/.test(w)), warnings.join('\n'));
-  });
+  it(
+    'should leave a DATA_DIR it does not own as it is, and warn',
+    { skip: process.getuid?.() !== 0 && 'needs root to give a directory away' },
+    async () => {
+      const dataDir = tmpDir('cal-files-theirs-');
+      fs.chmodSync(dataDir, 0o755);
+      fs.chownSync(dataDir, 65534, 65534);
+      const warnings = await warningsOf(async () => (await connect({ dataDir })).close());
+      assert.equal(octal(modeOf(dataDir)), '755', 'not ours to change');
+      assert.ok(
+        warnings.some((w) => w.includes(dataDir) && /readable by others \(mode 755\)/.test(w)),
+        warnings.join('\n'),
+      );
+    },
+  );
 });
 
 describe('the pid file', () => {
@@ -106,7 +116,10 @@ describe('the pid file', () => {
     const victim = path.join(tmpDir('cal-pid-victim-'), 'important.conf');
     fs.writeFileSync(victim, 'keep me\n', { mode: 0o644 });
     fs.symlinkSync(victim, path.join(dataDir, 'cal-events.pid'));
-    assert.throws(() => holdPidFile(dataDir), (error: Error) => error instanceof PidFileError && /is a symbolic link/.test(error.message));
+    assert.throws(
+      () => holdPidFile(dataDir),
+      (error: Error) => error instanceof PidFileError && /is a symbolic link/.test(error.message),
+    );
     assert.equal(fs.readFileSync(victim, 'utf8'), 'keep me\n');
     assert.equal(octal(modeOf(victim)), '644');
     // A dangling link (to a file the service could create) is refused too.
@@ -138,9 +151,13 @@ describe('backup files', () => {
     const making = backup(dataDir, file);
     making.catch(() => undefined);
     // Once the copy is under way beside it, someone takes the name.
-    while (!fs.readdirSync(dir).some((name) => name.includes('.partial'))) await new Promise((resolve) => setImmediate(resolve));
+    while (!fs.readdirSync(dir).some((name) => name.includes('.partial')))
+      await new Promise((resolve) => setImmediate(resolve));
     fs.writeFileSync(file, 'not yours');
-    await assert.rejects(making, (error: Error) => error instanceof BackupError && /appeared while the backup was made/.test(error.message));
+    await assert.rejects(
+      making,
+      (error: Error) => error instanceof BackupError && /appeared while the backup was made/.test(error.message),
+    );
     assert.equal(fs.readFileSync(file, 'utf8'), 'not yours');
     assert.deepEqual(fs.readdirSync(dir), ['calendar.backup'], 'the partial copy is gone');
   });
@@ -150,7 +167,19 @@ describe('backup files', () => {
     const dataDir = tmpDir('cal-backup-unicode-');
     const storage = await connect({ dataDir });
     await migrate(storage.db);
-    await storage.db.insertInto('terms').values({ taxonomy: 'cal_events_cat', lang: 'fr', trid: 1, name: 'ÉTÉ', slug: 'ete', description: '', parent: 0, count: 0 }).execute();
+    await storage.db
+      .insertInto('terms')
+      .values({
+        taxonomy: 'cal_events_cat',
+        lang: 'fr',
+        trid: 1,
+        name: 'ÉTÉ',
+        slug: 'ete',
+        description: '',
+        parent: 0,
+        count: 0,
+      })
+      .execute();
     await storage.close();
     const file = path.join(tmpDir('cal-backup-unicode-file-'), 'calendar.backup');
     await backup(dataDir, file);
@@ -167,7 +196,9 @@ describe('restore of a crafted backup', () => {
     // What someone who can hand an operator a backup could add: a trigger that promotes every
     // user, a view exposing the password hashes, and one of the service's own triggers rewritten.
     const crafted = new SQLite(file);
-    const ours = crafted.prepare("select name, tbl_name as tableName from sqlite_master where type = 'trigger' order by name limit 1").get() as { name: string; tableName: string };
+    const ours = crafted
+      .prepare("select name, tbl_name as tableName from sqlite_master where type = 'trigger' order by name limit 1")
+      .get() as { name: string; tableName: string };
     crafted.exec(`
       create trigger promote after insert on users begin update users set role = 'administrator'; end;
       create view leaked as select user_id, password from app_passwords;
@@ -181,7 +212,11 @@ describe('restore of a crafted backup', () => {
     const restored = path.join(target, SQLITE_FILE);
     assert.deepEqual(schemaOf(restored), reference, "the schema is this version's, to the letter");
     assert.equal(octal(modeOf(restored)), '600');
-    assert.deepEqual(fs.readdirSync(target).filter((name) => !name.startsWith(SQLITE_FILE)), [], 'no work files left');
+    assert.deepEqual(
+      fs.readdirSync(target).filter((name) => !name.startsWith(SQLITE_FILE)),
+      [],
+      'no work files left',
+    );
 
     const storage = await connect({ dataDir: target });
     try {
@@ -210,7 +245,11 @@ describe('restore of a crafted backup', () => {
       altered.exec(alteration);
       altered.close();
       const target = path.join(tmpDir('cal-altered-target-'), 'data');
-      await assert.rejects(restore(target, file), (error: Error) => error instanceof BackupError && reason.test(error.message) && /Nothing was changed/.test(error.message));
+      await assert.rejects(
+        restore(target, file),
+        (error: Error) =>
+          error instanceof BackupError && reason.test(error.message) && /Nothing was changed/.test(error.message),
+      );
       assert.ok(!fs.existsSync(target), 'not even the DATA_DIR was made');
     }
   });

@@ -31,7 +31,9 @@ function responsesIn(raw: string): { status: number; headers: Record<string, str
   while (rest.startsWith('HTTP/1.1 ')) {
     const end = rest.indexOf('\r\n\r\n');
     const [statusLine, ...headerLines] = rest.slice(0, end).split('\r\n');
-    const headers = Object.fromEntries(headerLines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      headerLines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+    );
     const length = Number(headers['content-length']);
     out.push({ status: Number(statusLine!.split(' ')[1]), headers, body: rest.slice(end + 4, end + 4 + length) });
     rest = rest.slice(end + 4 + length);
@@ -42,8 +44,17 @@ function responsesIn(raw: string): { status: number; headers: Record<string, str
 for (const backend of backends()) {
   describe(`shutting down [${backend}]`, () => {
     it('should turn not ready, answer what still arrives with 503 in the contract body, finish the requests in flight, then close', async () => {
-      const pg = backend === 'postgres' ? await createScratchDatabase(process.env['TEST_DATABASE_URL']!, 'cal_drain') : null;
-      const config = loadConfig({ DATA_DIR: tmpDir('cal-drain-'), LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0', ...(pg ? { DATABASE_URL: pg.url } : {}) }, isValidTimezone);
+      const pg =
+        backend === 'postgres' ? await createScratchDatabase(process.env['TEST_DATABASE_URL']!, 'cal_drain') : null;
+      const config = loadConfig(
+        {
+          DATA_DIR: tmpDir('cal-drain-'),
+          LOG_LEVEL: 'silent',
+          CAL_MAX_EVENT_LOOP_DELAY_MS: '0',
+          ...(pg ? { DATABASE_URL: pg.url } : {}),
+        },
+        isValidTimezone,
+      );
       const storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
       await migrate(storage.db);
       const app = await buildApp(config, { storage, logger: false });
@@ -137,7 +148,16 @@ describe('readiness with the database unreachable', () => {
           done();
         },
       });
-      const config = loadConfig({ DATA_DIR: tmpDir('cal-dead-'), LOG_LEVEL: 'info', CAL_MAX_EVENT_LOOP_DELAY_MS: '0', CAL_METRICS: '1', DATABASE_URL: database.url }, isValidTimezone);
+      const config = loadConfig(
+        {
+          DATA_DIR: tmpDir('cal-dead-'),
+          LOG_LEVEL: 'info',
+          CAL_MAX_EVENT_LOOP_DELAY_MS: '0',
+          CAL_METRICS: '1',
+          DATABASE_URL: database.url,
+        },
+        isValidTimezone,
+      );
       const storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
       const app = await buildApp(config, { storage, logger: { level: 'info', stream } });
       await app.ready();
@@ -151,7 +171,10 @@ describe('readiness with the database unreachable', () => {
         const body = JSON.parse(ready.body);
         assert.equal(body.code, 'rest_service_unavailable');
         assert.deepEqual(body.data.checks, { draining: 'no', database: expected, migrations: 'unknown' });
-        assert.ok(!ready.body.includes(String(new URL(database.url).port)), 'the database address is not shown to the caller');
+        assert.ok(
+          !ready.body.includes(String(new URL(database.url).port)),
+          'the database address is not shown to the caller',
+        );
         assert.equal((await app.inject({ method: 'GET', url: '/health/live' })).statusCode, 200);
 
         const metrics = await app.inject({ method: 'GET', url: '/metrics' });
@@ -159,7 +182,10 @@ describe('readiness with the database unreachable', () => {
         assert.match(metrics.body, /^cal_http_requests_total\{route="\/health\/ready",method="GET",status="5xx"\} 1$/m);
 
         const logged = lines.map((l) => JSON.parse(l));
-        assert.ok(logged.some((l) => l.level === 40 && /^not ready: database/.test(l.msg)), 'a failed probe is a warning');
+        assert.ok(
+          logged.some((l) => l.level === 40 && /^not ready: database/.test(l.msg)),
+          'a failed probe is a warning',
+        );
         assert.ok(!logged.some((l) => /under pressure/.test(l.msg)), 'not mistaken for the overload guard');
         assert.ok(!lines.join('').includes('not-shown'), 'no password in the log');
       } finally {

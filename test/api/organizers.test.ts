@@ -10,12 +10,36 @@ describeLinkedKind({
   nameField: 'organizer',
   label: 'Organizer',
   fullPayload: {
-    description: 'A description', excerpt: 'An excerpt', date: '2024-02-03 04:05:06', status: 'publish', image: 'https://img.example.com/a.jpg',
-    phone: '555-0100', website: 'https://org.example.com', email: 'org@example.com',
+    description: 'A description',
+    excerpt: 'An excerpt',
+    date: '2024-02-03 04:05:06',
+    status: 'publish',
+    image: 'https://img.example.com/a.jpg',
+    phone: '555-0100',
+    website: 'https://org.example.com',
+    email: 'org@example.com',
   },
   fullKeys: [
-    'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'description', 'excerpt', 'slug', 'image',
-    'phone', 'website', 'email', 'global_id', 'global_id_lineage', 'i18n_language', 'translations',
+    'id',
+    'author',
+    'status',
+    'date',
+    'date_utc',
+    'modified',
+    'modified_utc',
+    'url',
+    'organizer',
+    'description',
+    'excerpt',
+    'slug',
+    'image',
+    'phone',
+    'website',
+    'email',
+    'global_id',
+    'global_id_lineage',
+    'i18n_language',
+    'translations',
   ],
   badField: ['website', 'not a url'],
 });
@@ -26,25 +50,48 @@ for (const backend of backends()) {
     const create = (payload: Record<string, unknown>) => fx.create(payload);
 
     describe(`POST ${ORGANIZERS}`, () => {
-      it('should answer the shape of the original\'s sample, with a Person json_ld on reads', async () => {
-        const data = await create({ organizer: 'Golden Organizer', phone: '555-0100', website: 'https://org.example.com', email: 'org@example.com' });
+      it("should answer the shape of the original's sample, with a Person json_ld on reads", async () => {
+        const data = await create({
+          organizer: 'Golden Organizer',
+          phone: '555-0100',
+          website: 'https://org.example.com',
+          email: 'org@example.com',
+        });
         const { id, author, date, date_utc, modified, modified_utc, ...rest } = data;
         assert.equal(author, String(fx.editor.id));
         for (const d of [date, date_utc, modified, modified_utc]) assert.match(d, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
         assert.deepEqual(rest, {
-          status: 'publish', url: 'http://localhost:80/organizer/golden-organizer/', organizer: 'Golden Organizer', slug: 'golden-organizer',
-          phone: '555-0100', website: 'https://org.example.com', email: 'org@example.com',
-          global_id: `localhost?id=${id}`, global_id_lineage: [`localhost?id=${id}`], i18n_language: 'en', translations: { en: id },
+          status: 'publish',
+          url: 'http://localhost:80/organizer/golden-organizer/',
+          organizer: 'Golden Organizer',
+          slug: 'golden-organizer',
+          phone: '555-0100',
+          website: 'https://org.example.com',
+          email: 'org@example.com',
+          global_id: `localhost?id=${id}`,
+          global_id_lineage: [`localhost?id=${id}`],
+          i18n_language: 'en',
+          translations: { en: id },
         });
         const single = await fx.t.request({ method: 'GET', url: `${ORGANIZERS}/by-slug/golden-organizer` });
         assert.deepEqual(single.data.json_ld, {
-          '@type': 'Person', name: 'Golden Organizer', description: '', url: 'https://org.example.com',
-          telephone: '555-0100', email: 'org@example.com', sameAs: 'https://org.example.com',
+          '@type': 'Person',
+          name: 'Golden Organizer',
+          description: '',
+          url: 'https://org.example.com',
+          telephone: '555-0100',
+          email: 'org@example.com',
+          sameAs: 'https://org.example.com',
         });
       });
 
       it('should answer 400 for a bad website, store any e-mail text as sent (trimmed), and accept empty ones', async () => {
-        const res = await fx.t.request({ method: 'POST', url: ORGANIZERS, auth: fx.editor.authorization, payload: { organizer: 'Bad', website: 'ftp://x', email: 'nope' } });
+        const res = await fx.t.request({
+          method: 'POST',
+          url: ORGANIZERS,
+          auth: fx.editor.authorization,
+          payload: { organizer: 'Bad', website: 'ftp://x', email: 'nope' },
+        });
         assert.equal(res.statusCode, 400);
         assert.deepEqual(Object.keys(res.data.data.params), ['website']);
         const free = await create({ email: '  not an email  ' });
@@ -64,8 +111,14 @@ for (const backend of backends()) {
         const byPhone = await create({ phone: `+1 ${word}` });
         const byEmail = await create({ email: `${word}@example.com` });
         const byWebsite = await create({ website: `https://${word}.example.org` });
-        const ids = async (search: string) => (await fx.t.request({ method: 'GET', url: `${ORGANIZERS}?search=${encodeURIComponent(search)}` })).data.organizers.map((o: any) => o.id);
-        assert.deepEqual((await ids(word)).sort((a: number, b: number) => a - b), [byPhone.id, byEmail.id, byWebsite.id]);
+        const ids = async (search: string) =>
+          (
+            await fx.t.request({ method: 'GET', url: `${ORGANIZERS}?search=${encodeURIComponent(search)}` })
+          ).data.organizers.map((o: any) => o.id);
+        assert.deepEqual(
+          (await ids(word)).sort((a: number, b: number) => a - b),
+          [byPhone.id, byEmail.id, byWebsite.id],
+        );
         assert.deepEqual(await ids(`${word} example.org`), [byWebsite.id]);
       });
 
@@ -75,8 +128,14 @@ for (const backend of backends()) {
         const second = await create({ organizer: `${word} second` });
         const event = await insertEvent(fx.t, { organizerIds: [first.id, second.id] });
         const res = await fx.t.request({ method: 'GET', url: `${ORGANIZERS}?event=${event}` });
-        assert.deepEqual(res.data.organizers.map((o: any) => o.id).sort((a: number, b: number) => a - b), [first.id, second.id]);
-        assert.equal((await fx.t.request({ method: 'GET', url: `${ORGANIZERS}?search=${word}&has_events=true` })).data.total, 2);
+        assert.deepEqual(
+          res.data.organizers.map((o: any) => o.id).sort((a: number, b: number) => a - b),
+          [first.id, second.id],
+        );
+        assert.equal(
+          (await fx.t.request({ method: 'GET', url: `${ORGANIZERS}?search=${word}&has_events=true` })).data.total,
+          2,
+        );
       });
     });
 
@@ -85,7 +144,11 @@ for (const backend of backends()) {
         const doomed = await create({});
         const kept = await create({});
         const event = await insertEvent(fx.t, { organizerIds: [doomed.id, kept.id] });
-        const res = await fx.t.request({ method: 'DELETE', url: `${ORGANIZERS}/${doomed.id}`, auth: fx.editor.authorization });
+        const res = await fx.t.request({
+          method: 'DELETE',
+          url: `${ORGANIZERS}/${doomed.id}`,
+          auth: fx.editor.authorization,
+        });
         assert.equal(res.statusCode, 200);
         assert.deepEqual(await linksOf(fx.t, 'organizers', event), [kept.id]);
       });

@@ -24,7 +24,9 @@ function stall(ms: number): void {
 
 /** Processes that each keep a core busy; each exits by itself after `ms`, should the test die first. */
 function busyNeighbours(count: number, ms: number): ChildProcess[] {
-  return Array.from({ length: count }, () => spawn(process.execPath, ['-e', `const end = Date.now() + ${ms}; while (Date.now() < end) {}`], { stdio: 'ignore' }));
+  return Array.from({ length: count }, () =>
+    spawn(process.execPath, ['-e', `const end = Date.now() + ${ms}; while (Date.now() < end) {}`], { stdio: 'ignore' }),
+  );
 }
 
 async function stop(children: ChildProcess[]): Promise<void> {
@@ -62,13 +64,23 @@ for (const backend of backends()) {
           else assert.equal(res.statusCode, 200);
         }
         assert.ok(refused, 'a loop held by its own work is refused within a few samples');
-        assert.deepEqual(refused.data, { code: 'rest_service_unavailable', message: refused.data.message, data: { status: 503 } });
+        assert.deepEqual(refused.data, {
+          code: 'rest_service_unavailable',
+          message: refused.data.message,
+          data: { status: 503 },
+        });
         assert.equal(refused.headers['retry-after'], '2');
         // Writes are refused too, before authentication: no credentials are checked while overloaded.
-        const write = await t.request({ method: 'POST', url: '/cal/events/v1/events', auth: 'Basic bm9ib2R5Om5vdGhpbmc=', payload: { title: 'x' } });
+        const write = await t.request({
+          method: 'POST',
+          url: '/cal/events/v1/events',
+          auth: 'Basic bm9ib2R5Om5vdGhpbmc=',
+          payload: { title: 'x' },
+        });
         if (write.statusCode !== 503) assert.equal(write.statusCode, 401, 'the sample may already have recovered');
         // Liveness is answered all the same: a busy process must not be restarted for it.
-        if (write.statusCode === 503) assert.equal((await t.request({ method: 'GET', url: '/health/live' })).statusCode, 200);
+        if (write.statusCode === 503)
+          assert.equal((await t.request({ method: 'GET', url: '/health/live' })).statusCode, 200);
 
         let recovered = false;
         for (let i = 0; i < 40 && !recovered; i++) {
@@ -92,7 +104,11 @@ for (const backend of backends()) {
             statuses.push((await t.request({ method: 'GET', url: '/cal/events/v1/events' })).statusCode);
             maxDelay = Math.max(maxDelay, t.app.overloadSample().delayMs);
           }
-          assert.deepEqual(statuses.filter((status) => status !== 200), [], 'a delay the process did not cause is not refused');
+          assert.deepEqual(
+            statuses.filter((status) => status !== 200),
+            [],
+            'a delay the process did not cause is not refused',
+          );
           // Not vacuous: the guard did see the loop delayed beyond its limit (the delay alone would have refused).
           assert.ok(maxDelay > 100, `the stalls delayed the loop (${Math.round(maxDelay)} ms at most)`);
         } finally {
@@ -109,7 +125,8 @@ describe('overload guard, busy host', () => {
   let neighbours: ChildProcess[] = [];
   before(async () => {
     // The services first: starting one with the CPU taken would take long.
-    for (const backend of backends()) apps.set(backend, await createTestApp(backend, { CAL_MAX_EVENT_LOOP_DELAY_MS: '20' }));
+    for (const backend of backends())
+      apps.set(backend, await createTestApp(backend, { CAL_MAX_EVENT_LOOP_DELAY_MS: '20' }));
     // A busy process a core or more, and this one below them in priority (they are started first,
     // so they keep the priority it had), so that they take the CPU whenever it wants it: on an equal
     // footing the scheduler favours a process that sleeps as much as this one does and its timers are
@@ -139,7 +156,11 @@ describe('overload guard, busy host', () => {
         last = sample;
         await sleep(10);
       }
-      assert.deepEqual(statuses.filter((status) => status !== 200), [], 'a delay the neighbours caused is not refused');
+      assert.deepEqual(
+        statuses.filter((status) => status !== 200),
+        [],
+        'a delay the neighbours caused is not refused',
+      );
       // Not vacuous: the guard did see the loop delayed beyond its limit (the delay alone would have refused).
       assert.ok(delayedSamples >= 3, `the neighbours delayed the loop past the limit (${delayedSamples} samples)`);
     });

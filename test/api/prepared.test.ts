@@ -43,12 +43,16 @@ for (const backend of backends()) {
       });
     });
 
-    it('should refuse, in the test suite, a build that reads a value from outside its arguments', { skip: process.env['CAL_VERIFY_PREPARED'] !== '1' }, async () => {
-      let outside = 'prep_a';
-      const frozen = prepared((db) => db.selectFrom('settings').select('key').where('key', '=', outside));
-      assert.equal((await frozen(t.storage.db, {})).length, 1);
-      outside = 'prep_b';
-      await assert.rejects(frozen(t.storage.db, {}), /differs from its fresh build/);
-    });
+    it(
+      'should refuse, in the test suite, a build that reads a value from outside its arguments',
+      { skip: process.env['CAL_VERIFY_PREPARED'] !== '1' },
+      async () => {
+        let outside = 'prep_a';
+        const frozen = prepared((db) => db.selectFrom('settings').select('key').where('key', '=', outside));
+        assert.equal((await frozen(t.storage.db, {})).length, 1);
+        outside = 'prep_b';
+        await assert.rejects(frozen(t.storage.db, {}), /differs from its fresh build/);
+      },
+    );
   });
 }

@@ -11,7 +11,14 @@ describe('server.ts', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-server-'));
     const start = async () => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-        env: { ...process.env, DATA_DIR: dataDir, PORT: '0', CAL_ADMIN_PASSWORD: 'a-long-enough-password', LOG_LEVEL: 'info', DATABASE_URL: '' },
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          PORT: '0',
+          CAL_ADMIN_PASSWORD: 'a-long-enough-password',
+          LOG_LEVEL: 'info',
+          DATABASE_URL: '',
+        },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       const lines = readline.createInterface({ input: child.stdout! });
@@ -35,7 +42,11 @@ describe('server.ts', () => {
     const created = await fetch(`${first.address}/cal/events/v1/events`, {
       method: 'POST',
       headers: { authorization: auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'Survives restarts', start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 11:00:00' }),
+      body: JSON.stringify({
+        title: 'Survives restarts',
+        start_date: '2031-01-01 10:00:00',
+        end_date: '2031-01-01 11:00:00',
+      }),
     });
     assert.equal(created.status, 201);
     const { id } = (await created.json()) as { id: number };

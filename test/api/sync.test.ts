@@ -4,7 +4,13 @@ import { backends, createTestApp, type TestApp } from '../helpers/app.js';
 import { pruneChanges } from '../../src/modules/sync/sync.retention.js';
 
 const API = '/cal/events/v1';
-const COLLECTION = { event: 'events', venue: 'venues', organizer: 'organizers', category: 'categories', tag: 'tags' } as const;
+const COLLECTION = {
+  event: 'events',
+  venue: 'venues',
+  organizer: 'organizers',
+  category: 'categories',
+  tag: 'tags',
+} as const;
 type Kind = keyof typeof COLLECTION;
 
 interface Entry {
@@ -16,11 +22,20 @@ interface Entry {
 }
 
 /** Every page of the feed after `since`, as a client reads it. */
-async function readAll(t: TestApp, auth?: string, since?: string, lang = ''): Promise<{ entries: Entry[]; token: string }> {
+async function readAll(
+  t: TestApp,
+  auth?: string,
+  since?: string,
+  lang = '',
+): Promise<{ entries: Entry[]; token: string }> {
   const entries: Entry[] = [];
   let token = since;
   for (;;) {
-    const res = await t.request({ method: 'GET', url: `${lang}${API}/changes?per_page=7${token ? `&since=${token}` : ''}`, auth });
+    const res = await t.request({
+      method: 'GET',
+      url: `${lang}${API}/changes?per_page=7${token ? `&since=${token}` : ''}`,
+      auth,
+    });
     assert.equal(res.statusCode, 200, res.body);
     entries.push(...res.data.changes);
     token = res.data.next_token;
@@ -52,7 +67,11 @@ async function listed(t: TestApp, auth?: string, lang = ''): Promise<Map<string,
     const collection = COLLECTION[kind];
     const window = kind === 'event' ? '&start_date=2000-01-01&end_date=2100-12-31' : '';
     for (let page = 1; ; page += 1) {
-      const res = await t.request({ method: 'GET', url: `${lang}${API}/${collection}?per_page=50&page=${page}${window}`, auth });
+      const res = await t.request({
+        method: 'GET',
+        url: `${lang}${API}/${collection}?per_page=50&page=${page}${window}`,
+        auth,
+      });
       if (res.statusCode === 400 || (res.statusCode === 404 && page > 1)) break;
       assert.equal(res.statusCode, 200, res.body);
       const items = (res.data[collection] ?? []) as { id: number }[];
@@ -68,7 +87,8 @@ async function listed(t: TestApp, auth?: string, lang = ''): Promise<Map<string,
 
 function assertSameState(actual: Map<string, any>, expected: Map<string, any>, label: string): void {
   assert.deepEqual([...actual.keys()].sort(), [...expected.keys()].sort(), `${label}: the same records`);
-  for (const [key, record] of expected) assert.deepEqual(comparable(actual.get(key)), comparable(record), `${label}: ${key}`);
+  for (const [key, record] of expected)
+    assert.deepEqual(comparable(actual.get(key)), comparable(record), `${label}: ${key}`);
 }
 
 for (const backend of backends()) {
@@ -84,11 +104,19 @@ for (const backend of backends()) {
     });
     after(() => t.close());
 
-    const write = (method: string, url: string, payload?: Record<string, unknown>, auth = editor.authorization) => t.request({ method: method as 'POST', url, auth, ...(payload ? { payload } : {}) });
+    const write = (method: string, url: string, payload?: Record<string, unknown>, auth = editor.authorization) =>
+      t.request({ method: method as 'POST', url, auth, ...(payload ? { payload } : {}) });
 
     it('should list changes in commit order with the record as GET returns it, and page with tokens', async () => {
       const start = await readAll(t);
-      const event = await write('POST', `${API}/events`, { title: 'Sync one', status: 'publish', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00', venue: { venue: 'Sync hall' }, categories: ['Sync'] });
+      const event = await write('POST', `${API}/events`, {
+        title: 'Sync one',
+        status: 'publish',
+        start_date: '2030-01-01 10:00:00',
+        end_date: '2030-01-01 11:00:00',
+        venue: { venue: 'Sync hall' },
+        categories: ['Sync'],
+      });
       assert.equal(event.statusCode, 201);
       await write('POST', `${API}/events/${event.data.id}`, { title: 'Sync one, renamed' });
       const { entries, token } = await readAll(t, undefined, start.token);
@@ -104,12 +132,20 @@ for (const backend of backends()) {
       const again = await t.request({ method: 'GET', url: `${API}/changes?since=${token}` });
       assert.deepEqual(again.data, { changes: [], next_token: token, more: false });
       const onlyVenues = await t.request({ method: 'GET', url: `${API}/changes?since=${start.token}&kinds=venues` });
-      assert.deepEqual(onlyVenues.data.changes.map((e: Entry) => e.kind), ['venue']);
+      assert.deepEqual(
+        onlyVenues.data.changes.map((e: Entry) => e.kind),
+        ['venue'],
+      );
     });
 
     it('should never show drafts to anonymous readers, and show an unpublished record as a tombstone', async () => {
       const start = await readAll(t);
-      const draft = await write('POST', `${API}/events`, { title: 'Secret plan', status: 'draft', start_date: '2030-02-01 10:00:00', end_date: '2030-02-01 11:00:00' });
+      const draft = await write('POST', `${API}/events`, {
+        title: 'Secret plan',
+        status: 'draft',
+        start_date: '2030-02-01 10:00:00',
+        end_date: '2030-02-01 11:00:00',
+      });
       let seen = await readAll(t, undefined, start.token);
       assert.ok(!seen.entries.some((e) => e.id === draft.data.id), 'a draft is not even named');
       const editorView = await readAll(t, editor.authorization, start.token);
@@ -126,13 +162,22 @@ for (const backend of backends()) {
       assert.equal(gone.change, 'trashed');
       assert.equal(gone.record, undefined);
       await write('DELETE', `${API}/events/${draft.data.id}`);
-      const trashed = (await readAll(t, editor.authorization, editorView.token)).entries.filter((e) => e.id === draft.data.id).at(-1)!;
+      const trashed = (await readAll(t, editor.authorization, editorView.token)).entries
+        .filter((e) => e.id === draft.data.id)
+        .at(-1)!;
       assert.equal(trashed.change, 'trashed');
       assert.equal(trashed.record?.status, 'trash', 'editors still read the trash');
     });
 
     it('should tell an event changed when its venue or a category it shows is renamed, and a term deleted', async () => {
-      const event = await write('POST', `${API}/events`, { title: 'Embedded', status: 'publish', start_date: '2030-03-01 10:00:00', end_date: '2030-03-01 11:00:00', venue: { venue: 'Old name hall' }, tags: ['ephemeral'] });
+      const event = await write('POST', `${API}/events`, {
+        title: 'Embedded',
+        status: 'publish',
+        start_date: '2030-03-01 10:00:00',
+        end_date: '2030-03-01 11:00:00',
+        venue: { venue: 'Old name hall' },
+        tags: ['ephemeral'],
+      });
       const start = await readAll(t);
       await write('POST', `${API}/venues/${event.data.venue.id}`, { venue: 'New name hall' });
       let { entries, token } = await readAll(t, undefined, start.token);
@@ -141,21 +186,46 @@ for (const backend of backends()) {
       const tagId = event.data.tags[0].id;
       assert.equal((await write('DELETE', `${API}/tags/${tagId}?force=true`)).statusCode, 200);
       ({ entries, token } = await readAll(t, undefined, token));
-      assert.deepEqual(entries.find((e) => e.kind === 'tag')!, { kind: 'tag', id: tagId, change: 'deleted', modified_utc: entries.find((e) => e.kind === 'tag')!.modified_utc });
+      assert.deepEqual(
+        entries.find((e) => e.kind === 'tag')!,
+        {
+          kind: 'tag',
+          id: tagId,
+          change: 'deleted',
+          modified_utc: entries.find((e) => e.kind === 'tag')!.modified_utc,
+        },
+      );
       assert.deepEqual(entries.find((e) => e.kind === 'event' && e.id === event.data.id)?.record?.tags, []);
       assert.ok(token);
     });
 
     it('should keep each language to its own root', async () => {
       const start = await readAll(t, undefined, undefined, '/fr');
-      const en = await write('POST', `${API}/events`, { title: 'English only', status: 'publish', start_date: '2030-04-01 10:00:00', end_date: '2030-04-01 11:00:00' });
-      const fr = await write('POST', `/fr${API}/events`, { title: 'Seulement en français', status: 'publish', start_date: '2030-04-01 10:00:00', end_date: '2030-04-01 11:00:00', translation_of: en.data.id });
+      const en = await write('POST', `${API}/events`, {
+        title: 'English only',
+        status: 'publish',
+        start_date: '2030-04-01 10:00:00',
+        end_date: '2030-04-01 11:00:00',
+      });
+      const fr = await write('POST', `/fr${API}/events`, {
+        title: 'Seulement en français',
+        status: 'publish',
+        start_date: '2030-04-01 10:00:00',
+        end_date: '2030-04-01 11:00:00',
+        translation_of: en.data.id,
+      });
       const { entries } = await readAll(t, undefined, start.token, '/fr');
-      assert.deepEqual(entries.map((e) => e.id), [fr.data.id]);
+      assert.deepEqual(
+        entries.map((e) => e.id),
+        [fr.data.id],
+      );
       assert.deepEqual(entries[0]!.record?.translations, { en: en.data.id, fr: fr.data.id });
       // The English event's translations changed too: it is in the English feed again.
       const enFeed = await readAll(t);
-      assert.deepEqual(enFeed.entries.filter((e) => e.id === en.data.id).map((e) => e.change), ['created', 'updated']);
+      assert.deepEqual(
+        enFeed.entries.filter((e) => e.id === en.data.id).map((e) => e.change),
+        ['created', 'updated'],
+      );
     });
 
     it('should refuse a token that is not one, and answer 410 to one older than the retained history', async () => {
@@ -183,37 +253,86 @@ for (const backend of backends()) {
     });
     after(() => t.close());
 
-    it('should hand out positions in commit order: a later writer waits for an earlier one to commit', { skip: backend !== 'postgres' && 'SQLite runs one writer at a time' }, async () => {
-      const db = t.storage.db;
-      const now = '2030-01-01 00:00:00';
-      const venue = (id: number) => ({ id, lang: 'en', trid: id, author: 1, status: 'publish', password: '', slug: `order-${id}`, title: `Order ${id}`, description: '', excerpt: '', date: now, date_utc: now, modified: now, modified_utc: now, image_id: null, address: '', city: '', country: '', province: '', state: '', zip: '', phone: '', website: '', stateprovince: '', show_map: 0, show_map_link: 0, geo_lat: null, geo_lng: null });
-      const ids = await db.insertInto('posts').values([{ type: 'venue' }, { type: 'venue' }]).returning('id').execute();
-      let releaseFirst!: () => void;
-      const firstMayCommit = new Promise<void>((resolve) => (releaseFirst = resolve));
-      let firstWritten!: () => void;
-      const firstHasWritten = new Promise<void>((resolve) => (firstWritten = resolve));
-      const first = db.transaction().execute(async (trx) => {
-        await trx.insertInto('venues').values(venue(ids[0]!.id)).execute();
-        firstWritten();
-        await firstMayCommit;
-      });
-      await firstHasWritten;
-      let secondDone = false;
-      const second = db
-        .transaction()
-        .execute(async (trx) => {
-          await trx.insertInto('venues').values(venue(ids[1]!.id)).execute();
-        })
-        .then(() => (secondDone = true));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      assert.equal(secondDone, false, 'the second writer waits for the first to commit');
-      const visible = await db.selectFrom('change_log').select('record_id').where('record_id', 'in', [ids[0]!.id, ids[1]!.id]).execute();
-      assert.deepEqual(visible, [], 'nothing of either is visible yet');
-      releaseFirst();
-      await Promise.all([first, second]);
-      const rows = await db.selectFrom('change_log').select(['record_id', 'position']).where('record_id', 'in', [ids[0]!.id, ids[1]!.id]).orderBy('position').execute();
-      assert.deepEqual(rows.map((r) => r.record_id), [ids[0]!.id, ids[1]!.id]);
-    });
+    it(
+      'should hand out positions in commit order: a later writer waits for an earlier one to commit',
+      { skip: backend !== 'postgres' && 'SQLite runs one writer at a time' },
+      async () => {
+        const db = t.storage.db;
+        const now = '2030-01-01 00:00:00';
+        const venue = (id: number) => ({
+          id,
+          lang: 'en',
+          trid: id,
+          author: 1,
+          status: 'publish',
+          password: '',
+          slug: `order-${id}`,
+          title: `Order ${id}`,
+          description: '',
+          excerpt: '',
+          date: now,
+          date_utc: now,
+          modified: now,
+          modified_utc: now,
+          image_id: null,
+          address: '',
+          city: '',
+          country: '',
+          province: '',
+          state: '',
+          zip: '',
+          phone: '',
+          website: '',
+          stateprovince: '',
+          show_map: 0,
+          show_map_link: 0,
+          geo_lat: null,
+          geo_lng: null,
+        });
+        const ids = await db
+          .insertInto('posts')
+          .values([{ type: 'venue' }, { type: 'venue' }])
+          .returning('id')
+          .execute();
+        let releaseFirst!: () => void;
+        const firstMayCommit = new Promise<void>((resolve) => (releaseFirst = resolve));
+        let firstWritten!: () => void;
+        const firstHasWritten = new Promise<void>((resolve) => (firstWritten = resolve));
+        const first = db.transaction().execute(async (trx) => {
+          await trx.insertInto('venues').values(venue(ids[0]!.id)).execute();
+          firstWritten();
+          await firstMayCommit;
+        });
+        await firstHasWritten;
+        let secondDone = false;
+        const second = db
+          .transaction()
+          .execute(async (trx) => {
+            await trx.insertInto('venues').values(venue(ids[1]!.id)).execute();
+          })
+          .then(() => (secondDone = true));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        assert.equal(secondDone, false, 'the second writer waits for the first to commit');
+        const visible = await db
+          .selectFrom('change_log')
+          .select('record_id')
+          .where('record_id', 'in', [ids[0]!.id, ids[1]!.id])
+          .execute();
+        assert.deepEqual(visible, [], 'nothing of either is visible yet');
+        releaseFirst();
+        await Promise.all([first, second]);
+        const rows = await db
+          .selectFrom('change_log')
+          .select(['record_id', 'position'])
+          .where('record_id', 'in', [ids[0]!.id, ids[1]!.id])
+          .orderBy('position')
+          .execute();
+        assert.deepEqual(
+          rows.map((r) => r.record_id),
+          [ids[0]!.id, ids[1]!.id],
+        );
+      },
+    );
   });
 
   describe(`sync: replaying the feed reproduces the lists, after concurrent writes [${backend}]`, () => {
@@ -244,25 +363,62 @@ for (const backend of backends()) {
             method: 'POST',
             url: `${API}/events`,
             auth,
-            payload: { title: `Client ${seed} event ${i}`, status: next(3) === 0 ? 'draft' : 'publish', start_date: `${day} 10:00:00`, end_date: `${day} 12:00:00`, venue: { venue: `Venue ${next(4)}` }, organizer: [{ organizer: `Organizer ${next(3)}` }], categories: [`Cat ${next(3)}`], tags: [`tag-${next(4)}`] },
+            payload: {
+              title: `Client ${seed} event ${i}`,
+              status: next(3) === 0 ? 'draft' : 'publish',
+              start_date: `${day} 10:00:00`,
+              end_date: `${day} 12:00:00`,
+              venue: { venue: `Venue ${next(4)}` },
+              organizer: [{ organizer: `Organizer ${next(3)}` }],
+              categories: [`Cat ${next(3)}`],
+              tags: [`tag-${next(4)}`],
+            },
           });
           if (res.statusCode === 201) mine.push(res.data.id);
         } else if (op === 2) {
-          await t.request({ method: 'POST', url: `${API}/events/${target}`, auth, payload: { title: `Client ${seed} renamed ${i}` } });
+          await t.request({
+            method: 'POST',
+            url: `${API}/events/${target}`,
+            auth,
+            payload: { title: `Client ${seed} renamed ${i}` },
+          });
         } else if (op === 3) {
-          await t.request({ method: 'POST', url: `${API}/events/${target}`, auth, payload: { status: next(2) === 0 ? 'draft' : 'publish' } });
+          await t.request({
+            method: 'POST',
+            url: `${API}/events/${target}`,
+            auth,
+            payload: { status: next(2) === 0 ? 'draft' : 'publish' },
+          });
         } else if (op === 4) {
           await t.request({ method: 'DELETE', url: `${API}/events/${target}`, auth });
         } else if (op === 5) {
-          await t.request({ method: 'POST', url: `/fr${API}/events`, auth, payload: { title: `Traduction ${i}`, status: 'publish', start_date: `${day} 10:00:00`, end_date: `${day} 12:00:00`, translation_of: target } });
+          await t.request({
+            method: 'POST',
+            url: `/fr${API}/events`,
+            auth,
+            payload: {
+              title: `Traduction ${i}`,
+              status: 'publish',
+              start_date: `${day} 10:00:00`,
+              end_date: `${day} 12:00:00`,
+              translation_of: target,
+            },
+          });
         } else if (op === 6) {
           const venues = await t.request({ method: 'GET', url: `${API}/venues?per_page=5`, auth });
           const venue = venues.data.venues?.[next(Math.max(1, venues.data.venues.length))];
-          if (venue) await t.request({ method: 'POST', url: `${API}/venues/${venue.id}`, auth, payload: { city: `City ${i}` } });
+          if (venue)
+            await t.request({ method: 'POST', url: `${API}/venues/${venue.id}`, auth, payload: { city: `City ${i}` } });
         } else {
           const categories = await t.request({ method: 'GET', url: `${API}/categories?per_page=5`, auth });
           const category = categories.data.categories?.[next(Math.max(1, categories.data.categories.length))];
-          if (category) await t.request({ method: 'POST', url: `${API}/categories/${category.id}`, auth, payload: { description: `Described by ${seed} at ${i}` } });
+          if (category)
+            await t.request({
+              method: 'POST',
+              url: `${API}/categories/${category.id}`,
+              auth,
+              payload: { description: `Described by ${seed} at ${i}` },
+            });
         }
       }
     }
@@ -270,7 +426,11 @@ for (const backend of backends()) {
     it('should end, from the start or from the middle, with exactly what the lists show, for the public and for an editor', async () => {
       await Promise.all([1, 2, 3, 4].map((seed) => client(seed, 8)));
       // A reader syncs while the other half of the writes is under way.
-      const [middle, middleEditor] = await Promise.all([readAll(t), readAll(t, editors[0]!.authorization), ...[5, 6, 7, 8].map((seed) => client(seed, 8))]);
+      const [middle, middleEditor] = await Promise.all([
+        readAll(t),
+        readAll(t, editors[0]!.authorization),
+        ...[5, 6, 7, 8].map((seed) => client(seed, 8)),
+      ]);
       for (const [auth, mid] of [
         [undefined, middle],
         [editors[0]!.authorization, middleEditor],
@@ -282,7 +442,11 @@ for (const backend of backends()) {
         assertSameState(fromStart, lists, `${label}, replayed from the start`);
         assertSameState(resumed, lists, `${label}, synced in the middle and again`);
         const frLists = await listed(t, auth, '/fr');
-        assertSameState(apply(new Map(), (await readAll(t, auth, undefined, '/fr')).entries), frLists, `${label}, French root`);
+        assertSameState(
+          apply(new Map(), (await readAll(t, auth, undefined, '/fr')).entries),
+          frLists,
+          `${label}, French root`,
+        );
       }
     });
   });

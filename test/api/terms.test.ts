@@ -1,14 +1,46 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
-import { applyTermInputs, loadEmbeddedTerms, recountTerms, resolveTermInputs } from '../../src/modules/terms/term.embed.js';
+import {
+  applyTermInputs,
+  loadEmbeddedTerms,
+  recountTerms,
+  resolveTermInputs,
+} from '../../src/modules/terms/term.embed.js';
 import { bumpDataVersion } from '../../src/db/data-version.js';
 
 const API = '/cal/events/v1';
-const TERM_KEYS = ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls', 'i18n_language', 'translations'];
+const TERM_KEYS = [
+  'id',
+  'count',
+  'description',
+  'name',
+  'slug',
+  'taxonomy',
+  'parent',
+  'meta',
+  'url',
+  'urls',
+  'i18n_language',
+  'translations',
+];
 const TAG_KEYS = TERM_KEYS.filter((k) => k !== 'parent');
 const withLinks = (keys: string[]) => [...keys.slice(0, -2), '_links', 'i18n_language', 'translations'];
-const EMBEDDED_KEYS = ['name', 'slug', 'term_group', 'term_taxonomy_id', 'taxonomy', 'description', 'parent', 'count', 'filter', 'id', 'urls', 'i18n_language', 'translations'];
+const EMBEDDED_KEYS = [
+  'name',
+  'slug',
+  'term_group',
+  'term_taxonomy_id',
+  'taxonomy',
+  'description',
+  'parent',
+  'count',
+  'filter',
+  'id',
+  'urls',
+  'i18n_language',
+  'translations',
+];
 
 let counter = 0;
 /** A token no other test uses, so a `search` isolates what a test created. */
@@ -34,14 +66,19 @@ for (const backend of backends()) {
     after(() => t.close());
 
     /** `auth` null: anonymous. */
-    const create = (route: 'categories' | 'tags', payload: Record<string, unknown>, auth: string | null = editor, prefix = '') =>
-      t.request({ method: 'POST', url: `${prefix}${API}/${route}`, payload, auth: auth ?? undefined });
+    const create = (
+      route: 'categories' | 'tags',
+      payload: Record<string, unknown>,
+      auth: string | null = editor,
+      prefix = '',
+    ) => t.request({ method: 'POST', url: `${prefix}${API}/${route}`, payload, auth: auth ?? undefined });
     const createOk = async (route: 'categories' | 'tags', payload: Record<string, unknown>, prefix = '') => {
       const res = await create(route, payload, editor, prefix);
       assert.equal(res.statusCode, 201, res.body);
       return res.data;
     };
-    const list = (route: 'categories' | 'tags', query: string, prefix = '') => t.request({ method: 'GET', url: `${prefix}${API}/${route}?${query}` });
+    const list = (route: 'categories' | 'tags', query: string, prefix = '') =>
+      t.request({ method: 'GET', url: `${prefix}${API}/${route}?${query}` });
 
     /** An event written straight to storage (the events routes are another module), linked to `termIds`. */
     const makeEvent = async (termIds: number[], status = 'publish', lang = 'en'): Promise<number> => {
@@ -51,14 +88,47 @@ for (const backend of backends()) {
       await db
         .insertInto('events')
         .values({
-          id, lang, trid: id, author: 0, status, password: '', slug: `event-${id}`, title: `Event ${id}`, description: '', excerpt: '',
-          date: at, date_utc: at, modified: at, modified_utc: at, image_id: null, all_day: 0,
-          start_local: at, end_local: at, start_utc: at, end_utc: at, timezone: 'UTC', timezone_abbr: 'UTC',
-          cost: '[]', currency_symbol: '', currency_code: '', currency_position: '', website: null,
-          show_map: 1, show_map_link: 1, hide_from_listings: 0, sticky: 0, featured: 0, venue_id: null, post_parent: null,
+          id,
+          lang,
+          trid: id,
+          author: 0,
+          status,
+          password: '',
+          slug: `event-${id}`,
+          title: `Event ${id}`,
+          description: '',
+          excerpt: '',
+          date: at,
+          date_utc: at,
+          modified: at,
+          modified_utc: at,
+          image_id: null,
+          all_day: 0,
+          start_local: at,
+          end_local: at,
+          start_utc: at,
+          end_utc: at,
+          timezone: 'UTC',
+          timezone_abbr: 'UTC',
+          cost: '[]',
+          currency_symbol: '',
+          currency_code: '',
+          currency_position: '',
+          website: null,
+          show_map: 1,
+          show_map_link: 1,
+          hide_from_listings: 0,
+          sticky: 0,
+          featured: 0,
+          venue_id: null,
+          post_parent: null,
         })
         .execute();
-      if (termIds.length > 0) await db.insertInto('event_terms').values(termIds.map((termId) => ({ event_id: id, term_id: termId }))).execute();
+      if (termIds.length > 0)
+        await db
+          .insertInto('event_terms')
+          .values(termIds.map((termId) => ({ event_id: id, term_id: termId })))
+          .execute();
       await recountTerms(db, termIds);
       await bumpDataVersion(db);
       return id;
@@ -92,7 +162,9 @@ for (const backend of backends()) {
           i18n_language: 'en',
           translations: { en: id },
         });
-        assert.deepEqual(links.self, [{ href: `${base}/categories/${id}`, targetHints: { allow: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] } }]);
+        assert.deepEqual(links.self, [
+          { href: `${base}/categories/${id}`, targetHints: { allow: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] } },
+        ]);
         assert.deepEqual(links.collection, [{ href: `${base}/categories` }]);
         assert.deepEqual(links['wp:post_type'], [{ href: `${base}/events?categories=${id}` }]);
       });
@@ -159,7 +231,11 @@ for (const backend of backends()) {
 
       it('should refuse an unknown parent or a tag as parent, before the permission check', async () => {
         const tag = await createOk('tags', { name: `T ${token()}` });
-        for (const [parent, auth] of [[999999, editor], [tag.id, editor], [999999, null]] as const) {
+        for (const [parent, auth] of [
+          [999999, editor],
+          [tag.id, editor],
+          [999999, null],
+        ] as const) {
           const res = await create('categories', { name: `P ${token()}`, parent }, auth);
           assert.equal(res.statusCode, 400);
           assert.equal(res.data.code, 'rest_invalid_param');
@@ -178,7 +254,13 @@ for (const backend of backends()) {
 
       it('should trim names and accept form-encoded bodies', async () => {
         const name = `Form ${token()}`;
-        const res = await t.request({ method: 'POST', url: `${API}/categories`, auth: editor, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `name=${encodeURIComponent(`  ${name} `)}` });
+        const res = await t.request({
+          method: 'POST',
+          url: `${API}/categories`,
+          auth: editor,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: `name=${encodeURIComponent(`  ${name} `)}`,
+        });
         assert.equal(res.statusCode, 201, res.body);
         assert.equal(res.data.name, name);
       });
@@ -201,13 +283,18 @@ for (const backend of backends()) {
         const results = await Promise.all(Array.from({ length: 6 }, () => create('tags', { name })));
         const codes = results.map((r) => r.statusCode).sort();
         assert.deepEqual(codes, [201, 400, 400, 400, 400, 400], results.map((r) => r.body).join('\n'));
-        for (const refused of results.filter((r) => r.statusCode === 400)) assert.equal(refused.data.code, 'term_exists');
+        for (const refused of results.filter((r) => r.statusCode === 400))
+          assert.equal(refused.data.code, 'term_exists');
       });
 
       it('should refuse a parent: the taxonomy is not hierarchical', async () => {
         const res = await create('tags', { name: `T ${token()}`, parent: 0 });
         assert.equal(res.statusCode, 400);
-        assert.deepEqual(res.data, { code: 'rest_taxonomy_not_hierarchical', message: 'Can not set resource parent, taxonomy is not hierarchical.', data: { status: 400 } });
+        assert.deepEqual(res.data, {
+          code: 'rest_taxonomy_not_hierarchical',
+          message: 'Can not set resource parent, taxonomy is not hierarchical.',
+          data: { status: 400 },
+        });
       });
 
       it('should refuse a duplicate name in the taxonomy, not across taxonomies', async () => {
@@ -217,7 +304,11 @@ for (const backend of backends()) {
         assert.equal(tag.slug, category.slug, 'slugs are unique per taxonomy');
         const again = await create('tags', { name });
         assert.equal(again.statusCode, 400);
-        assert.deepEqual(again.data, { code: 'term_exists', message: 'A term with the name provided already exists in this taxonomy.', data: { status: 400, term_id: tag.id } });
+        assert.deepEqual(again.data, {
+          code: 'term_exists',
+          message: 'A term with the name provided already exists in this taxonomy.',
+          data: { status: 400, term_id: tag.id },
+        });
       });
     });
 
@@ -228,29 +319,56 @@ for (const backend of backends()) {
         const tag = await create('tags', { name: `A ${token()}` }, author);
         assert.equal(tag.statusCode, 403);
         assert.equal(tag.data.code, 'rest_forbidden');
-        const updated = await t.request({ method: 'PATCH', url: `${API}/categories/${category.data.id}`, payload: { description: 'by author' }, auth: author });
+        const updated = await t.request({
+          method: 'PATCH',
+          url: `${API}/categories/${category.data.id}`,
+          payload: { description: 'by author' },
+          auth: author,
+        });
         assert.equal(updated.statusCode, 200);
         const someTag = await createOk('tags', { name: `E ${token()}` });
         for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
-          const res = await t.request({ method, url: `${API}/tags/${someTag.id}`, payload: method === 'DELETE' ? undefined : { description: 'x' }, auth: author });
+          const res = await t.request({
+            method,
+            url: `${API}/tags/${someTag.id}`,
+            payload: method === 'DELETE' ? undefined : { description: 'x' },
+            auth: author,
+          });
           assert.equal(res.statusCode, 403, method);
         }
-        const deleted = await t.request({ method: 'DELETE', url: `${API}/categories/${category.data.id}`, auth: author });
+        const deleted = await t.request({
+          method: 'DELETE',
+          url: `${API}/categories/${category.data.id}`,
+          auth: author,
+        });
         assert.equal(deleted.statusCode, 200);
       });
 
       it('should refuse contributors and subscribers with 403 and anonymous callers with 401', async () => {
         const category = await createOk('categories', { name: `R ${token()}` });
         const tag = await createOk('tags', { name: `R ${token()}` });
-        for (const [auth, status] of [[contributor, 403], [subscriber, 403], [null, 401]] as const) {
+        for (const [auth, status] of [
+          [contributor, 403],
+          [subscriber, 403],
+          [null, 401],
+        ] as const) {
           for (const route of ['categories', 'tags'] as const) {
             const created = await create(route, { name: `X ${token()}` }, auth);
             assert.equal(created.statusCode, status, `create ${route}`);
             assert.equal(created.data.code, 'rest_forbidden');
             const id = route === 'categories' ? category.id : tag.id;
-            const updated = await t.request({ method: 'PUT', url: `${API}/${route}/${id}`, payload: { name: 'x' }, auth: auth ?? undefined });
+            const updated = await t.request({
+              method: 'PUT',
+              url: `${API}/${route}/${id}`,
+              payload: { name: 'x' },
+              auth: auth ?? undefined,
+            });
             assert.equal(updated.statusCode, status, `update ${route}`);
-            const deleted = await t.request({ method: 'DELETE', url: `${API}/${route}/${id}`, auth: auth ?? undefined });
+            const deleted = await t.request({
+              method: 'DELETE',
+              url: `${API}/${route}/${id}`,
+              auth: auth ?? undefined,
+            });
             assert.equal(deleted.statusCode, status, `delete ${route}`);
           }
         }
@@ -287,7 +405,11 @@ for (const backend of backends()) {
         for (const url of [`${API}/categories/999999`, `${API}/categories/${tag.id}`, `${API}/tags/0`]) {
           const res = await t.request({ method: 'GET', url });
           assert.equal(res.statusCode, 404, url);
-          assert.deepEqual(res.data, { code: 'rest_term_invalid', message: 'Term does not exist.', data: { status: 404 } });
+          assert.deepEqual(res.data, {
+            code: 'rest_term_invalid',
+            message: 'Term does not exist.',
+            data: { status: 404 },
+          });
         }
       });
 
@@ -311,16 +433,31 @@ for (const backend of backends()) {
     describe(`POST|PUT|PATCH ${API}/categories/:id`, () => {
       it('should change only the fields sent, with any of the three methods', async () => {
         const term = await createOk('categories', { name: `Up ${token()}`, description: 'first' });
-        const post = await t.request({ method: 'POST', url: `${API}/categories/${term.id}`, payload: { description: 'second' }, auth: editor });
+        const post = await t.request({
+          method: 'POST',
+          url: `${API}/categories/${term.id}`,
+          payload: { description: 'second' },
+          auth: editor,
+        });
         assert.equal(post.statusCode, 200);
         assert.deepEqual(Object.keys(post.data), withLinks(TERM_KEYS));
         assert.equal(post.data.name, term.name);
         assert.equal(post.data.description, 'second');
-        const put = await t.request({ method: 'PUT', url: `${API}/categories/${term.id}`, payload: { name: `${term.name} renamed` }, auth: editor });
+        const put = await t.request({
+          method: 'PUT',
+          url: `${API}/categories/${term.id}`,
+          payload: { name: `${term.name} renamed` },
+          auth: editor,
+        });
         assert.equal(put.data.name, `${term.name} renamed`);
         assert.equal(put.data.slug, term.slug, 'a rename keeps the slug');
         assert.equal(put.data.description, 'second');
-        const patch = await t.request({ method: 'PATCH', url: `${API}/categories/${term.id}`, payload: { slug: `${term.slug}-new` }, auth: editor });
+        const patch = await t.request({
+          method: 'PATCH',
+          url: `${API}/categories/${term.id}`,
+          payload: { slug: `${term.slug}-new` },
+          auth: editor,
+        });
         assert.equal(patch.data.slug, `${term.slug}-new`);
         assert.equal(patch.data.url, `http://localhost:80/events/category/${term.slug}-new/`);
       });
@@ -328,9 +465,19 @@ for (const backend of backends()) {
       it('should suffix a taken slug and keep its own', async () => {
         const a = await createOk('categories', { name: `SA ${token()}` });
         const b = await createOk('categories', { name: `SB ${token()}` });
-        const res = await t.request({ method: 'PATCH', url: `${API}/categories/${b.id}`, payload: { slug: a.slug }, auth: editor });
+        const res = await t.request({
+          method: 'PATCH',
+          url: `${API}/categories/${b.id}`,
+          payload: { slug: a.slug },
+          auth: editor,
+        });
         assert.equal(res.data.slug, `${a.slug}-2`);
-        const same = await t.request({ method: 'PATCH', url: `${API}/categories/${a.id}`, payload: { slug: a.slug }, auth: editor });
+        const same = await t.request({
+          method: 'PATCH',
+          url: `${API}/categories/${a.id}`,
+          payload: { slug: a.slug },
+          auth: editor,
+        });
         assert.equal(same.data.slug, a.slug);
       });
 
@@ -339,22 +486,47 @@ for (const backend of backends()) {
         const mid = await createOk('categories', { name: `Mid ${token()}`, parent: root.id });
         const leaf = await createOk('categories', { name: `Leaf ${token()}`, parent: mid.id });
         for (const parent of [root.id, leaf.id]) {
-          const loop = await t.request({ method: 'PATCH', url: `${API}/categories/${root.id}`, payload: { parent }, auth: editor });
+          const loop = await t.request({
+            method: 'PATCH',
+            url: `${API}/categories/${root.id}`,
+            payload: { parent },
+            auth: editor,
+          });
           assert.equal(loop.statusCode, 400, `parent ${parent}`);
           assert.deepEqual(Object.keys(loop.data.data.params), ['parent']);
         }
-        const unknown = await t.request({ method: 'PATCH', url: `${API}/categories/${leaf.id}`, payload: { parent: 999999 }, auth: editor });
+        const unknown = await t.request({
+          method: 'PATCH',
+          url: `${API}/categories/${leaf.id}`,
+          payload: { parent: 999999 },
+          auth: editor,
+        });
         assert.equal(unknown.statusCode, 400);
-        const empty = await t.request({ method: 'PATCH', url: `${API}/categories/${leaf.id}`, payload: { name: '' }, auth: editor });
+        const empty = await t.request({
+          method: 'PATCH',
+          url: `${API}/categories/${leaf.id}`,
+          payload: { name: '' },
+          auth: editor,
+        });
         assert.equal(empty.statusCode, 400);
-        const moved = await t.request({ method: 'PATCH', url: `${API}/categories/${leaf.id}`, payload: { parent: 0 }, auth: editor });
+        const moved = await t.request({
+          method: 'PATCH',
+          url: `${API}/categories/${leaf.id}`,
+          payload: { parent: 0 },
+          auth: editor,
+        });
         assert.equal(moved.data.parent, 0);
         assert.equal(moved.data.urls.up, undefined);
       });
 
       it('should refuse a parent on a tag and answer 404 for an unknown id', async () => {
         const tag = await createOk('tags', { name: `P ${token()}` });
-        const parent = await t.request({ method: 'PATCH', url: `${API}/tags/${tag.id}`, payload: { parent: 1 }, auth: editor });
+        const parent = await t.request({
+          method: 'PATCH',
+          url: `${API}/tags/${tag.id}`,
+          payload: { parent: 1 },
+          auth: editor,
+        });
         assert.equal(parent.data.code, 'rest_taxonomy_not_hierarchical');
         for (const auth of [editor, undefined]) {
           const res = await t.request({ method: 'PATCH', url: `${API}/tags/999999`, payload: { name: 'x' }, auth });
@@ -362,7 +534,12 @@ for (const backend of backends()) {
           assert.equal(res.data.code, 'rest_term_invalid');
         }
         const category = await createOk('categories', { name: `C ${token()}` });
-        const wrong = await t.request({ method: 'PATCH', url: `${API}/tags/${category.id}`, payload: { name: 'x' }, auth: editor });
+        const wrong = await t.request({
+          method: 'PATCH',
+          url: `${API}/tags/${category.id}`,
+          payload: { name: 'x' },
+          auth: editor,
+        });
         assert.equal(wrong.statusCode, 404);
       });
     });
@@ -384,8 +561,15 @@ for (const backend of backends()) {
         assert.equal(second.statusCode, 404);
         const moved = await t.request({ method: 'GET', url: `${API}/categories/${child.id}` });
         assert.equal(moved.data.parent, grand.id);
-        const links = await t.storage.db.selectFrom('event_terms').select('term_id').where('event_id', '=', eventId).execute();
-        assert.deepEqual(links.map((l) => l.term_id), [child.id]);
+        const links = await t.storage.db
+          .selectFrom('event_terms')
+          .select('term_id')
+          .where('event_id', '=', eventId)
+          .execute();
+        assert.deepEqual(
+          links.map((l) => l.term_id),
+          [child.id],
+        );
       });
 
       it('should delete a tag and keep its translations grouped', async () => {
@@ -417,7 +601,12 @@ for (const backend of backends()) {
         assert.equal(taken.statusCode, 409);
         assert.equal(taken.data.code, 'translation-exists');
         const tag = await createOk('tags', { name: `Tr ${token()}` });
-        const otherTaxonomy = await create('categories', { name: `Tr ${token()}`, translation_of: tag.id }, editor, '/fr');
+        const otherTaxonomy = await create(
+          'categories',
+          { name: `Tr ${token()}`, translation_of: tag.id },
+          editor,
+          '/fr',
+        );
         assert.equal(otherTaxonomy.statusCode, 400);
         const unknown = await create('categories', { name: `Tr ${token()}`, translation_of: 999999 }, editor, '/fr');
         assert.equal(unknown.statusCode, 400);
@@ -427,14 +616,34 @@ for (const backend of backends()) {
         const en = await createOk('tags', { name: `Grp ${token()}` });
         const fr = await createOk('tags', { name: `Grp ${token()}` }, '/fr');
         const de = await createOk('tags', { name: `Grp ${token()}` }, '/de');
-        const joined = await t.request({ method: 'PATCH', url: `${API}/tags/${fr.id}`, payload: { translation_of: en.id }, auth: editor });
+        const joined = await t.request({
+          method: 'PATCH',
+          url: `${API}/tags/${fr.id}`,
+          payload: { translation_of: en.id },
+          auth: editor,
+        });
         assert.equal(joined.statusCode, 200);
         assert.deepEqual(joined.data.translations, { en: en.id, fr: fr.id });
-        const again = await t.request({ method: 'PATCH', url: `${API}/tags/${fr.id}`, payload: { translation_of: de.id }, auth: editor });
+        const again = await t.request({
+          method: 'PATCH',
+          url: `${API}/tags/${fr.id}`,
+          payload: { translation_of: de.id },
+          auth: editor,
+        });
         assert.equal(again.statusCode, 409);
         // The group's first member leaves: the others stay together.
-        await t.request({ method: 'PATCH', url: `${API}/tags/${de.id}`, payload: { translation_of: en.id }, auth: editor });
-        const left = await t.request({ method: 'PATCH', url: `${API}/tags/${en.id}`, payload: { translation_of: null }, auth: editor });
+        await t.request({
+          method: 'PATCH',
+          url: `${API}/tags/${de.id}`,
+          payload: { translation_of: en.id },
+          auth: editor,
+        });
+        const left = await t.request({
+          method: 'PATCH',
+          url: `${API}/tags/${en.id}`,
+          payload: { translation_of: null },
+          auth: editor,
+        });
         assert.deepEqual(left.data.translations, { en: en.id });
         const rest = await t.request({ method: 'GET', url: `${API}/tags/${de.id}` });
         assert.deepEqual(rest.data.translations, { fr: fr.id, de: de.id });
@@ -466,13 +675,23 @@ for (const backend of backends()) {
         const tk = token();
         for (const n of [1, 2, 3, 4, 5]) await createOk('tags', { name: `Page ${tk} ${n}` });
         const first = await list('tags', `search=${tk}&per_page=2&hide_empty=false`);
-        assert.deepEqual(first.data.tags.map((x: { name: string }) => x.name), [`Page ${tk} 1`, `Page ${tk} 2`]);
+        assert.deepEqual(
+          first.data.tags.map((x: { name: string }) => x.name),
+          [`Page ${tk} 1`, `Page ${tk} 2`],
+        );
         assert.equal(first.data.total, 5);
         assert.equal(first.data.total_pages, 3);
         assert.equal(first.data.next_rest_url, `${base}/tags/?page=2`);
         assert.equal(first.data.previous_rest_url, undefined);
         const second = await list('tags', `search=${tk}&per_page=2&page=2&hide_empty=false`);
-        assert.deepEqual(Object.keys(second.data), ['rest_url', 'total', 'total_pages', 'tags', 'next_rest_url', 'previous_rest_url']);
+        assert.deepEqual(Object.keys(second.data), [
+          'rest_url',
+          'total',
+          'total_pages',
+          'tags',
+          'next_rest_url',
+          'previous_rest_url',
+        ]);
         assert.equal(second.data.previous_rest_url, `${base}/tags/`);
         const third = await list('tags', `search=${tk}&per_page=2&page=3&hide_empty=false`);
         assert.equal(third.data.tags.length, 1);
@@ -517,7 +736,8 @@ for (const backend of backends()) {
         const draftOnly = await createOk('categories', { name: `Draft ${tk}` });
         const eventId = await makeEvent([used.id]);
         await makeEvent([draftOnly.id], 'draft');
-        const names = async (query: string) => (await list('categories', `search=${tk}&${query}`)).data.categories.map((c: { name: string }) => c.name);
+        const names = async (query: string) =>
+          (await list('categories', `search=${tk}&${query}`)).data.categories.map((c: { name: string }) => c.name);
         assert.deepEqual(await names(''), [`Used ${tk}`]);
         assert.deepEqual(await names('hide_empty=true'), [`Used ${tk}`]);
         assert.deepEqual(await names('hide_empty=false'), [`Draft ${tk}`, `Unused ${tk}`, `Used ${tk}`]);
@@ -542,19 +762,35 @@ for (const backend of backends()) {
         await createOk('categories', { name: `Lone ${tk}` });
         await makeEvent([leaf.id]);
         const res = await list('categories', `search=${tk}`);
-        assert.deepEqual(res.data.categories.map((c: { name: string }) => c.name), [`Leaf ${tk}`, `Mid ${tk}`, `Top ${tk}`]);
+        assert.deepEqual(
+          res.data.categories.map((c: { name: string }) => c.name),
+          [`Leaf ${tk}`, `Mid ${tk}`, `Top ${tk}`],
+        );
         assert.equal(res.data.total, 3);
         const children = await list('categories', `parent=${top.id}`);
-        assert.deepEqual(children.data.categories.map((c: { id: number }) => c.id), [mid.id]);
+        assert.deepEqual(
+          children.data.categories.map((c: { id: number }) => c.id),
+          [mid.id],
+        );
       });
 
       it('should include and exclude ids, and refuse ids that are not terms of the taxonomy', async () => {
         const tk = token();
-        const [a, b, c] = [await createOk('tags', { name: `Inc ${tk} a` }), await createOk('tags', { name: `Inc ${tk} b` }), await createOk('tags', { name: `Inc ${tk} c` })];
+        const [a, b, c] = [
+          await createOk('tags', { name: `Inc ${tk} a` }),
+          await createOk('tags', { name: `Inc ${tk} b` }),
+          await createOk('tags', { name: `Inc ${tk} c` }),
+        ];
         const ids = (res: { data: { tags: { id: number }[] } }) => res.data.tags.map((x) => x.id);
         assert.deepEqual(ids(await list('tags', `hide_empty=0&include=${c.id},${a.id}`)), [a.id, c.id]);
-        assert.deepEqual(ids(await list('tags', `hide_empty=0&include[]=${c.id}&include[]=${a.id}&orderby=include`)), [c.id, a.id]);
-        assert.deepEqual(ids(await list('tags', `hide_empty=0&include=${c.id}&include=${a.id}&orderby=include&order=desc`)), [a.id, c.id]);
+        assert.deepEqual(ids(await list('tags', `hide_empty=0&include[]=${c.id}&include[]=${a.id}&orderby=include`)), [
+          c.id,
+          a.id,
+        ]);
+        assert.deepEqual(
+          ids(await list('tags', `hide_empty=0&include=${c.id}&include=${a.id}&orderby=include&order=desc`)),
+          [a.id, c.id],
+        );
         assert.deepEqual(ids(await list('tags', `hide_empty=0&search=${tk}&exclude=${b.id}`)), [a.id, c.id]);
         const category = await createOk('categories', { name: `Inc ${tk}` });
         for (const query of [`include=${a.id},999999`, `exclude=${category.id}`, 'include=abc']) {
@@ -571,7 +807,10 @@ for (const backend of backends()) {
         const c = await createOk('categories', { name: `C ${tk}`, slug: `x-${tk}`, description: 'aaa' });
         await makeEvent([a.id, b.id]);
         await makeEvent([a.id]);
-        const order = async (query: string) => (await list('categories', `search=${tk}&hide_empty=false&${query}`)).data.categories.map((x: { id: number }) => x.id);
+        const order = async (query: string) =>
+          (await list('categories', `search=${tk}&hide_empty=false&${query}`)).data.categories.map(
+            (x: { id: number }) => x.id,
+          );
         assert.deepEqual(await order(''), [a.id, b.id, c.id], 'name, case-insensitive, by default');
         assert.deepEqual(await order('orderby=name&order=DESC'), [c.id, b.id, a.id]);
         assert.deepEqual(await order('orderby=id'), [b.id, a.id, c.id]);
@@ -593,7 +832,11 @@ for (const backend of backends()) {
         const kid = await createOk('categories', { name: `Kid ${token()}`, parent: parent.id });
         await createOk('categories', { name: `Grandkid ${token()}`, parent: kid.id });
         const res = await list('categories', `parent=${parent.id}&hide_empty=0`);
-        assert.deepEqual(res.data.categories.map((c: { id: number }) => c.id), [kid.id], 'direct children only');
+        assert.deepEqual(
+          res.data.categories.map((c: { id: number }) => c.id),
+          [kid.id],
+          'direct children only',
+        );
         const top = await list('categories', 'parent=0&hide_empty=0&per_page=50');
         assert.ok(top.data.categories.every((c: { parent: number }) => c.parent === 0));
         const bad = await list('categories', 'parent=999999');
@@ -623,7 +866,10 @@ for (const backend of backends()) {
         const term = await createOk('tags', { name: slug });
         await createOk('tags', { name: `${slug} longer` });
         const res = await list('tags', `slug=${slug}&hide_empty=0`);
-        assert.deepEqual(res.data.tags.map((x: { id: number }) => x.id), [term.id]);
+        assert.deepEqual(
+          res.data.tags.map((x: { id: number }) => x.id),
+          [term.id],
+        );
         assert.equal((await list('tags', 'slug=')).statusCode, 400);
       });
 
@@ -660,26 +906,54 @@ for (const backend of backends()) {
         const tag = await createOk('tags', { name: `Rock ${tk}` });
         const other = await createOk('tags', { name: `Jazz ${tk}`, slug: `jazz-slug-${tk}` });
         const category = await createOk('categories', { name: `Cat ${tk}` });
-        const resolved = await resolveTermInputs(db, 'post_tag', [tag.id, 999999, category.id, `jazz-slug-${tk}`, `ROCK ${tk}`, `New ${tk}`, `new ${tk}`, String(tag.id), ' '], 'en');
+        const resolved = await resolveTermInputs(
+          db,
+          'post_tag',
+          [tag.id, 999999, category.id, `jazz-slug-${tk}`, `ROCK ${tk}`, `New ${tk}`, `new ${tk}`, String(tag.id), ' '],
+          'en',
+        );
         assert.deepEqual(resolved, { ids: [tag.id, other.id], names: [`New ${tk}`] });
-        assert.deepEqual(await resolveTermInputs(db, 'post_tag', `${tag.id}, Fresh ${tk} ,`, 'en'), { ids: [tag.id], names: [`Fresh ${tk}`] });
-        for (const none of [null, '', []]) assert.deepEqual(await resolveTermInputs(db, 'post_tag', none, 'en'), { ids: [], names: [] });
-        assert.deepEqual(await resolveTermInputs(db, 'post_tag', [{ id: tag.id, name: 'ignored' }], 'en'), { ids: [tag.id], names: [] });
-        for (const bad of [5, true, { id: 1 }, [true], [[1]], [{ name: 'x' }]]) assert.equal(await resolveTermInputs(db, 'post_tag', bad, 'en'), null, JSON.stringify(bad));
+        assert.deepEqual(await resolveTermInputs(db, 'post_tag', `${tag.id}, Fresh ${tk} ,`, 'en'), {
+          ids: [tag.id],
+          names: [`Fresh ${tk}`],
+        });
+        for (const none of [null, '', []])
+          assert.deepEqual(await resolveTermInputs(db, 'post_tag', none, 'en'), { ids: [], names: [] });
+        assert.deepEqual(await resolveTermInputs(db, 'post_tag', [{ id: tag.id, name: 'ignored' }], 'en'), {
+          ids: [tag.id],
+          names: [],
+        });
+        for (const bad of [5, true, { id: 1 }, [true], [[1]], [{ name: 'x' }]])
+          assert.equal(await resolveTermInputs(db, 'post_tag', bad, 'en'), null, JSON.stringify(bad));
         // Names are matched in the language asked for only.
-        assert.deepEqual(await resolveTermInputs(db, 'post_tag', [`Rock ${tk}`], 'fr'), { ids: [], names: [`Rock ${tk}`] });
+        assert.deepEqual(await resolveTermInputs(db, 'post_tag', [`Rock ${tk}`], 'fr'), {
+          ids: [],
+          names: [`Rock ${tk}`],
+        });
       });
 
       it('should create the new names with unique slugs, reusing names created meanwhile', async () => {
         const db = t.storage.db;
         const tk = token();
         const existing = await createOk('categories', { name: `Exists ${tk}` });
-        const ids = await db.transaction().execute((trx) =>
-          applyTermInputs(trx, 'cal_events_cat', { ids: [existing.id], names: [`Brand ${tk}`, `Exists ${tk}`, `Brand-${tk}`] }, 'fr'),
-        );
+        const ids = await db
+          .transaction()
+          .execute((trx) =>
+            applyTermInputs(
+              trx,
+              'cal_events_cat',
+              { ids: [existing.id], names: [`Brand ${tk}`, `Exists ${tk}`, `Brand-${tk}`] },
+              'fr',
+            ),
+          );
         assert.equal(ids.length, 3);
         assert.equal(ids[0], existing.id);
-        const created = await db.selectFrom('terms').selectAll().where('id', 'in', ids.slice(1)).orderBy('id').execute();
+        const created = await db
+          .selectFrom('terms')
+          .selectAll()
+          .where('id', 'in', ids.slice(1))
+          .orderBy('id')
+          .execute();
         assert.equal(created.length, 2);
         assert.equal(created[0]!.name, `Brand ${tk}`);
         assert.equal(created[0]!.slug, `brand-${tk}`);
@@ -689,13 +963,19 @@ for (const backend of backends()) {
         assert.equal(created[1]!.name, `Exists ${tk}`, 'not found in French, so a French term is made');
         assert.equal(created[1]!.slug, existing.slug, 'slugs are per language');
         // Same slug in one request: one term.
-        const same = await db.transaction().execute((trx) => applyTermInputs(trx, 'post_tag', { ids: [], names: [`Rock & Roll ${tk}`, `Rock Roll ${tk}`] }, 'en'));
+        const same = await db
+          .transaction()
+          .execute((trx) =>
+            applyTermInputs(trx, 'post_tag', { ids: [], names: [`Rock & Roll ${tk}`, `Rock Roll ${tk}`] }, 'en'),
+          );
         assert.equal(same.length, 1);
-        const again = await db.transaction().execute((trx) => applyTermInputs(trx, 'post_tag', { ids: [], names: [`rock roll ${tk}`] }, 'en'));
+        const again = await db
+          .transaction()
+          .execute((trx) => applyTermInputs(trx, 'post_tag', { ids: [], names: [`rock roll ${tk}`] }, 'en'));
         assert.deepEqual(again, same);
       });
 
-      it('should embed each event\'s terms in the request language, ordered by name, in one query', async () => {
+      it("should embed each event's terms in the request language, ordered by name, in one query", async () => {
         const db = t.storage.db;
         const tk = token();
         const zebra = await createOk('categories', { name: `zebra ${tk}` });
@@ -712,7 +992,11 @@ for (const backend of backends()) {
         assert.equal(during.filter((text) => /\bterms\b/.test(text)).length, 1, during.join('\n'));
         assert.deepEqual(map.get(bare), { categories: [], tags: [] });
         const { categories, tags } = map.get(withTerms)!;
-        assert.deepEqual(categories.map((c) => c.id), [appleFr.id, zebra.id], 'Pomme before zebra: translated, then ordered');
+        assert.deepEqual(
+          categories.map((c) => c.id),
+          [appleFr.id, zebra.id],
+          'Pomme before zebra: translated, then ordered',
+        );
         assert.deepEqual(Object.keys(categories[0]!), EMBEDDED_KEYS);
         assert.deepEqual(categories[1], {
           name: `zebra ${tk}`,
@@ -730,9 +1014,17 @@ for (const backend of backends()) {
           translations: { en: zebra.id },
         });
         assert.deepEqual(categories[0]!.translations, { en: apple.id, fr: appleFr.id });
-        assert.deepEqual(tags.map((x) => x.id), [tag.id]);
-        const english = (await loadEmbeddedTerms(db, [withTerms], { lang: 'en', base: 'http://h/cal/events/v1' })).get(withTerms)!;
-        assert.deepEqual(english.categories.map((c) => c.id), [apple.id, zebra.id]);
+        assert.deepEqual(
+          tags.map((x) => x.id),
+          [tag.id],
+        );
+        const english = (await loadEmbeddedTerms(db, [withTerms], { lang: 'en', base: 'http://h/cal/events/v1' })).get(
+          withTerms,
+        )!;
+        assert.deepEqual(
+          english.categories.map((c) => c.id),
+          [apple.id, zebra.id],
+        );
         assert.equal(english.categories[0]!.urls.up, `http://h/cal/events/v1/categories/${zebra.id}`);
         assert.equal((await loadEmbeddedTerms(db, [], ctx)).size, 0);
       });
@@ -747,7 +1039,8 @@ for (const backend of backends()) {
         const before_ = t.queries.count;
         await recountTerms(db, [term.id, term.id]);
         assert.equal(t.queries.count - before_, 1);
-        const count = async () => (await db.selectFrom('terms').select('count').where('id', '=', term.id).executeTakeFirstOrThrow()).count;
+        const count = async () =>
+          (await db.selectFrom('terms').select('count').where('id', '=', term.id).executeTakeFirstOrThrow()).count;
         assert.equal(await count(), 2);
         await setEventStatus(published, 'private', [term.id]);
         assert.equal(await count(), 1);

@@ -9,12 +9,14 @@ const USER_KEYS = ['email', 'id', 'registered', 'role', 'username'];
 const PASSWORD = /^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/;
 const DATE_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 
-const basic = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+const basic = (username: string, password: string) =>
+  `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 
 /** Any `hash` key, at any depth. */
 function hasHashKey(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(hasHashKey);
-  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => k === 'hash' || hasHashKey(v));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).some(([k, v]) => k === 'hash' || hasHashKey(v));
   return false;
 }
 
@@ -25,13 +27,32 @@ async function organizerOf(t: TestApp, author: number): Promise<number> {
   const now = '2030-01-01 00:00:00';
   await db
     .insertInto('organizers')
-    .values({ id, lang: 'en', trid: id, author, status: 'publish', slug: `org-${id}`, title: `Org ${id}`, date: now, date_utc: now, modified: now, modified_utc: now, phone: '', website: '', email: '' } as never)
+    .values({
+      id,
+      lang: 'en',
+      trid: id,
+      author,
+      status: 'publish',
+      slug: `org-${id}`,
+      title: `Org ${id}`,
+      date: now,
+      date_utc: now,
+      modified: now,
+      modified_utc: now,
+      phone: '',
+      website: '',
+      email: '',
+    } as never)
     .execute();
   return id;
 }
 
 async function authorOf(t: TestApp, organizerId: number): Promise<number> {
-  const row = await t.storage.db.selectFrom('organizers').select('author').where('id', '=', organizerId).executeTakeFirstOrThrow();
+  const row = await t.storage.db
+    .selectFrom('organizers')
+    .select('author')
+    .where('id', '=', organizerId)
+    .executeTakeFirstOrThrow();
   return row.author;
 }
 
@@ -50,7 +71,11 @@ for (const backend of backends()) {
     };
     const asAdmin = (options: InjectOptions) => call({ ...options, auth: admin.authorization });
     const newUser = async (username: string, role = 'author', email?: string) => {
-      const res = await asAdmin({ method: 'POST', url: `${ADMIN}/users`, payload: { username, role, ...(email === undefined ? {} : { email }) } });
+      const res = await asAdmin({
+        method: 'POST',
+        url: `${ADMIN}/users`,
+        payload: { username, role, ...(email === undefined ? {} : { email }) },
+      });
       assert.equal(res.statusCode, 201, res.body);
       return res.data as { id: number; username: string; role: string; email: string; application_password: string };
     };
@@ -64,7 +89,11 @@ for (const backend of backends()) {
 
     describe('POST /cal/admin/v1/users', () => {
       it('should create a user and show its application password once', async () => {
-        const res = await asAdmin({ method: 'POST', url: `${ADMIN}/users`, payload: { username: 'alice', role: 'author', email: 'alice@example.org' } });
+        const res = await asAdmin({
+          method: 'POST',
+          url: `${ADMIN}/users`,
+          payload: { username: 'alice', role: 'author', email: 'alice@example.org' },
+        });
         assert.equal(res.statusCode, 201);
         assert.deepEqual(Object.keys(res.data).sort(), ['application_password', 'email', 'id', 'role', 'username']);
         assert.equal(res.data.username, 'alice');
@@ -74,14 +103,22 @@ for (const backend of backends()) {
 
         const me = await call({ method: 'GET', url: '/', auth: basic('alice', res.data.application_password) });
         assert.equal(me.statusCode, 200);
-        const stored = await t.storage.db.selectFrom('app_passwords').select('hash').where('user_id', '=', res.data.id).execute();
+        const stored = await t.storage.db
+          .selectFrom('app_passwords')
+          .select('hash')
+          .where('user_id', '=', res.data.id)
+          .execute();
         assert.equal(stored.length, 1);
         assert.ok(!stored[0]!.hash.includes(res.data.application_password.replace(/ /g, '')), 'only a hash is stored');
       });
 
       it('should accept the password without its spaces', async () => {
         const created = await newUser('spaces');
-        const res = await call({ method: 'GET', url: '/', auth: basic('spaces', created.application_password.replace(/ /g, '')) });
+        const res = await call({
+          method: 'GET',
+          url: '/',
+          auth: basic('spaces', created.application_password.replace(/ /g, '')),
+        });
         assert.equal(res.statusCode, 200);
       });
 
@@ -92,14 +129,22 @@ for (const backend of backends()) {
 
       it('should answer 409 existing_user_login for a taken username', async () => {
         await newUser('dupe');
-        const res = await asAdmin({ method: 'POST', url: `${ADMIN}/users`, payload: { username: 'dupe', role: 'editor' } });
+        const res = await asAdmin({
+          method: 'POST',
+          url: `${ADMIN}/users`,
+          payload: { username: 'dupe', role: 'editor' },
+        });
         assert.equal(res.statusCode, 409);
         assert.equal(res.data.code, 'existing_user_login');
         assert.equal(res.data.data.status, 409);
       });
 
       it('should answer 400 rest_invalid_param for an unknown role and store nothing', async () => {
-        const res = await asAdmin({ method: 'POST', url: `${ADMIN}/users`, payload: { username: 'bob', role: 'superuser' } });
+        const res = await asAdmin({
+          method: 'POST',
+          url: `${ADMIN}/users`,
+          payload: { username: 'bob', role: 'superuser' },
+        });
         assert.equal(res.statusCode, 400);
         assert.equal(res.data.code, 'rest_invalid_param');
         assert.ok('role' in res.data.data.params);
@@ -115,10 +160,18 @@ for (const backend of backends()) {
       });
 
       it('should answer 400 for a bad username or email', async () => {
-        const badName = await asAdmin({ method: 'POST', url: `${ADMIN}/users`, payload: { username: 'no spaces', role: 'author' } });
+        const badName = await asAdmin({
+          method: 'POST',
+          url: `${ADMIN}/users`,
+          payload: { username: 'no spaces', role: 'author' },
+        });
         assert.equal(badName.statusCode, 400);
         assert.ok('username' in badName.data.data.params);
-        const badEmail = await asAdmin({ method: 'POST', url: `${ADMIN}/users`, payload: { username: 'carol', role: 'author', email: 'not-an-address' } });
+        const badEmail = await asAdmin({
+          method: 'POST',
+          url: `${ADMIN}/users`,
+          payload: { username: 'carol', role: 'author', email: 'not-an-address' },
+        });
         assert.equal(badEmail.statusCode, 400);
         assert.ok('email' in badEmail.data.data.params);
       });
@@ -132,10 +185,16 @@ for (const backend of backends()) {
         assert.ok(Array.isArray(res.data));
         for (const user of res.data) assert.deepEqual(Object.keys(user).sort(), USER_KEYS);
         const found = res.data.find((u: { id: number }) => u.id === created.id);
-        assert.deepEqual({ ...found, registered: 'x' }, { id: created.id, username: 'lister', email: 'l@example.org', role: 'contributor', registered: 'x' });
+        assert.deepEqual(
+          { ...found, registered: 'x' },
+          { id: created.id, username: 'lister', email: 'l@example.org', role: 'contributor', registered: 'x' },
+        );
         assert.match(found.registered, DATE_TIME);
         const ids = res.data.map((u: { id: number }) => u.id);
-        assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
+        assert.deepEqual(
+          ids,
+          [...ids].sort((a, b) => a - b),
+        );
       });
     });
 
@@ -151,7 +210,11 @@ for (const backend of backends()) {
       it('should answer 404 rest_user_invalid_id for an unknown id', async () => {
         const res = await asAdmin({ method: 'GET', url: `${ADMIN}/users/999999` });
         assert.equal(res.statusCode, 404);
-        assert.deepEqual(res.data, { code: 'rest_user_invalid_id', message: 'Invalid user ID.', data: { status: 404 } });
+        assert.deepEqual(res.data, {
+          code: 'rest_user_invalid_id',
+          message: 'Invalid user ID.',
+          data: { status: 404 },
+        });
       });
 
       it('should answer 400 for an id that is not a number', async () => {
@@ -164,17 +227,29 @@ for (const backend of backends()) {
     describe('PATCH /cal/admin/v1/users/:id', () => {
       it('should change the role and email, and the new role applies', async () => {
         const created = await newUser('promoted', 'subscriber');
-        const res = await asAdmin({ method: 'PATCH', url: `${ADMIN}/users/${created.id}`, payload: { role: 'administrator', email: 'p@example.org' } });
+        const res = await asAdmin({
+          method: 'PATCH',
+          url: `${ADMIN}/users/${created.id}`,
+          payload: { role: 'administrator', email: 'p@example.org' },
+        });
         assert.equal(res.statusCode, 200);
         assert.equal(res.data.role, 'administrator');
         assert.equal(res.data.email, 'p@example.org');
-        const asPromoted = await call({ method: 'GET', url: `${ADMIN}/users`, auth: basic('promoted', created.application_password) });
+        const asPromoted = await call({
+          method: 'GET',
+          url: `${ADMIN}/users`,
+          auth: basic('promoted', created.application_password),
+        });
         assert.equal(asPromoted.statusCode, 200);
       });
 
       it('should change only what is sent', async () => {
         const created = await newUser('partial', 'author', 'keep@example.org');
-        const res = await asAdmin({ method: 'PATCH', url: `${ADMIN}/users/${created.id}`, payload: { role: 'editor' } });
+        const res = await asAdmin({
+          method: 'PATCH',
+          url: `${ADMIN}/users/${created.id}`,
+          payload: { role: 'editor' },
+        });
         assert.equal(res.statusCode, 200);
         assert.equal(res.data.email, 'keep@example.org');
         const empty = await asAdmin({ method: 'PATCH', url: `${ADMIN}/users/${created.id}`, payload: {} });
@@ -184,10 +259,18 @@ for (const backend of backends()) {
 
       it('should refuse a bad role, a bad email, and an administrator demoting themselves', async () => {
         const created = await newUser('patchy');
-        const badRole = await asAdmin({ method: 'PATCH', url: `${ADMIN}/users/${created.id}`, payload: { role: 'owner' } });
+        const badRole = await asAdmin({
+          method: 'PATCH',
+          url: `${ADMIN}/users/${created.id}`,
+          payload: { role: 'owner' },
+        });
         assert.equal(badRole.statusCode, 400);
         assert.ok('role' in badRole.data.data.params);
-        const badEmail = await asAdmin({ method: 'PATCH', url: `${ADMIN}/users/${created.id}`, payload: { email: 'nope' } });
+        const badEmail = await asAdmin({
+          method: 'PATCH',
+          url: `${ADMIN}/users/${created.id}`,
+          payload: { email: 'nope' },
+        });
         assert.equal(badEmail.statusCode, 400);
         const self = await asAdmin({ method: 'PATCH', url: `${ADMIN}/users/${admin.id}`, payload: { role: 'editor' } });
         assert.equal(self.statusCode, 400);
@@ -234,7 +317,10 @@ for (const backend of backends()) {
         const toUnknown = await asAdmin({ method: 'DELETE', url: `${ADMIN}/users/${leaving.id}?reassign=999999` });
         assert.equal(toUnknown.statusCode, 400);
         assert.ok('reassign' in toUnknown.data.data.params);
-        const toItself = await asAdmin({ method: 'DELETE', url: `${ADMIN}/users/${leaving.id}?reassign=${leaving.id}` });
+        const toItself = await asAdmin({
+          method: 'DELETE',
+          url: `${ADMIN}/users/${leaving.id}?reassign=${leaving.id}`,
+        });
         assert.equal(toItself.statusCode, 400);
         const still = await asAdmin({ method: 'GET', url: `${ADMIN}/users/${leaving.id}` });
         assert.equal(still.statusCode, 200);
@@ -250,7 +336,11 @@ for (const backend of backends()) {
     describe('application passwords', () => {
       it('should add a password that works beside the first one', async () => {
         const created = await newUser('multi');
-        const res = await asAdmin({ method: 'POST', url: `${ADMIN}/users/${created.id}/application-passwords`, payload: { name: 'laptop' } });
+        const res = await asAdmin({
+          method: 'POST',
+          url: `${ADMIN}/users/${created.id}/application-passwords`,
+          payload: { name: 'laptop' },
+        });
         assert.equal(res.statusCode, 201);
         assert.deepEqual(Object.keys(res.data), ['application_password']);
         assert.match(res.data.application_password, PASSWORD);
@@ -269,7 +359,11 @@ for (const backend of backends()) {
 
       it('should list passwords by id, name and date, never their hashes', async () => {
         const created = await newUser('listed');
-        await asAdmin({ method: 'POST', url: `${ADMIN}/users/${created.id}/application-passwords`, payload: { name: 'phone' } });
+        await asAdmin({
+          method: 'POST',
+          url: `${ADMIN}/users/${created.id}/application-passwords`,
+          payload: { name: 'phone' },
+        });
         const res = await asAdmin({ method: 'GET', url: `${ADMIN}/users/${created.id}/application-passwords` });
         assert.equal(res.statusCode, 200);
         assert.deepEqual(
@@ -284,27 +378,40 @@ for (const backend of backends()) {
 
       it('should revoke a password: it stops working, the others keep working', async () => {
         const created = await newUser('revoker');
-        const second = await asAdmin({ method: 'POST', url: `${ADMIN}/users/${created.id}/application-passwords`, payload: { name: 'second' } });
+        const second = await asAdmin({
+          method: 'POST',
+          url: `${ADMIN}/users/${created.id}/application-passwords`,
+          payload: { name: 'second' },
+        });
         const list = await asAdmin({ method: 'GET', url: `${ADMIN}/users/${created.id}/application-passwords` });
         const initial = list.data.find((p: { name: string }) => p.name === 'initial');
         // Revoked before its first use, so no cached verification can outlive the revocation here (auth.test.ts covers that case).
-        const res = await asAdmin({ method: 'DELETE', url: `${ADMIN}/users/${created.id}/application-passwords/${initial.id}` });
+        const res = await asAdmin({
+          method: 'DELETE',
+          url: `${ADMIN}/users/${created.id}/application-passwords/${initial.id}`,
+        });
         assert.equal(res.statusCode, 200);
         assert.deepEqual(res.data, { deleted: true });
         const revoked = await call({ method: 'GET', url: '/', auth: basic('revoker', created.application_password) });
         assert.equal(revoked.statusCode, 401);
         const other = await call({ method: 'GET', url: '/', auth: basic('revoker', second.data.application_password) });
         assert.equal(other.statusCode, 200);
-        const again = await asAdmin({ method: 'DELETE', url: `${ADMIN}/users/${created.id}/application-passwords/${initial.id}` });
+        const again = await asAdmin({
+          method: 'DELETE',
+          url: `${ADMIN}/users/${created.id}/application-passwords/${initial.id}`,
+        });
         assert.equal(again.statusCode, 404);
         assert.equal(again.data.code, 'rest_application_password_not_found');
       });
 
-      it('should not revoke another user\'s password through the wrong user id', async () => {
+      it("should not revoke another user's password through the wrong user id", async () => {
         const owner = await newUser('owner');
         const other = await newUser('other');
         const [pw] = (await asAdmin({ method: 'GET', url: `${ADMIN}/users/${owner.id}/application-passwords` })).data;
-        const res = await asAdmin({ method: 'DELETE', url: `${ADMIN}/users/${other.id}/application-passwords/${pw.id}` });
+        const res = await asAdmin({
+          method: 'DELETE',
+          url: `${ADMIN}/users/${other.id}/application-passwords/${pw.id}`,
+        });
         assert.equal(res.statusCode, 404);
         const works = await call({ method: 'GET', url: '/', auth: basic('owner', owner.application_password) });
         assert.equal(works.statusCode, 200);
@@ -373,22 +480,54 @@ for (const backend of backends()) {
       it('should answer the whole settings object with the defaults', async () => {
         const res = await asAdmin({ method: 'GET', url: `${ADMIN}/settings` });
         assert.equal(res.statusCode, 200);
-        assert.deepEqual(res.data, { timezone: 'UTC', geoloc: false, geoloc_radius: 25, geoloc_unit: 'mi', site_url: null });
+        assert.deepEqual(res.data, {
+          timezone: 'UTC',
+          geoloc: false,
+          geoloc_radius: 25,
+          geoloc_unit: 'mi',
+          site_url: null,
+        });
       });
 
       it('should change the settings sent and answer all of them', async () => {
         const res = await asAdmin({
           method: 'PATCH',
           url: `${ADMIN}/settings`,
-          payload: { timezone: 'Europe/Paris', geoloc: true, geoloc_radius: 12.5, geoloc_unit: 'km', site_url: 'https://events.example.org/' },
+          payload: {
+            timezone: 'Europe/Paris',
+            geoloc: true,
+            geoloc_radius: 12.5,
+            geoloc_unit: 'km',
+            site_url: 'https://events.example.org/',
+          },
         });
         assert.equal(res.statusCode, 200);
-        assert.deepEqual(res.data, { timezone: 'Europe/Paris', geoloc: true, geoloc_radius: 12.5, geoloc_unit: 'km', site_url: 'https://events.example.org' });
-        const partial = await asAdmin({ method: 'PATCH', url: `${ADMIN}/settings`, payload: { geoloc: false, site_url: null } });
-        assert.deepEqual(partial.data, { timezone: 'Europe/Paris', geoloc: false, geoloc_radius: 12.5, geoloc_unit: 'km', site_url: null });
+        assert.deepEqual(res.data, {
+          timezone: 'Europe/Paris',
+          geoloc: true,
+          geoloc_radius: 12.5,
+          geoloc_unit: 'km',
+          site_url: 'https://events.example.org',
+        });
+        const partial = await asAdmin({
+          method: 'PATCH',
+          url: `${ADMIN}/settings`,
+          payload: { geoloc: false, site_url: null },
+        });
+        assert.deepEqual(partial.data, {
+          timezone: 'Europe/Paris',
+          geoloc: false,
+          geoloc_radius: 12.5,
+          geoloc_unit: 'km',
+          site_url: null,
+        });
         const read = await asAdmin({ method: 'GET', url: `${ADMIN}/settings` });
         assert.deepEqual(read.data, partial.data);
-        await asAdmin({ method: 'PATCH', url: `${ADMIN}/settings`, payload: { timezone: 'UTC', geoloc_radius: 25, geoloc_unit: 'mi' } });
+        await asAdmin({
+          method: 'PATCH',
+          url: `${ADMIN}/settings`,
+          payload: { timezone: 'UTC', geoloc_radius: 25, geoloc_unit: 'mi' },
+        });
       });
 
       it('should refuse bad values with rest_invalid_param and change nothing', async () => {
@@ -404,7 +543,11 @@ for (const backend of backends()) {
           ['site_url', 'not a url'],
         ];
         for (const [name, value] of bad) {
-          const res = await asAdmin({ method: 'PATCH', url: `${ADMIN}/settings`, payload: { timezone: 'Asia/Tokyo', [name]: value } });
+          const res = await asAdmin({
+            method: 'PATCH',
+            url: `${ADMIN}/settings`,
+            payload: { timezone: 'Asia/Tokyo', [name]: value },
+          });
           assert.equal(res.statusCode, 400, `${name}=${String(value)}`);
           assert.equal(res.data.code, 'rest_invalid_param');
           assert.ok(name in res.data.data.params, `${name} named in ${res.body}`);
@@ -415,7 +558,11 @@ for (const backend of backends()) {
 
       it('should ignore unknown keys, never writing them to the settings table', async () => {
         const version = await readDataVersion(t.storage.db);
-        const res = await asAdmin({ method: 'PATCH', url: `${ADMIN}/settings`, payload: { data_version: 'oops', colour: 'red' } });
+        const res = await asAdmin({
+          method: 'PATCH',
+          url: `${ADMIN}/settings`,
+          payload: { data_version: 'oops', colour: 'red' },
+        });
         assert.equal(res.statusCode, 200);
         assert.ok(!('colour' in res.data));
         const rows = await t.storage.db.selectFrom('settings').select(['key', 'value']).execute();
@@ -453,7 +600,12 @@ for (const backend of backends()) {
       const read = await t.request({ method: 'GET', url: `${ADMIN}/settings`, auth: admin.authorization });
       assert.equal(read.data.site_url, 'https://calendar.example.com');
       for (const site_url of ['https://other.example.com', null]) {
-        const res = await t.request({ method: 'PATCH', url: `${ADMIN}/settings`, auth: admin.authorization, payload: { site_url, geoloc: true } });
+        const res = await t.request({
+          method: 'PATCH',
+          url: `${ADMIN}/settings`,
+          auth: admin.authorization,
+          payload: { site_url, geoloc: true },
+        });
         assert.equal(res.statusCode, 400);
         assert.equal(res.data.code, 'rest_invalid_param');
         assert.match(res.data.data.params.site_url, /environment/);
@@ -463,7 +615,12 @@ for (const backend of backends()) {
     });
 
     it('should still change the other settings', async () => {
-      const res = await t.request({ method: 'PATCH', url: `${ADMIN}/settings`, auth: admin.authorization, payload: { geoloc_unit: 'km' } });
+      const res = await t.request({
+        method: 'PATCH',
+        url: `${ADMIN}/settings`,
+        auth: admin.authorization,
+        payload: { geoloc_unit: 'km' },
+      });
       assert.equal(res.statusCode, 200);
       assert.equal(res.data.geoloc_unit, 'km');
       assert.equal(res.data.site_url, 'https://calendar.example.com');

@@ -17,7 +17,12 @@ interface Received {
 }
 
 /** A real HTTP receiver: records every request and answers what `answer` says. */
-async function receiver(): Promise<{ url: string; received: Received[]; answer: { status: number; body?: string; location?: string }; close(): Promise<void> }> {
+async function receiver(): Promise<{
+  url: string;
+  received: Received[];
+  answer: { status: number; body?: string; location?: string };
+  close(): Promise<void>;
+}> {
   const received: Received[] = [];
   const answer: { status: number; body?: string; location?: string } = { status: 200 };
   const server = http.createServer((request, response) => {
@@ -30,7 +35,12 @@ async function receiver(): Promise<{ url: string; received: Received[]; answer: 
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, answer, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    answer,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 async function until(condition: () => boolean | Promise<boolean>, ms = 8000): Promise<void> {
@@ -62,11 +72,26 @@ describe('webhook addresses', () => {
   });
 
   it('should back off exponentially with jitter, at most an hour', () => {
-    assert.equal(backoffMs(1, () => 0.5), 5_000);
-    assert.equal(backoffMs(3, () => 0.5), 20_000);
-    assert.equal(backoffMs(30, () => 0.5), 3_600_000);
-    assert.equal(backoffMs(2, () => 0), 5_000);
-    assert.equal(backoffMs(2, () => 0.999), 14_990);
+    assert.equal(
+      backoffMs(1, () => 0.5),
+      5_000,
+    );
+    assert.equal(
+      backoffMs(3, () => 0.5),
+      20_000,
+    );
+    assert.equal(
+      backoffMs(30, () => 0.5),
+      3_600_000,
+    );
+    assert.equal(
+      backoffMs(2, () => 0),
+      5_000,
+    );
+    assert.equal(
+      backoffMs(2, () => 0.999),
+      14_990,
+    );
   });
 });
 
@@ -90,8 +115,16 @@ for (const backend of backends()) {
       await hook.close();
     });
 
-    const subscribe = (payload: Record<string, unknown>, auth = admin.authorization) => t.request({ method: 'POST', url: `${ADMIN}/webhooks`, auth, payload });
-    const deliveries = async (id: number) => (await t.request({ method: 'GET', url: `${ADMIN}/webhooks/${id}/deliveries?per_page=100`, auth: admin.authorization })).data as any[];
+    const subscribe = (payload: Record<string, unknown>, auth = admin.authorization) =>
+      t.request({ method: 'POST', url: `${ADMIN}/webhooks`, auth, payload });
+    const deliveries = async (id: number) =>
+      (
+        await t.request({
+          method: 'GET',
+          url: `${ADMIN}/webhooks/${id}/deliveries?per_page=100`,
+          auth: admin.authorization,
+        })
+      ).data as any[];
 
     it('should manage subscriptions as an administrator only, with the secret shown once', async () => {
       const denied = await subscribe({ url: hook.url, events: ['event.created'] }, editor.authorization);
@@ -104,31 +137,78 @@ for (const backend of backends()) {
       assert.match(created.data.secret, /^whsec_/);
       const listed = await t.request({ method: 'GET', url: `${ADMIN}/webhooks`, auth: admin.authorization });
       assert.equal(listed.data[0].secret, undefined);
-      const paused = await t.request({ method: 'PATCH', url: `${ADMIN}/webhooks/${created.data.id}`, auth: admin.authorization, payload: { active: false, events: ['venue.created'] } });
+      const paused = await t.request({
+        method: 'PATCH',
+        url: `${ADMIN}/webhooks/${created.data.id}`,
+        auth: admin.authorization,
+        payload: { active: false, events: ['venue.created'] },
+      });
       assert.deepEqual([paused.data.active, paused.data.events], [false, ['venue.created']]);
-      const removed = await t.request({ method: 'DELETE', url: `${ADMIN}/webhooks/${created.data.id}`, auth: admin.authorization });
+      const removed = await t.request({
+        method: 'DELETE',
+        url: `${ADMIN}/webhooks/${created.data.id}`,
+        auth: admin.authorization,
+      });
       assert.equal(removed.data.deleted, true);
-      assert.equal((await t.request({ method: 'GET', url: `${ADMIN}/webhooks/${created.data.id}`, auth: admin.authorization })).statusCode, 404);
+      assert.equal(
+        (await t.request({ method: 'GET', url: `${ADMIN}/webhooks/${created.data.id}`, auth: admin.authorization }))
+          .statusCode,
+        404,
+      );
     });
 
     it('should deliver a signed change-feed entry for a public change, and nothing for a draft or a rolled-back write', async () => {
       const sub = await subscribe({ url: hook.url, events: ['event.created', 'event.updated'], languages: ['en'] });
       const { secret, id } = sub.data;
       const before = hook.received.length;
-      const draft = await t.request({ method: 'POST', url: EVENTS, auth: editor.authorization, payload: { title: 'Hook draft', status: 'draft', start_date: '2031-01-01 10:00:00', end_date: '2031-01-01 11:00:00' } });
-      const event = await t.request({ method: 'POST', url: EVENTS, auth: editor.authorization, payload: { title: 'Hook public', status: 'publish', start_date: '2031-01-02 10:00:00', end_date: '2031-01-02 11:00:00' } });
+      const draft = await t.request({
+        method: 'POST',
+        url: EVENTS,
+        auth: editor.authorization,
+        payload: {
+          title: 'Hook draft',
+          status: 'draft',
+          start_date: '2031-01-01 10:00:00',
+          end_date: '2031-01-01 11:00:00',
+        },
+      });
+      const event = await t.request({
+        method: 'POST',
+        url: EVENTS,
+        auth: editor.authorization,
+        payload: {
+          title: 'Hook public',
+          status: 'publish',
+          start_date: '2031-01-02 10:00:00',
+          end_date: '2031-01-02 11:00:00',
+        },
+      });
       await until(() => hook.received.length > before);
       const message = hook.received.at(-1)!;
       const entry = new Webhook(secret).verify(message.body, message.headers as Record<string, string>) as any;
-      assert.deepEqual([entry.kind, entry.id, entry.change, entry.record.title], ['event', event.data.id, 'created', 'Hook public']);
+      assert.deepEqual(
+        [entry.kind, entry.id, entry.change, entry.record.title],
+        ['event', event.data.id, 'created', 'Hook public'],
+      );
       assert.match(String(message.headers['webhook-id']), /^msg_\d+$/);
       // A tampered body does not verify.
-      assert.throws(() => new Webhook(secret).verify(message.body.replace('Hook public', 'Hook forged'), message.headers as Record<string, string>));
+      assert.throws(() =>
+        new Webhook(secret).verify(
+          message.body.replace('Hook public', 'Hook forged'),
+          message.headers as Record<string, string>,
+        ),
+      );
       // The draft: no delivery at all.
       assert.ok(!(await deliveries(id)).some((d) => d.record_id === draft.data.id));
       // A write that fails its precondition is rolled back: no delivery either.
       const count = (await deliveries(id)).length;
-      const refused = await t.request({ method: 'PATCH', url: `${EVENTS}/${event.data.id}`, auth: editor.authorization, headers: { 'if-match': '"stale"' }, payload: { title: 'Never' } });
+      const refused = await t.request({
+        method: 'PATCH',
+        url: `${EVENTS}/${event.data.id}`,
+        auth: editor.authorization,
+        headers: { 'if-match': '"stale"' },
+        payload: { title: 'Never' },
+      });
       assert.equal(refused.statusCode, 412);
       assert.equal((await deliveries(id)).length, count);
       await t.request({ method: 'DELETE', url: `${ADMIN}/webhooks/${id}`, auth: admin.authorization });
@@ -138,8 +218,18 @@ for (const backend of backends()) {
       const sub = await subscribe({ url: hook.url, events: ['organizer.*'] });
       const id = sub.data.id;
       hook.answer.status = 500;
-      const organizer = await t.request({ method: 'POST', url: '/cal/events/v1/organizers', auth: editor.authorization, payload: { organizer: 'Retry org', status: 'publish' } });
-      await t.request({ method: 'POST', url: `/cal/events/v1/organizers/${organizer.data.id}`, auth: editor.authorization, payload: { phone: '555' } });
+      const organizer = await t.request({
+        method: 'POST',
+        url: '/cal/events/v1/organizers',
+        auth: editor.authorization,
+        payload: { organizer: 'Retry org', status: 'publish' },
+      });
+      await t.request({
+        method: 'POST',
+        url: `/cal/events/v1/organizers/${organizer.data.id}`,
+        auth: editor.authorization,
+        payload: { phone: '555' },
+      });
       const start = Date.now();
       await until(async () => (await deliveries(id)).some((d) => d.last_status !== null));
       // Later rounds, the clock moved past each backoff: the update waits behind the create.
@@ -149,7 +239,9 @@ for (const backend of backends()) {
       assert.equal(update.attempts, 0, 'the second change of the record waits for the first');
       assert.ok(create.attempts >= 3);
       assert.equal(create.last_status, 500);
-      const ids = new Set(hook.received.filter((r) => r.body.includes('Retry org')).map((r) => r.headers['webhook-id']));
+      const ids = new Set(
+        hook.received.filter((r) => r.body.includes('Retry org')).map((r) => r.headers['webhook-id']),
+      );
       assert.equal(ids.size, 1, 'every retry carries the same webhook-id');
       // A day later it gives up and the subscription is failing.
       await deliverDue(deps, new Date(start + 25 * 3_600_000));
@@ -160,7 +252,12 @@ for (const backend of backends()) {
       // Re-enabled with a working receiver: what it missed arrives, in order.
       hook.answer.status = 204;
       const at = hook.received.length;
-      await t.request({ method: 'PATCH', url: `${ADMIN}/webhooks/${id}`, auth: admin.authorization, payload: { active: true } });
+      await t.request({
+        method: 'PATCH',
+        url: `${ADMIN}/webhooks/${id}`,
+        auth: admin.authorization,
+        payload: { active: true },
+      });
       await until(async () => (await deliveries(id)).every((d) => d.status === 'delivered'));
       const changes = hook.received.slice(at).map((r) => JSON.parse(r.body).change);
       assert.deepEqual(changes, ['created', 'updated']);
@@ -172,17 +269,30 @@ for (const backend of backends()) {
       const sub = await subscribe({ url: hook.url, events: ['tag.created'] });
       Object.assign(hook.answer, { status: 302, location: 'http://127.0.0.1:9/elsewhere', body: 'x'.repeat(5000) });
       try {
-        await t.request({ method: 'POST', url: '/cal/events/v1/tags', auth: editor.authorization, payload: { name: 'redirected-tag' } });
+        await t.request({
+          method: 'POST',
+          url: '/cal/events/v1/tags',
+          auth: editor.authorization,
+          payload: { name: 'redirected-tag' },
+        });
         await until(async () => (await deliveries(sub.data.id)).some((d) => d.last_status !== null));
         const [delivery] = await deliveries(sub.data.id);
         assert.equal(delivery.last_status, 302);
         assert.equal(delivery.status, 'pending', 'a redirect is a failed attempt, retried later');
-        const stored = await t.storage.db.selectFrom('webhook_deliveries').select('last_response').where('id', '=', delivery.id).executeTakeFirstOrThrow();
+        const stored = await t.storage.db
+          .selectFrom('webhook_deliveries')
+          .select('last_response')
+          .where('id', '=', delivery.id)
+          .executeTakeFirstOrThrow();
         assert.equal(stored.last_response!.length, 1024);
       } finally {
         Object.assign(hook.answer, { status: 200, location: undefined, body: undefined });
       }
-      const ping = await t.request({ method: 'POST', url: `${ADMIN}/webhooks/${sub.data.id}/test`, auth: admin.authorization });
+      const ping = await t.request({
+        method: 'POST',
+        url: `${ADMIN}/webhooks/${sub.data.id}/test`,
+        auth: admin.authorization,
+      });
       assert.equal(ping.data.delivered, true);
       const last = hook.received.at(-1)!;
       assert.equal(JSON.parse(last.body).type, 'ping');
@@ -192,7 +302,13 @@ for (const backend of backends()) {
 
     it('should deliver each change once when several workers run at the same time', async () => {
       const sub = await subscribe({ url: hook.url, events: ['venue.created'] });
-      for (let i = 0; i < 12; i += 1) await t.request({ method: 'POST', url: '/cal/events/v1/venues', auth: editor.authorization, payload: { venue: `Claimed venue ${i}`, status: 'publish' } });
+      for (let i = 0; i < 12; i += 1)
+        await t.request({
+          method: 'POST',
+          url: '/cal/events/v1/venues',
+          auth: editor.authorization,
+          payload: { venue: `Claimed venue ${i}`, status: 'publish' },
+        });
       await Promise.all([deliverDue(deps), deliverDue(deps), deliverDue(deps), deliverDue(deps)]);
       await until(async () => (await deliveries(sub.data.id)).filter((d) => d.status === 'delivered').length === 12);
       const ids = hook.received.filter((r) => r.body.includes('Claimed venue')).map((r) => r.headers['webhook-id']);

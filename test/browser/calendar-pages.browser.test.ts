@@ -53,32 +53,79 @@ for (const backend of backends()) {
       t = await createTestApp(backend);
       base = await t.app.listen({ port: 0, host: '127.0.0.1' });
       admin = (await t.asUser('administrator')).authorization;
-      const venue = (await post(`${NS}/venues`, { venue: 'Town Hall', address: '1 Main St', city: 'Springfield', country: 'USA', show_map_link: true })).id;
+      const venue = (
+        await post(`${NS}/venues`, {
+          venue: 'Town Hall',
+          address: '1 Main St',
+          city: 'Springfield',
+          country: 'USA',
+          show_map_link: true,
+        })
+      ).id;
       await post(`/fr${NS}/venues`, { venue: 'Mairie', city: 'Springfield', translation_of: venue });
       const organizer = (await post(`${NS}/organizers`, { organizer: 'Jazz Club', email: 'club@example.org' })).id;
       const jazz = (await post(`${NS}/categories`, { name: 'Jazz' })).id;
       const talks = (await post(`${NS}/categories`, { name: 'Talks' })).id;
-      const concert = (await post(`${NS}/events`, {
-        title: 'Spring Concert',
-        description: '<p>An evening of <strong>jazz</strong> in the great hall.</p>',
+      const concert = (
+        await post(`${NS}/events`, {
+          title: 'Spring Concert',
+          description: '<p>An evening of <strong>jazz</strong> in the great hall.</p>',
+          start_date: '2027-03-14 19:00:00',
+          end_date: '2027-03-14 21:30:00',
+          timezone: 'Europe/Paris',
+          venue,
+          organizer: [organizer],
+          categories: [jazz],
+          cost: '15',
+          show_map_link: true,
+        })
+      ).id;
+      await post(`/fr${NS}/events`, {
+        title: 'Concert de printemps',
         start_date: '2027-03-14 19:00:00',
         end_date: '2027-03-14 21:30:00',
         timezone: 'Europe/Paris',
         venue,
-        organizer: [organizer],
-        categories: [jazz],
-        cost: '15',
-        show_map_link: true,
-      })).id;
-      await post(`/fr${NS}/events`, { title: 'Concert de printemps', start_date: '2027-03-14 19:00:00', end_date: '2027-03-14 21:30:00', timezone: 'Europe/Paris', venue, translation_of: concert });
-      await post(`${NS}/events`, { title: 'Lecture on Stars', start_date: '2027-03-20 10:00:00', end_date: '2027-03-20 11:00:00', categories: [talks], venue });
-      await post(`${NS}/events`, { title: 'Three-day Festival', all_day: true, start_date: '2027-03-26', end_date: '2027-03-28', featured: true });
-      for (let i = 1; i <= 4; i += 1) await post(`${NS}/events`, { title: `Workshop ${i}`, start_date: `2027-03-09 0${i + 5}:00:00`, end_date: `2027-03-09 0${i + 5}:45:00` });
-      await post(`${NS}/events`, { title: 'Spring into April', start_date: '2027-04-02 18:00:00', end_date: '2027-04-02 20:00:00' });
+        translation_of: concert,
+      });
+      await post(`${NS}/events`, {
+        title: 'Lecture on Stars',
+        start_date: '2027-03-20 10:00:00',
+        end_date: '2027-03-20 11:00:00',
+        categories: [talks],
+        venue,
+      });
+      await post(`${NS}/events`, {
+        title: 'Three-day Festival',
+        all_day: true,
+        start_date: '2027-03-26',
+        end_date: '2027-03-28',
+        featured: true,
+      });
+      for (let i = 1; i <= 4; i += 1)
+        await post(`${NS}/events`, {
+          title: `Workshop ${i}`,
+          start_date: `2027-03-09 0${i + 5}:00:00`,
+          end_date: `2027-03-09 0${i + 5}:45:00`,
+        });
+      await post(`${NS}/events`, {
+        title: 'Spring into April',
+        start_date: '2027-04-02 18:00:00',
+        end_date: '2027-04-02 20:00:00',
+      });
       browser = await chromium.launch({
         executablePath: CHROMIUM,
         // As root in CI; and no calls home from a machine without a network.
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
       });
     });
 
@@ -144,30 +191,61 @@ for (const backend of backends()) {
       assert.ok(title.includes((await page.locator('h1').textContent())!));
       // The skip link is the first stop and leads to the content.
       await page.keyboard.press('Tab');
-      assert.equal(await page.evaluate(() => (globalThis as unknown as Dom).document.activeElement?.className), 'skip-link');
+      assert.equal(
+        await page.evaluate(() => (globalThis as unknown as Dom).document.activeElement?.className),
+        'skip-link',
+      );
       await page.close();
     });
 
     // The markup does not depend on the database, and axe takes seconds a page: SQLite's run checks it.
-    it('has no serious or critical axe-core violation on any kind of page', { skip: backend === 'postgres' ? 'same markup as on SQLite' : false }, async () => {
-      const pages = ['/events/month/2027-03/', '/events/list/', '/events/day/2027-03-09/', '/event/spring-concert/', '/venue/town-hall/', '/organizer/jazz-club/', '/events/category/jazz/', '/fr/events/month/2027-03/', '/event/no-such-event/'];
-      const found: string[] = [];
-      // Every kind of page wide; the two busiest at phone width too (the grid becomes a list).
-      const runs = [...pages.map((path) => [path, 1280] as const), ['/events/month/2027-03/', 375] as const, ['/event/spring-concert/', 375] as const];
-      for (const [path, width] of runs) {
-        const started = performance.now();
-        const page = await open(path, width, path.includes('no-such') ? 404 : 200);
-        // Legacy mode runs axe in the page itself; the default opens a blank page per run to join
-        // the results of every frame, a second or more each here, and these pages have no frames.
-        const results = await new AxeBuilder({ page }).setLegacyMode().withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
-        for (const v of results.violations) console.log(`axe ${path} @${width}: ${v.id} (${v.impact}) ×${v.nodes.length}`);
-        console.log(`axe ${path} @${width}: ${results.violations.length} violations, ${results.passes.length} rules passed (${Math.round(performance.now() - started)} ms)`);
-        found.push(...results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${path} @${width}: ${v.id}`));
-        await page.close();
-      }
-      console.log(`axe: ${runs.length} pages, ${found.length} serious or critical violations`);
-      assert.deepEqual(found, []);
-    });
+    it(
+      'has no serious or critical axe-core violation on any kind of page',
+      { skip: backend === 'postgres' ? 'same markup as on SQLite' : false },
+      async () => {
+        const pages = [
+          '/events/month/2027-03/',
+          '/events/list/',
+          '/events/day/2027-03-09/',
+          '/event/spring-concert/',
+          '/venue/town-hall/',
+          '/organizer/jazz-club/',
+          '/events/category/jazz/',
+          '/fr/events/month/2027-03/',
+          '/event/no-such-event/',
+        ];
+        const found: string[] = [];
+        // Every kind of page wide; the two busiest at phone width too (the grid becomes a list).
+        const runs = [
+          ...pages.map((path) => [path, 1280] as const),
+          ['/events/month/2027-03/', 375] as const,
+          ['/event/spring-concert/', 375] as const,
+        ];
+        for (const [path, width] of runs) {
+          const started = performance.now();
+          const page = await open(path, width, path.includes('no-such') ? 404 : 200);
+          // Legacy mode runs axe in the page itself; the default opens a blank page per run to join
+          // the results of every frame, a second or more each here, and these pages have no frames.
+          const results = await new AxeBuilder({ page })
+            .setLegacyMode()
+            .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+            .analyze();
+          for (const v of results.violations)
+            console.log(`axe ${path} @${width}: ${v.id} (${v.impact}) ×${v.nodes.length}`);
+          console.log(
+            `axe ${path} @${width}: ${results.violations.length} violations, ${results.passes.length} rules passed (${Math.round(performance.now() - started)} ms)`,
+          );
+          found.push(
+            ...results.violations
+              .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+              .map((v) => `${path} @${width}: ${v.id}`),
+          );
+          await page.close();
+        }
+        console.log(`axe: ${runs.length} pages, ${found.length} serious or critical violations`);
+        assert.deepEqual(found, []);
+      },
+    );
 
     it('renders at phone and desktop widths without horizontal scrolling, and takes screenshots', async () => {
       fs.mkdirSync(SHOTS, { recursive: true });
@@ -201,7 +279,11 @@ for (const backend of backends()) {
     it('runs no script that reached the stored HTML, with its styles and images still shown (the CSP as a second wall)', async () => {
       // The sanitizer removes these on every write; written straight to the table, they stand for
       // HTML stored before it, or a sanitizer bug. The Content-Security-Policy must stop them all.
-      const created = await post(`${NS}/events`, { title: 'Guarded', start_date: '2027-03-22 10:00:00', end_date: '2027-03-22 11:00:00' });
+      const created = await post(`${NS}/events`, {
+        title: 'Guarded',
+        start_date: '2027-03-22 10:00:00',
+        end_date: '2027-03-22 11:00:00',
+      });
       const attacks =
         '<p id="kept">Kept</p><script>document.title="pwned-inline"</script>' +
         '<img src="/assets/nothing.png" onerror="document.title=\'pwned-handler\'">' +
@@ -223,7 +305,9 @@ for (const backend of backends()) {
       assert.equal(await page.locator('#kept').textContent(), 'Kept');
       assert.ok(blocked.length >= 2, `CSP reports: ${blocked.join(' | ')}`);
       // The site's own stylesheet still applies under the policy.
-      const styled = await page.evaluate(() => (globalThis as unknown as { document: { styleSheets: { length: number } } }).document.styleSheets.length);
+      const styled = await page.evaluate(
+        () => (globalThis as unknown as { document: { styleSheets: { length: number } } }).document.styleSheets.length,
+      );
       assert.ok(styled >= 1);
       await context.close();
     });

@@ -27,7 +27,9 @@ export interface TestApp {
   queries: { count: number; recent: string[] };
   /** Basic header of a new user with that role. */
   asUser(role: Role, username?: string): Promise<{ id: number; authorization: string }>;
-  request(options: InjectOptions & { auth?: string | undefined }): Promise<LightMyRequestResponse & { body: string; data: any }>;
+  request(
+    options: InjectOptions & { auth?: string | undefined },
+  ): Promise<LightMyRequestResponse & { body: string; data: any }>;
   close(): Promise<void>;
 }
 
@@ -50,9 +52,19 @@ export function injector(app: FastifyInstance): TestApp['request'] {
 /** A service on its own fresh database (a temp dir for SQLite, a new database for PostgreSQL). */
 export async function createTestApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-test-'));
-  const pgDb = backend === 'postgres' ? await createScratchDatabase(process.env['TEST_DATABASE_URL']!, 'cal_test') : null;
+  const pgDb =
+    backend === 'postgres' ? await createScratchDatabase(process.env['TEST_DATABASE_URL']!, 'cal_test') : null;
   // The overload guard is off unless a test turns it on: a busy CI machine must not answer 503 to tests.
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0', ...(pgDb ? { DATABASE_URL: pgDb.url } : {}), ...env }, isValidTimezone);
+  const config = loadConfig(
+    {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      CAL_MAX_EVENT_LOOP_DELAY_MS: '0',
+      ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+      ...env,
+    },
+    isValidTimezone,
+  );
   const queries = { count: 0, recent: [] as string[] };
   const storage = await connect({
     dataDir: config.dataDir,
@@ -77,8 +89,14 @@ export async function createTestApp(backend: Backend, env: Record<string, string
     queries,
     async asUser(role, username) {
       userCounter += 1;
-      const { user, application_password } = await createUser(storage.db, { username: username ?? `${role}${userCounter}`, role });
-      return { id: user.id, authorization: `Basic ${Buffer.from(`${user.username}:${application_password}`).toString('base64')}` };
+      const { user, application_password } = await createUser(storage.db, {
+        username: username ?? `${role}${userCounter}`,
+        role,
+      });
+      return {
+        id: user.id,
+        authorization: `Basic ${Buffer.from(`${user.username}:${application_password}`).toString('base64')}`,
+      };
     },
     request: injector(app),
     async close() {

@@ -38,7 +38,14 @@ let slugCounter = 0;
  */
 export async function insertEvent(
   t: TestApp,
-  options: { status?: string; author?: number; start?: string; lang?: string; venueId?: number | null; organizerIds?: number[] } = {},
+  options: {
+    status?: string;
+    author?: number;
+    start?: string;
+    lang?: string;
+    venueId?: number | null;
+    organizerIds?: number[];
+  } = {},
 ): Promise<number> {
   const db = t.storage.db;
   const { id } = await db.insertInto('posts').values({ type: 'event' }).returning('id').executeTakeFirstOrThrow();
@@ -47,17 +54,48 @@ export async function insertEvent(
   await db
     .insertInto('events')
     .values({
-      id, lang: options.lang ?? 'en', trid: id, author: options.author ?? 0, status: options.status ?? 'publish', password: '',
-      slug: `event-${slugCounter}`, title: `Event ${slugCounter}`, description: '', excerpt: '',
-      date: '2024-01-01 00:00:00', date_utc: '2024-01-01 00:00:00', modified: '2024-01-01 00:00:00', modified_utc: '2024-01-01 00:00:00', image_id: null,
-      all_day: 0, start_local: start, end_local: start, start_utc: start, end_utc: start, timezone: 'UTC', timezone_abbr: 'UTC',
-      cost: '[]', currency_symbol: '', currency_code: '', currency_position: '', website: null,
-      show_map: 1, show_map_link: 1, hide_from_listings: 0, sticky: 0, featured: 0, venue_id: options.venueId ?? null, post_parent: null,
+      id,
+      lang: options.lang ?? 'en',
+      trid: id,
+      author: options.author ?? 0,
+      status: options.status ?? 'publish',
+      password: '',
+      slug: `event-${slugCounter}`,
+      title: `Event ${slugCounter}`,
+      description: '',
+      excerpt: '',
+      date: '2024-01-01 00:00:00',
+      date_utc: '2024-01-01 00:00:00',
+      modified: '2024-01-01 00:00:00',
+      modified_utc: '2024-01-01 00:00:00',
+      image_id: null,
+      all_day: 0,
+      start_local: start,
+      end_local: start,
+      start_utc: start,
+      end_utc: start,
+      timezone: 'UTC',
+      timezone_abbr: 'UTC',
+      cost: '[]',
+      currency_symbol: '',
+      currency_code: '',
+      currency_position: '',
+      website: null,
+      show_map: 1,
+      show_map_link: 1,
+      hide_from_listings: 0,
+      sticky: 0,
+      featured: 0,
+      venue_id: options.venueId ?? null,
+      post_parent: null,
     })
     .execute();
   const organizers = options.organizerIds ?? [];
   if (organizers.length > 0) {
-    await db.insertInto('event_organizers').values(organizers.map((organizer_id, position) => ({ event_id: id, organizer_id, position }))).execute();
+    await db
+      .insertInto('event_organizers')
+      .values(organizers.map((organizer_id, position) => ({ event_id: id, organizer_id, position })))
+      .execute();
   }
   // Every write bumps the data version; cached pages depend on it.
   await bumpDataVersion(db);
@@ -68,7 +106,11 @@ export async function insertEvent(
  * A fresh app with an editor for one describe block of kind-specific tests; `create` makes a record
  * (a unique name unless the payload gives one) and expects 201.
  */
-export function useKindApp(backend: Backend, kind: Pick<KindSpec, 'table' | 'nameField'>, env: Record<string, string> = {}) {
+export function useKindApp(
+  backend: Backend,
+  kind: Pick<KindSpec, 'table' | 'nameField'>,
+  env: Record<string, string> = {},
+) {
   const state = {} as { t: TestApp; editor: User };
   before(async () => {
     state.t = await createTestApp(backend, env);
@@ -84,7 +126,12 @@ export function useKindApp(backend: Backend, kind: Pick<KindSpec, 'table' | 'nam
     },
     url: `/cal/events/v1/${kind.table}`,
     async create(payload: Record<string, unknown>): Promise<any> {
-      const res = await state.t.request({ method: 'POST', url: this.url, auth: state.editor.authorization, payload: { [kind.nameField]: `Record ${token()}`, ...payload } });
+      const res = await state.t.request({
+        method: 'POST',
+        url: this.url,
+        auth: state.editor.authorization,
+        payload: { [kind.nameField]: `Record ${token()}`, ...payload },
+      });
       assert.equal(res.statusCode, 201, res.body);
       return res.data;
     },
@@ -94,10 +141,19 @@ export function useKindApp(backend: Backend, kind: Pick<KindSpec, 'table' | 'nam
 /** The ids of the records of `table` an event is linked to. */
 export async function linksOf(t: TestApp, table: KindSpec['table'], eventId: number): Promise<number[]> {
   if (table === 'venues') {
-    const row = await t.storage.db.selectFrom('events').select('venue_id').where('id', '=', eventId).executeTakeFirstOrThrow();
+    const row = await t.storage.db
+      .selectFrom('events')
+      .select('venue_id')
+      .where('id', '=', eventId)
+      .executeTakeFirstOrThrow();
     return row.venue_id === null ? [] : [row.venue_id];
   }
-  const rows = await t.storage.db.selectFrom('event_organizers').select('organizer_id').where('event_id', '=', eventId).orderBy('position').execute();
+  const rows = await t.storage.db
+    .selectFrom('event_organizers')
+    .select('organizer_id')
+    .where('event_id', '=', eventId)
+    .orderBy('position')
+    .execute();
   return rows.map((r) => r.organizer_id);
 }
 
@@ -138,14 +194,20 @@ export function describeLinkedKind(spec: KindSpec): void {
         return res.data;
       };
       const named = (name: string, extra: Record<string, unknown> = {}) => ({ [nameField]: name, ...extra });
-      const list = (query: string, user?: User, prefix = '') => t.request({ method: 'GET', url: `${prefix}${base}?${query}`, auth: user?.authorization });
+      const list = (query: string, user?: User, prefix = '') =>
+        t.request({ method: 'GET', url: `${prefix}${base}?${query}`, auth: user?.authorization });
       const idsOf = (res: { data: any }) => res.data[table].map((r: any) => r.id);
       const sorted = (res: { data: any }) => idsOf(res).sort((x: number, y: number) => x - y);
 
       describe(`POST ${base}`, () => {
         it(`should create a ${code} with every field and answer 201 with the original's keys in order`, async () => {
           const name = `Golden ${token()}`;
-          const res = await t.request({ method: 'POST', url: base, auth: editor.authorization, payload: { ...named(name), ...spec.fullPayload } });
+          const res = await t.request({
+            method: 'POST',
+            url: base,
+            auth: editor.authorization,
+            payload: { ...named(name), ...spec.fullPayload },
+          });
           assert.equal(res.statusCode, 201, res.body);
           assert.deepEqual(Object.keys(res.data), spec.fullKeys);
           assert.equal(res.data[nameField], name);
@@ -158,21 +220,32 @@ export function describeLinkedKind(spec: KindSpec): void {
           assert.equal(res.data.i18n_language, 'en');
           assert.deepEqual(res.data.translations, { en: res.data.id });
           for (const [field, value] of Object.entries(spec.fullPayload)) {
-            if (typeof value === 'string' && !['description', 'excerpt', 'image', 'date', 'date_utc'].includes(field)) assert.equal(res.data[field], value, field);
+            if (typeof value === 'string' && !['description', 'excerpt', 'image', 'date', 'date_utc'].includes(field))
+              assert.equal(res.data[field], value, field);
           }
           assert.equal(res.data.description, '<p>A description</p>');
           assert.equal(res.data.excerpt, '<p>An excerpt</p>');
           assert.equal(res.data.date, '2024-02-03 04:05:06');
-          assert.deepEqual(res.data.image, { url: 'https://img.example.com/a.jpg', id: res.data.image.id, extension: 'jpg' });
+          assert.deepEqual(res.data.image, {
+            url: 'https://img.example.com/a.jpg',
+            id: res.data.image.id,
+            extension: 'jpg',
+          });
         });
 
         it('should leave out the keys of empty fields', async () => {
           const data = await create(named(`Bare ${token()}`));
-          for (const key of ['description', 'excerpt', 'image', 'phone', 'website', 'json_ld']) assert.equal(key in data, false, key);
+          for (const key of ['description', 'excerpt', 'image', 'phone', 'website', 'json_ld'])
+            assert.equal(key in data, false, key);
         });
 
         it(`should answer 400 rest_missing_callback_param without ${nameField}`, async () => {
-          const res = await t.request({ method: 'POST', url: base, auth: editor.authorization, payload: { description: 'x' } });
+          const res = await t.request({
+            method: 'POST',
+            url: base,
+            auth: editor.authorization,
+            payload: { description: 'x' },
+          });
           assert.equal(res.statusCode, 400);
           assert.equal(res.data.code, 'rest_missing_callback_param');
           assert.deepEqual(res.data.data.params, [nameField]);
@@ -181,7 +254,12 @@ export function describeLinkedKind(spec: KindSpec): void {
         it('should answer 400 rest_invalid_param naming each bad field, and create nothing', async () => {
           const name = `Bad ${token()}`;
           const [field, value] = spec.badField;
-          const res = await t.request({ method: 'POST', url: base, auth: editor.authorization, payload: { ...named(name), [field]: value, status: 'bogus', image: 'not a url' } });
+          const res = await t.request({
+            method: 'POST',
+            url: base,
+            auth: editor.authorization,
+            payload: { ...named(name), [field]: value, status: 'bogus', image: 'not a url' },
+          });
           assert.equal(res.statusCode, 400);
           assert.equal(res.data.code, 'rest_invalid_param');
           assert.deepEqual(Object.keys(res.data.data.params).sort(), [field, 'image', 'status'].sort());
@@ -198,19 +276,29 @@ export function describeLinkedKind(spec: KindSpec): void {
           const anonymous = await t.request({ method: 'POST', url: base, payload: named('Nobody') });
           assert.equal(anonymous.statusCode, 401);
           assert.equal(anonymous.data.code, 'rest_forbidden');
-          const sub = await t.request({ method: 'POST', url: base, auth: subscriber.authorization, payload: named('Nobody') });
+          const sub = await t.request({
+            method: 'POST',
+            url: base,
+            auth: subscriber.authorization,
+            payload: named('Nobody'),
+          });
           assert.equal(sub.statusCode, 403);
           assert.equal(sub.data.code, 'rest_forbidden');
         });
 
-        it('should save a contributor\'s record as a draft', async () => {
+        it("should save a contributor's record as a draft", async () => {
           const data = await create(named(`Contrib ${token()}`, { status: 'publish' }), contributor);
           assert.equal(data.status, 'pending');
           assert.equal((await create(named(`Contrib ${token()}`), contributor)).status, 'draft');
         });
 
         it('should answer 403 when a non-editor gives another author', async () => {
-          const res = await t.request({ method: 'POST', url: base, auth: author.authorization, payload: named('Someone else', { author: editor.id }) });
+          const res = await t.request({
+            method: 'POST',
+            url: base,
+            auth: author.authorization,
+            payload: named('Someone else', { author: editor.id }),
+          });
           assert.equal(res.statusCode, 403);
           assert.equal((await create(named(`Given ${token()}`, { author: author.id }))).author, String(author.id));
         });
@@ -226,13 +314,33 @@ export function describeLinkedKind(spec: KindSpec): void {
           assert.equal(first.slug, `chosen-${word}`);
           const second = await create(named(`Other ${word}`, { slug: `chosen-${word}` }));
           assert.equal(second.slug, `chosen-${word}-2`);
-          const french = await t.request({ method: 'POST', url: `/fr${base}`, auth: editor.authorization, payload: named(`Français ${word}`, { slug: `chosen-${word}` }) });
+          const french = await t.request({
+            method: 'POST',
+            url: `/fr${base}`,
+            auth: editor.authorization,
+            payload: named(`Français ${word}`, { slug: `chosen-${word}` }),
+          });
           assert.equal(french.data.slug, `chosen-${word}`, 'slugs are unique per language');
-          const renamed = await t.request({ method: 'POST', url: `${base}/${second.id}`, auth: editor.authorization, payload: { slug: `renamed-${word}` } });
+          const renamed = await t.request({
+            method: 'POST',
+            url: `${base}/${second.id}`,
+            auth: editor.authorization,
+            payload: { slug: `renamed-${word}` },
+          });
           assert.equal(renamed.data.slug, `renamed-${word}`);
-          const kept = await t.request({ method: 'POST', url: `${base}/${first.id}`, auth: editor.authorization, payload: { slug: `chosen-${word}` } });
+          const kept = await t.request({
+            method: 'POST',
+            url: `${base}/${first.id}`,
+            auth: editor.authorization,
+            payload: { slug: `chosen-${word}` },
+          });
           assert.equal(kept.data.slug, `chosen-${word}`, 'its own slug stays');
-          const clash = await t.request({ method: 'POST', url: `${base}/${first.id}`, auth: editor.authorization, payload: { slug: `renamed-${word}` } });
+          const clash = await t.request({
+            method: 'POST',
+            url: `${base}/${first.id}`,
+            auth: editor.authorization,
+            payload: { slug: `renamed-${word}` },
+          });
           assert.equal(clash.data.slug, `renamed-${word}-2`);
           const bySlug = await t.request({ method: 'GET', url: `${base}/by-slug/renamed-${word}-2` });
           assert.equal(bySlug.data.id, first.id);
@@ -242,7 +350,12 @@ export function describeLinkedKind(spec: KindSpec): void {
           for (const none of [null, false, 0, '']) {
             const data = await create(named(`Pictured ${token()}`, { image: 'https://example.org/picture.jpg' }));
             assert.equal(data.image.url, 'https://example.org/picture.jpg');
-            const res = await t.request({ method: 'POST', url: `${base}/${data.id}`, auth: editor.authorization, payload: { image: none } });
+            const res = await t.request({
+              method: 'POST',
+              url: `${base}/${data.id}`,
+              auth: editor.authorization,
+              payload: { image: none },
+            });
             assert.equal(res.statusCode, 200, `${JSON.stringify(none)}: ${res.body}`);
             assert.equal('image' in res.data, false, JSON.stringify(none));
           }
@@ -278,7 +391,12 @@ export function describeLinkedKind(spec: KindSpec): void {
           assert.deepEqual(fr.translations, { en: en.id, fr: fr.id });
           const italian = await create(named('Sala', { i18n_language: 'it' }));
           assert.equal(italian.i18n_language, 'it');
-          const bad = await t.request({ method: 'POST', url: base, auth: editor.authorization, payload: named('Nope', { i18n_language: 'xx' }) });
+          const bad = await t.request({
+            method: 'POST',
+            url: base,
+            auth: editor.authorization,
+            payload: named('Nope', { i18n_language: 'xx' }),
+          });
           assert.equal(bad.statusCode, 400);
         });
       });
@@ -288,7 +406,11 @@ export function describeLinkedKind(spec: KindSpec): void {
           const made = await create(named(`Read ${token()}`, spec.fullPayload));
           const byId = await t.request({ method: 'GET', url: `${base}/${made.id}` });
           assert.equal(byId.statusCode, 200);
-          assert.deepEqual(Object.keys(byId.data), [...spec.fullKeys.slice(0, spec.fullKeys.indexOf(table === 'venues' ? 'show_map' : 'global_id')), 'json_ld', ...spec.fullKeys.slice(spec.fullKeys.indexOf(table === 'venues' ? 'show_map' : 'global_id'))]);
+          assert.deepEqual(Object.keys(byId.data), [
+            ...spec.fullKeys.slice(0, spec.fullKeys.indexOf(table === 'venues' ? 'show_map' : 'global_id')),
+            'json_ld',
+            ...spec.fullKeys.slice(spec.fullKeys.indexOf(table === 'venues' ? 'show_map' : 'global_id')),
+          ]);
           assert.equal(byId.data.json_ld['@type'], table === 'venues' ? 'Place' : 'Person');
           assert.equal(byId.data.json_ld.name, made[nameField]);
           const bySlug = await t.request({ method: 'GET', url: `${base}/by-slug/${made.slug}` });
@@ -298,7 +420,11 @@ export function describeLinkedKind(spec: KindSpec): void {
         it(`should answer 404 rest-${code}-not-found for an unknown id or slug`, async () => {
           const res = await t.request({ method: 'GET', url: `${base}/999999` });
           assert.equal(res.statusCode, 404);
-          assert.deepEqual(res.data, { code: `rest-${code}-not-found`, message: `${label} with ID 999999 does not exist.`, data: { status: 404 } });
+          assert.deepEqual(res.data, {
+            code: `rest-${code}-not-found`,
+            message: `${label} with ID 999999 does not exist.`,
+            data: { status: 404 },
+          });
           const slug = await t.request({ method: 'GET', url: `${base}/by-slug/no-such-${code}` });
           assert.equal(slug.statusCode, 404);
           assert.equal(slug.data.code, `rest-${code}-not-found`);
@@ -309,9 +435,17 @@ export function describeLinkedKind(spec: KindSpec): void {
           for (const user of [undefined, subscriber, otherContributor, author]) {
             const res = await t.request({ method: 'GET', url: `${base}/${draft.id}`, auth: user?.authorization });
             assert.equal(res.statusCode, 403);
-            assert.deepEqual(res.data, { code: `${code}-not-accessible`, message: `The requested ${code} is not accessible`, data: { status: 403 } });
+            assert.deepEqual(res.data, {
+              code: `${code}-not-accessible`,
+              message: `The requested ${code} is not accessible`,
+              data: { status: 403 },
+            });
           }
-          for (const user of [contributor, editor, admin]) assert.equal((await t.request({ method: 'GET', url: `${base}/${draft.id}`, auth: user.authorization })).statusCode, 200);
+          for (const user of [contributor, editor, admin])
+            assert.equal(
+              (await t.request({ method: 'GET', url: `${base}/${draft.id}`, auth: user.authorization })).statusCode,
+              200,
+            );
         });
 
         it('should read a record of another language by id, but by slug only in the request language', async () => {
@@ -321,7 +455,10 @@ export function describeLinkedKind(spec: KindSpec): void {
           assert.equal(byId.data.i18n_language, 'fr');
           assert.equal((await t.request({ method: 'GET', url: `${base}/by-slug/${fr.slug}` })).statusCode, 404);
           assert.equal((await t.request({ method: 'GET', url: `/fr${base}/by-slug/${fr.slug}` })).data.id, fr.id);
-          assert.equal((await t.request({ method: 'GET', url: `${base}/by-slug/${fr.slug}?i18n_language=fr` })).data.id, fr.id);
+          assert.equal(
+            (await t.request({ method: 'GET', url: `${base}/by-slug/${fr.slug}?i18n_language=fr` })).data.id,
+            fr.id,
+          );
         });
 
         it('should prefer the record not in the trash when a slug is shared', async () => {
@@ -339,7 +476,12 @@ export function describeLinkedKind(spec: KindSpec): void {
           const made = await create(named(`Update ${token()}`, spec.fullPayload));
           const renamed = `Renamed ${token()}`;
           for (const method of ['POST', 'PUT', 'PATCH'] as const) {
-            const res = await t.request({ method, url: `${base}/${made.id}`, auth: editor.authorization, payload: { [nameField]: `${renamed} ${method}` } });
+            const res = await t.request({
+              method,
+              url: `${base}/${made.id}`,
+              auth: editor.authorization,
+              payload: { [nameField]: `${renamed} ${method}` },
+            });
             assert.equal(res.statusCode, 200, res.body);
             assert.equal(res.data[nameField], `${renamed} ${method}`);
             assert.equal('json_ld' in res.data, false);
@@ -358,65 +500,158 @@ export function describeLinkedKind(spec: KindSpec): void {
 
         it('should update by slug', async () => {
           const made = await create(named(`Slugged ${token()}`));
-          const res = await t.request({ method: 'PATCH', url: `${base}/by-slug/${made.slug}`, auth: editor.authorization, payload: { description: 'Changed' } });
+          const res = await t.request({
+            method: 'PATCH',
+            url: `${base}/by-slug/${made.slug}`,
+            auth: editor.authorization,
+            payload: { description: 'Changed' },
+          });
           assert.equal(res.statusCode, 200);
           assert.equal(res.data.id, made.id);
           assert.equal(res.data.description, '<p>Changed</p>');
         });
 
         it('should remove the image and clear a field sent empty', async () => {
-          const made = await create(named(`Imaged ${token()}`, { image: 'https://img.example.com/b.png', description: 'Some text' }));
+          const made = await create(
+            named(`Imaged ${token()}`, { image: 'https://img.example.com/b.png', description: 'Some text' }),
+          );
           assert.equal(made.image.extension, 'png');
-          const res = await t.request({ method: 'PATCH', url: `${base}/${made.id}`, auth: editor.authorization, payload: { image: null, description: '' } });
+          const res = await t.request({
+            method: 'PATCH',
+            url: `${base}/${made.id}`,
+            auth: editor.authorization,
+            payload: { image: null, description: '' },
+          });
           assert.equal('image' in res.data, false);
           assert.equal('description' in res.data, false);
-          const again = await t.request({ method: 'PATCH', url: `${base}/${made.id}`, auth: editor.authorization, payload: { image: made.image.id } });
+          const again = await t.request({
+            method: 'PATCH',
+            url: `${base}/${made.id}`,
+            auth: editor.authorization,
+            payload: { image: made.image.id },
+          });
           assert.deepEqual(again.data.image, made.image);
         });
 
         it('should answer 400 for a bad field and change nothing', async () => {
           const made = await create(named(`Stable ${token()}`));
           const [field, value] = spec.badField;
-          const res = await t.request({ method: 'PATCH', url: `${base}/${made.id}`, auth: editor.authorization, payload: { [nameField]: 'Changed', [field]: value } });
+          const res = await t.request({
+            method: 'PATCH',
+            url: `${base}/${made.id}`,
+            auth: editor.authorization,
+            payload: { [nameField]: 'Changed', [field]: value },
+          });
           assert.equal(res.statusCode, 400);
           assert.deepEqual(Object.keys(res.data.data.params), [field]);
-          assert.equal((await t.request({ method: 'GET', url: `${base}/${made.id}` })).data[nameField], made[nameField]);
-          const empty = await t.request({ method: 'PATCH', url: `${base}/${made.id}`, auth: editor.authorization, payload: { [nameField]: '' } });
+          assert.equal(
+            (await t.request({ method: 'GET', url: `${base}/${made.id}` })).data[nameField],
+            made[nameField],
+          );
+          const empty = await t.request({
+            method: 'PATCH',
+            url: `${base}/${made.id}`,
+            auth: editor.authorization,
+            payload: { [nameField]: '' },
+          });
           assert.equal(empty.statusCode, 400);
         });
 
         it('should let a contributor edit only their own unpublished record', async () => {
           const others = await create(named(`Others ${token()}`), otherContributor);
-          const res = await t.request({ method: 'PATCH', url: `${base}/${others.id}`, auth: contributor.authorization, payload: { description: 'mine now' } });
+          const res = await t.request({
+            method: 'PATCH',
+            url: `${base}/${others.id}`,
+            auth: contributor.authorization,
+            payload: { description: 'mine now' },
+          });
           assert.equal(res.statusCode, 403);
           assert.equal(res.data.code, 'rest_forbidden');
           const own = await create(named(`Own ${token()}`), contributor);
-          const ok = await t.request({ method: 'PATCH', url: `${base}/${own.id}`, auth: contributor.authorization, payload: { description: 'fine', status: 'publish' } });
+          const ok = await t.request({
+            method: 'PATCH',
+            url: `${base}/${own.id}`,
+            auth: contributor.authorization,
+            payload: { description: 'fine', status: 'publish' },
+          });
           assert.equal(ok.statusCode, 200);
           assert.equal(ok.data.status, 'pending');
           const published = await create(named(`Published ${token()}`, { author: contributor.id }));
-          assert.equal((await t.request({ method: 'PATCH', url: `${base}/${published.id}`, auth: contributor.authorization, payload: { description: 'x' } })).statusCode, 403);
+          assert.equal(
+            (
+              await t.request({
+                method: 'PATCH',
+                url: `${base}/${published.id}`,
+                auth: contributor.authorization,
+                payload: { description: 'x' },
+              })
+            ).statusCode,
+            403,
+          );
         });
 
-        it('should let an author edit their own published record but not an editor\'s', async () => {
+        it("should let an author edit their own published record but not an editor's", async () => {
           const own = await create(named(`Authored ${token()}`), author);
-          assert.equal((await t.request({ method: 'PATCH', url: `${base}/${own.id}`, auth: author.authorization, payload: { description: 'x' } })).statusCode, 200);
+          assert.equal(
+            (
+              await t.request({
+                method: 'PATCH',
+                url: `${base}/${own.id}`,
+                auth: author.authorization,
+                payload: { description: 'x' },
+              })
+            ).statusCode,
+            200,
+          );
           const editors = await create(named(`Editors ${token()}`));
-          assert.equal((await t.request({ method: 'PATCH', url: `${base}/${editors.id}`, auth: author.authorization, payload: { description: 'x' } })).statusCode, 403);
-          assert.equal((await t.request({ method: 'PATCH', url: `${base}/${own.id}`, auth: editor.authorization, payload: { description: 'y' } })).statusCode, 200);
+          assert.equal(
+            (
+              await t.request({
+                method: 'PATCH',
+                url: `${base}/${editors.id}`,
+                auth: author.authorization,
+                payload: { description: 'x' },
+              })
+            ).statusCode,
+            403,
+          );
+          assert.equal(
+            (
+              await t.request({
+                method: 'PATCH',
+                url: `${base}/${own.id}`,
+                auth: editor.authorization,
+                payload: { description: 'y' },
+              })
+            ).statusCode,
+            200,
+          );
         });
 
         it('should answer 401 to anonymous callers and 404 for an unknown record', async () => {
           const made = await create(named(`Anon ${token()}`));
-          assert.equal((await t.request({ method: 'PATCH', url: `${base}/${made.id}`, payload: { description: 'x' } })).statusCode, 401);
-          const missing = await t.request({ method: 'PUT', url: `${base}/999999`, auth: editor.authorization, payload: { description: 'x' } });
+          assert.equal(
+            (await t.request({ method: 'PATCH', url: `${base}/${made.id}`, payload: { description: 'x' } })).statusCode,
+            401,
+          );
+          const missing = await t.request({
+            method: 'PUT',
+            url: `${base}/999999`,
+            auth: editor.authorization,
+            payload: { description: 'x' },
+          });
           assert.equal(missing.statusCode, 404);
           assert.equal(missing.data.code, `rest-${code}-not-found`);
         });
 
         it('should keep the record in its language when i18n_language is sent', async () => {
           const made = await create(named(`Stays ${token()}`));
-          const res = await t.request({ method: 'PATCH', url: `${base}/${made.id}`, auth: editor.authorization, payload: { i18n_language: 'fr', description: 'x' } });
+          const res = await t.request({
+            method: 'PATCH',
+            url: `${base}/${made.id}`,
+            auth: editor.authorization,
+            payload: { i18n_language: 'fr', description: 'x' },
+          });
           assert.equal(res.data.i18n_language, 'en');
         });
       });
@@ -431,13 +666,25 @@ export function describeLinkedKind(spec: KindSpec): void {
           assert.equal('json_ld' in res.data, false);
           const again = await t.request({ method: 'DELETE', url: `${base}/${made.id}`, auth: editor.authorization });
           assert.equal(again.statusCode, 410);
-          assert.deepEqual(again.data, { code: `${code}-is-in-trash`, message: `The ${code} is already trashed`, data: { status: 410 } });
+          assert.deepEqual(again.data, {
+            code: `${code}-is-in-trash`,
+            message: `The ${code} is already trashed`,
+            data: { status: 410 },
+          });
         });
 
         it('should delete by slug, and answer 410 for a second delete by slug', async () => {
           const made = await create(named(`Slug doomed ${token()}`));
-          assert.equal((await t.request({ method: 'DELETE', url: `${base}/by-slug/${made.slug}`, auth: editor.authorization })).statusCode, 200);
-          assert.equal((await t.request({ method: 'DELETE', url: `${base}/by-slug/${made.slug}`, auth: editor.authorization })).statusCode, 410);
+          assert.equal(
+            (await t.request({ method: 'DELETE', url: `${base}/by-slug/${made.slug}`, auth: editor.authorization }))
+              .statusCode,
+            200,
+          );
+          assert.equal(
+            (await t.request({ method: 'DELETE', url: `${base}/by-slug/${made.slug}`, auth: editor.authorization }))
+              .statusCode,
+            410,
+          );
         });
 
         it('should show a trashed record to those who may edit it only', async () => {
@@ -463,7 +710,12 @@ export function describeLinkedKind(spec: KindSpec): void {
         it('should also unlink a record trashed through an update', async () => {
           const doomed = await create(named(`Update-trashed ${token()}`));
           const event = await insertEvent(t, linkOptions(table, doomed.id));
-          const res = await t.request({ method: 'PATCH', url: `${base}/${doomed.id}`, auth: editor.authorization, payload: { status: 'trash' } });
+          const res = await t.request({
+            method: 'PATCH',
+            url: `${base}/${doomed.id}`,
+            auth: editor.authorization,
+            payload: { status: 'trash' },
+          });
           assert.equal(res.data.status, 'trash');
           assert.deepEqual(await linksOf(t, table, event), []);
         });
@@ -471,8 +723,16 @@ export function describeLinkedKind(spec: KindSpec): void {
         it('should answer 401, 403 and 404 as the permissions require', async () => {
           const made = await create(named(`Guarded ${token()}`), otherContributor);
           assert.equal((await t.request({ method: 'DELETE', url: `${base}/${made.id}` })).statusCode, 401);
-          assert.equal((await t.request({ method: 'DELETE', url: `${base}/${made.id}`, auth: contributor.authorization })).statusCode, 403);
-          assert.equal((await t.request({ method: 'DELETE', url: `${base}/${made.id}`, auth: otherContributor.authorization })).statusCode, 200);
+          assert.equal(
+            (await t.request({ method: 'DELETE', url: `${base}/${made.id}`, auth: contributor.authorization }))
+              .statusCode,
+            403,
+          );
+          assert.equal(
+            (await t.request({ method: 'DELETE', url: `${base}/${made.id}`, auth: otherContributor.authorization }))
+              .statusCode,
+            200,
+          );
           const missing = await t.request({ method: 'DELETE', url: `${base}/999999`, auth: editor.authorization });
           assert.equal(missing.statusCode, 404);
           assert.equal(missing.data.code, `rest-${code}-not-found`);
@@ -486,7 +746,7 @@ export function describeLinkedKind(spec: KindSpec): void {
       });
 
       describe(`GET ${base}`, () => {
-        it('should answer the envelope and headers in the original\'s order, newest first', async () => {
+        it("should answer the envelope and headers in the original's order, newest first", async () => {
           const word = token();
           const older = await create(named(`${word} older`, { date: '2020-01-01 10:00:00' }));
           const a = await create(named(`${word} a`, { date: '2023-05-05 10:00:00' }));
@@ -511,7 +771,14 @@ export function describeLinkedKind(spec: KindSpec): void {
           assert.equal(first.data.total_pages, 3);
           assert.equal(first.data.next_rest_url, `http://localhost:80${base}/?per_page=2&status=publish&page=2`);
           const second = await list(`search=${word}&per_page=2&page=2`);
-          assert.deepEqual(Object.keys(second.data), [table, 'rest_url', 'next_rest_url', 'previous_rest_url', 'total', 'total_pages']);
+          assert.deepEqual(Object.keys(second.data), [
+            table,
+            'rest_url',
+            'next_rest_url',
+            'previous_rest_url',
+            'total',
+            'total_pages',
+          ]);
           assert.equal(second.data.rest_url, `http://localhost:80${base}/?page=2&per_page=2&status=publish`);
           assert.equal(second.data.previous_rest_url, `http://localhost:80${base}/?per_page=2&status=publish`);
           const third = await list(`search=${word}&per_page=2&page=3`);
@@ -520,7 +787,11 @@ export function describeLinkedKind(spec: KindSpec): void {
           assert.equal('next_rest_url' in third.data, false);
           const past = await list(`search=${word}&per_page=2&page=4`);
           assert.equal(past.statusCode, 404);
-          assert.deepEqual(past.data, { code: `${code}-archive-page-not-found`, message: `The requested ${code} archive page does not exist`, data: { status: 404 } });
+          assert.deepEqual(past.data, {
+            code: `${code}-archive-page-not-found`,
+            message: `The requested ${code} archive page does not exist`,
+            data: { status: 404 },
+          });
         });
 
         it('should answer 200 with total 0 for an empty first page', async () => {
@@ -533,7 +804,10 @@ export function describeLinkedKind(spec: KindSpec): void {
         });
 
         it('should clamp per_page to 50 and refuse a non-positive one', async () => {
-          assert.equal((await list('per_page=500')).data.rest_url, `http://localhost:80${base}/?page=1&per_page=50&status=publish`);
+          assert.equal(
+            (await list('per_page=500')).data.rest_url,
+            `http://localhost:80${base}/?page=1&per_page=50&status=publish`,
+          );
           for (const bad of ['0', '-1', 'abc']) {
             const res = await list(`per_page=${bad}`);
             assert.equal(res.statusCode, 400, bad);
@@ -576,7 +850,11 @@ export function describeLinkedKind(spec: KindSpec): void {
           assert.deepEqual(sorted(await list(`search=${word}`, contributor)), [published.id, ownDraft.id]);
           assert.deepEqual(sorted(await list(`search=${word}`, editor)), [published.id, ownDraft.id, otherDraft.id]);
           assert.deepEqual(sorted(await list(`search=${word}&status=draft`, contributor)), [ownDraft.id]);
-          assert.deepEqual(sorted(await list(`search=${word}&status=draft,trash`, editor)), [ownDraft.id, otherDraft.id, trashed.id]);
+          assert.deepEqual(sorted(await list(`search=${word}&status=draft,trash`, editor)), [
+            ownDraft.id,
+            otherDraft.id,
+            trashed.id,
+          ]);
           const echoed = await list(`search=${word}&status=publish,draft`, editor);
           assert.equal(echoed.data.rest_url, `http://localhost:80${base}/?page=1&per_page=50&status=publish,draft`);
           assert.equal((await list('status=draft')).statusCode, 400);
@@ -594,7 +872,10 @@ export function describeLinkedKind(spec: KindSpec): void {
           const event = await insertEvent(t, linkOptions(table, linked.id));
           const res = await list(`event=${event}&search=${word}`);
           assert.deepEqual(idsOf(res), [linked.id]);
-          assert.equal(res.data.rest_url, `http://localhost:80${base}/?page=1&per_page=50&event=${event}&status=publish`);
+          assert.equal(
+            res.data.rest_url,
+            `http://localhost:80${base}/?page=1&per_page=50&event=${event}&status=publish`,
+          );
           assert.deepEqual(idsOf(await list(`event=${event}`, undefined, '/fr')), [translation.id]);
           const missing = await list('event=999999');
           assert.equal(missing.statusCode, 400);
@@ -616,7 +897,10 @@ export function describeLinkedKind(spec: KindSpec): void {
           await insertEvent(t, { status: 'trash', ...linkOptions(table, withTrashed.id) });
           const yes = await list(`search=${word}&has_events=true`);
           assert.deepEqual(sorted(yes), [withPublished.id, withPrivate.id]);
-          assert.equal(yes.data.rest_url, `http://localhost:80${base}/?page=1&per_page=50&has_events=true&status=publish`);
+          assert.equal(
+            yes.data.rest_url,
+            `http://localhost:80${base}/?page=1&per_page=50&has_events=true&status=publish`,
+          );
           assert.deepEqual(sorted(await list(`search=${word}&has_events=1`)), [withPublished.id, withPrivate.id]);
           // false is the complement of true, as in the original: draft, pending and trashed links count as none.
           const complement = [withDraft.id, withTrashed.id, without.id].sort((a, b) => a - b);
@@ -636,19 +920,45 @@ export function describeLinkedKind(spec: KindSpec): void {
           const ownDraftOnly = await create(named(`${word} own draft`));
           await insertEvent(t, { start: '2099-01-01 10:00:00', ...linkOptions(table, upcoming.id) });
           await insertEvent(t, { start: '2001-01-01 10:00:00', ...linkOptions(table, past.id) });
-          await insertEvent(t, { start: '2099-01-01 10:00:00', status: 'draft', author: editor.id, ...linkOptions(table, draftOnly.id) });
-          await insertEvent(t, { start: '2099-01-01 10:00:00', status: 'trash', author: editor.id, ...linkOptions(table, trashedOnly.id) });
-          await insertEvent(t, { start: '2099-01-01 10:00:00', status: 'draft', author: contributor.id, ...linkOptions(table, ownDraftOnly.id) });
+          await insertEvent(t, {
+            start: '2099-01-01 10:00:00',
+            status: 'draft',
+            author: editor.id,
+            ...linkOptions(table, draftOnly.id),
+          });
+          await insertEvent(t, {
+            start: '2099-01-01 10:00:00',
+            status: 'trash',
+            author: editor.id,
+            ...linkOptions(table, trashedOnly.id),
+          });
+          await insertEvent(t, {
+            start: '2099-01-01 10:00:00',
+            status: 'draft',
+            author: contributor.id,
+            ...linkOptions(table, ownDraftOnly.id),
+          });
           assert.deepEqual(sorted(await list(`search=${word}&only_with_upcoming=true`)), [upcoming.id]);
-          assert.deepEqual(sorted(await list(`search=${word}&only_with_upcoming=yes`, contributor)), [upcoming.id, ownDraftOnly.id]);
-          assert.deepEqual(sorted(await list(`search=${word}&only_with_upcoming=1`, editor)), [upcoming.id, draftOnly.id, ownDraftOnly.id]);
+          assert.deepEqual(sorted(await list(`search=${word}&only_with_upcoming=yes`, contributor)), [
+            upcoming.id,
+            ownDraftOnly.id,
+          ]);
+          assert.deepEqual(sorted(await list(`search=${word}&only_with_upcoming=1`, editor)), [
+            upcoming.id,
+            draftOnly.id,
+            ownDraftOnly.id,
+          ]);
           assert.equal((await list(`search=${word}&only_with_upcoming=false`)).data.total, 5);
-          assert.equal((await list(`search=${word}&only_with_upcoming=true`)).data.rest_url.includes('upcoming'), false);
+          assert.equal(
+            (await list(`search=${word}&only_with_upcoming=true`)).data.rest_url.includes('upcoming'),
+            false,
+          );
         });
 
         it('should use a constant number of queries whatever the page size', async () => {
           const word = token();
-          for (let i = 0; i < 6; i += 1) await create(named(`${word} ${i}`, { image: `https://img.example.com/${word}-${i}.jpg` }));
+          for (let i = 0; i < 6; i += 1)
+            await create(named(`${word} ${i}`, { image: `https://img.example.com/${word}-${i}.jpg` }));
           const count = async (perPage: number) => {
             const before = t.queries.count;
             const res = await list(`search=${word}&per_page=${perPage}&has_events=false&only_with_upcoming=false`);

@@ -33,9 +33,14 @@ export interface CliRun {
 /** `cal-events …` as an operator runs it (DATA_DIR, DATABASE_URL… in `env`). */
 export function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: childEnv(env) }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', ...args],
+      { cwd: ROOT, env: childEnv(env) },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -78,7 +83,10 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
 
 /** A service over a database that exists already (a copy, a restore): migrated if need be, then served. */
 export async function appOn(env: Record<string, string>): Promise<TestApp> {
-  const config = loadConfig({ DATA_DIR: tmpDir('cal-unused-'), LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0', ...env }, isValidTimezone);
+  const config = loadConfig(
+    { DATA_DIR: tmpDir('cal-unused-'), LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
+    isValidTimezone,
+  );
   const storage: Storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrate(storage.db);
   const app: FastifyInstance = await buildApp(config, { storage, logger: false });

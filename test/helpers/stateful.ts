@@ -25,7 +25,13 @@ type Lang = (typeof LANGS)[number];
 const STATUSES = ['publish', 'draft', 'pending', 'private'] as const;
 const TITLES = ['Alpha', 'Beta', 'Gamma'] as const;
 
-const PATH: Record<Kind, string> = { event: 'events', venue: 'venues', organizer: 'organizers', category: 'categories', tag: 'tags' };
+const PATH: Record<Kind, string> = {
+  event: 'events',
+  venue: 'venues',
+  organizer: 'organizers',
+  category: 'categories',
+  tag: 'tags',
+};
 const isPost = (kind: Kind): boolean => kind === 'event' || kind === 'venue' || kind === 'organizer';
 /** Posts share one id sequence, terms another. */
 const idSpace = (kind: Kind): 'post' | 'term' => (isPost(kind) ? 'post' : 'term');
@@ -60,7 +66,14 @@ export interface Real {
   seen: Map<string, number>;
 }
 
-const CAPABILITY_RANK: Record<Role, number> = { anonymous: 0, subscriber: 1, contributor: 2, author: 3, editor: 4, administrator: 5 };
+const CAPABILITY_RANK: Record<Role, number> = {
+  anonymous: 0,
+  subscriber: 1,
+  contributor: 2,
+  author: 3,
+  editor: 4,
+  administrator: 5,
+};
 const atLeast = (role: Role, minimum: Role): boolean => CAPABILITY_RANK[role] >= CAPABILITY_RANK[minimum];
 
 /** CONTRACT's role table, SPEC items 6 and 22: who may read a record. */
@@ -84,7 +97,11 @@ function mayEdit(role: Role, userId: number, rec: Rec): boolean {
 }
 
 function mayCreate(role: Role, kind: Kind): boolean {
-  return kind === 'category' ? atLeast(role, 'author') : kind === 'tag' ? atLeast(role, 'editor') : atLeast(role, 'contributor');
+  return kind === 'category'
+    ? atLeast(role, 'author')
+    : kind === 'tag'
+      ? atLeast(role, 'editor')
+      : atLeast(role, 'contributor');
 }
 
 /** The status a create ends in: users who cannot publish get pending for publish (the original's scale back). */
@@ -95,7 +112,12 @@ function scaledStatus(role: Role, status: string): string {
 type Response = Awaited<ReturnType<TestApp['request']>>;
 
 async function call(real: Real, role: Role, method: string, url: string, payload?: object): Promise<Response> {
-  const res = await real.t.request({ method: method as 'GET', url, auth: real.users[role].auth, ...(payload ? { payload: payload as never } : {}) });
+  const res = await real.t.request({
+    method: method as 'GET',
+    url,
+    auth: real.users[role].auth,
+    ...(payload ? { payload: payload as never } : {}),
+  });
   const klass = `${method} ${Math.floor(res.statusCode / 100)}xx`;
   real.seen.set(klass, (real.seen.get(klass) ?? 0) + 1);
   assert.ok(res.statusCode < 500, `${method} ${url} as ${role}: ${res.statusCode} ${res.body}`);
@@ -157,16 +179,43 @@ abstract class RecordCommand extends Command {
 }
 
 /** Adds a record the service just created to the model. */
-function remember(model: Model, real: Real, kind: Kind, role: Role, lang: Lang, data: { id: number; status?: string; slug: string }): void {
-  model.records.set(`${kind}:${data.id}`, { kind, id: data.id, lang, status: isPost(kind) ? data.status! : 'publish', author: real.users[role].id, slug: data.slug, gone: false });
+function remember(
+  model: Model,
+  real: Real,
+  kind: Kind,
+  role: Role,
+  lang: Lang,
+  data: { id: number; status?: string; slug: string },
+): void {
+  model.records.set(`${kind}:${data.id}`, {
+    kind,
+    id: data.id,
+    lang,
+    status: isPost(kind) ? data.status! : 'publish',
+    author: real.users[role].id,
+    slug: data.slug,
+    gone: false,
+  });
 }
 
 class Create extends Command {
-  constructor(readonly kind: Kind, readonly role: Role, readonly lang: Lang, readonly status: string, readonly title: string) {
+  constructor(
+    readonly kind: Kind,
+    readonly role: Role,
+    readonly lang: Lang,
+    readonly status: string,
+    readonly title: string,
+  ) {
     super();
   }
   async run(model: Model, real: Real): Promise<void> {
-    const res = await call(real, this.role, 'POST', base(this.lang, this.kind), payloadFor(this.kind, this.title, this.status));
+    const res = await call(
+      real,
+      this.role,
+      'POST',
+      base(this.lang, this.kind),
+      payloadFor(this.kind, this.title, this.status),
+    );
     if (!mayCreate(this.role, this.kind)) {
       assert.ok([401, 403].includes(res.statusCode), `${this}: ${res.statusCode}`);
       return;
@@ -192,20 +241,31 @@ class Create extends Command {
 }
 
 class Update extends RecordCommand {
-  constructor(readonly kind: Kind, readonly index: number, readonly role: Role, readonly status: string, readonly title: string, readonly bySlug: boolean) {
+  constructor(
+    readonly kind: Kind,
+    readonly index: number,
+    readonly role: Role,
+    readonly status: string,
+    readonly title: string,
+    readonly bySlug: boolean,
+  ) {
     super();
   }
   protected async on(rec: Rec, model: Model, real: Real): Promise<void> {
-    const bySlug = this.bySlug && isPost(this.kind) && !rec.gone && rec.status !== 'trash' && uniqueLiveSlug(model, rec);
+    const bySlug =
+      this.bySlug && isPost(this.kind) && !rec.gone && rec.status !== 'trash' && uniqueLiveSlug(model, rec);
     const url = bySlug ? `${base(rec.lang, this.kind)}/by-slug/${rec.slug}` : `${base(rec.lang, this.kind)}/${rec.id}`;
-    const body = isPost(this.kind) ? { ...payloadFor(this.kind, this.title, this.status), start_date: undefined, end_date: undefined } : { description: this.title };
+    const body = isPost(this.kind)
+      ? { ...payloadFor(this.kind, this.title, this.status), start_date: undefined, end_date: undefined }
+      : { description: this.title };
     const res = await call(real, this.role, 'POST', url, body);
     const user = real.users[this.role].id;
     if (rec.gone) return assert.equal(res.statusCode, 404, `${this}: ${res.body}`);
     if (!atLeast(this.role, 'contributor') || (!isPost(this.kind) && !mayEdit(this.role, user, rec))) {
       return assert.ok([401, 403].includes(res.statusCode), `${this}: ${res.statusCode}`);
     }
-    if (res.statusCode === 403) return assert.equal(mayEdit(this.role, user, rec), false, `${this}: refused an allowed edit`);
+    if (res.statusCode === 403)
+      return assert.equal(mayEdit(this.role, user, rec), false, `${this}: refused an allowed edit`);
     assert.equal(res.statusCode, 200, `${this}: ${res.body}`);
     assert.ok(mayEdit(this.role, user, rec), `${this}: allowed an edit it must refuse`);
     if (isPost(this.kind)) {
@@ -220,11 +280,18 @@ class Update extends RecordCommand {
 
 /** Whether `rec`'s slug names it alone among the live records of its kind and language. */
 function uniqueLiveSlug(model: Model, rec: Rec): boolean {
-  return model.of(rec.kind).filter((r) => r.lang === rec.lang && r.slug === rec.slug && r.status !== 'trash' && !r.gone).length === 1;
+  return (
+    model.of(rec.kind).filter((r) => r.lang === rec.lang && r.slug === rec.slug && r.status !== 'trash' && !r.gone)
+      .length === 1
+  );
 }
 
 class Delete extends RecordCommand {
-  constructor(readonly kind: Kind, readonly index: number, readonly role: Role) {
+  constructor(
+    readonly kind: Kind,
+    readonly index: number,
+    readonly role: Role,
+  ) {
     super();
   }
   protected async on(rec: Rec, model: Model, real: Real): Promise<void> {
@@ -237,7 +304,8 @@ class Delete extends RecordCommand {
     if (isPost(this.kind) && rec.status === 'trash') {
       return assert.ok([403, 410].includes(res.statusCode), `${this}: a second delete ${res.statusCode}`);
     }
-    if (res.statusCode === 403) return assert.equal(mayEdit(this.role, user, rec), false, `${this}: refused an allowed delete`);
+    if (res.statusCode === 403)
+      return assert.equal(mayEdit(this.role, user, rec), false, `${this}: refused an allowed delete`);
     assert.equal(res.statusCode, 200, `${this}: ${res.body}`);
     if (isPost(this.kind)) {
       assert.equal(res.data.status, 'trash');
@@ -252,26 +320,43 @@ class Delete extends RecordCommand {
 }
 
 class Read extends RecordCommand {
-  constructor(readonly kind: Kind, readonly index: number, readonly role: Role, readonly bySlug: boolean) {
+  constructor(
+    readonly kind: Kind,
+    readonly index: number,
+    readonly role: Role,
+    readonly bySlug: boolean,
+  ) {
     super();
   }
   protected async on(rec: Rec, model: Model, real: Real): Promise<void> {
     const user = real.users[this.role].id;
     if (this.bySlug && isPost(this.kind)) {
-      const res = await call(real, this.role, 'GET', `${base(rec.lang, this.kind)}/by-slug/${encodeURIComponent(rec.slug)}`);
+      const res = await call(
+        real,
+        this.role,
+        'GET',
+        `${base(rec.lang, this.kind)}/by-slug/${encodeURIComponent(rec.slug)}`,
+      );
       if (res.statusCode !== 200) return;
       const found = known(model, this.kind, res.data.id);
       assert.equal(found.slug, rec.slug, `${this}: another slug`);
       const live = model.of(this.kind).some((r) => r.lang === rec.lang && r.slug === rec.slug && r.status !== 'trash');
       if (live) assert.notEqual(found.status, 'trash', `${this}: a trashed record over a live one`);
-      assert.ok(mayRead(this.role, user, found) && !(this.kind === 'event' && found.status === 'trash'), `${this}: read what the caller may not`);
+      assert.ok(
+        mayRead(this.role, user, found) && !(this.kind === 'event' && found.status === 'trash'),
+        `${this}: read what the caller may not`,
+      );
       assert.equal(res.data.status, found.status);
       return;
     }
     const res = await call(real, this.role, 'GET', `${base(rec.lang, this.kind)}/${rec.id}`);
     const readable = mayRead(this.role, user, rec) && !(this.kind === 'event' && rec.status === 'trash');
     if (rec.gone) return assert.equal(res.statusCode, 404, `${this}: a deleted term answered ${res.statusCode}`);
-    assert.equal(res.statusCode === 200, readable, `${this}: ${res.statusCode}, the model says ${readable ? 'readable' : 'not readable'} (${rec.status}, author ${rec.author})`);
+    assert.equal(
+      res.statusCode === 200,
+      readable,
+      `${this}: ${res.statusCode}, the model says ${readable ? 'readable' : 'not readable'} (${rec.status}, author ${rec.author})`,
+    );
     if (res.statusCode === 200) {
       assert.equal(res.data.id, rec.id);
       if (isPost(this.kind)) assert.equal(res.data.status, rec.status, `${this}: status`);
@@ -284,17 +369,34 @@ class Read extends RecordCommand {
 }
 
 class List extends Command {
-  constructor(readonly kind: Kind, readonly role: Role, readonly lang: Lang, readonly viaParameter: boolean) {
+  constructor(
+    readonly kind: Kind,
+    readonly role: Role,
+    readonly lang: Lang,
+    readonly viaParameter: boolean,
+  ) {
     super();
   }
   async run(model: Model, real: Real): Promise<void> {
     const user = real.users[this.role].id;
-    const url = this.viaParameter ? `/cal/events/v1/${PATH[this.kind]}?i18n_language=${this.lang}` : `${base(this.lang, this.kind)}?`;
-    const extra = this.kind === 'event' ? '&start_date=2000-01-01&end_date=2100-12-31' : isPost(this.kind) ? '' : '&hide_empty=false';
+    const url = this.viaParameter
+      ? `/cal/events/v1/${PATH[this.kind]}?i18n_language=${this.lang}`
+      : `${base(this.lang, this.kind)}?`;
+    const extra =
+      this.kind === 'event'
+        ? '&start_date=2000-01-01&end_date=2100-12-31'
+        : isPost(this.kind)
+          ? ''
+          : '&hide_empty=false';
     const seen: number[] = [];
     let total = -1;
     for (let page = 1; page <= 50; page++) {
-      const res = await call(real, this.role, 'GET', `${url}${url.endsWith('?') ? '' : '&'}per_page=4&page=${page}${extra}`);
+      const res = await call(
+        real,
+        this.role,
+        'GET',
+        `${url}${url.endsWith('?') ? '' : '&'}per_page=4&page=${page}${extra}`,
+      );
       if (res.statusCode === 404 && page > 1) break;
       assert.equal(res.statusCode, 200, `${this}: page ${page} ${res.body}`);
       total = res.data.total;
@@ -304,13 +406,29 @@ class List extends Command {
         assert.ok(!seen.includes(item.id), `${this}: ${this.kind} ${item.id} on two pages`);
         seen.push(item.id);
         assert.equal(item.i18n_language, this.lang, `${this}: ${this.kind} ${item.id} of another language`);
-        if (isPost(this.kind)) assert.equal(item.status, rec.status, `${this}: ${this.kind} ${item.id} listed as ${item.status}, it is ${rec.status}`);
-        assert.ok(listed(this.role, user, rec), `${this}: ${this.kind} ${item.id} (${rec.status}, author ${rec.author}) must not be listed`);
+        if (isPost(this.kind))
+          assert.equal(
+            item.status,
+            rec.status,
+            `${this}: ${this.kind} ${item.id} listed as ${item.status}, it is ${rec.status}`,
+          );
+        assert.ok(
+          listed(this.role, user, rec),
+          `${this}: ${this.kind} ${item.id} (${rec.status}, author ${rec.author}) must not be listed`,
+        );
       }
       if (items.length < 4) break;
     }
-    const expected = model.of(this.kind).filter((r) => r.lang === this.lang && listed(this.role, user, r)).map((r) => r.id).sort((a, b) => a - b);
-    assert.deepEqual([...seen].sort((a, b) => a - b), expected, `${this}: listed records`);
+    const expected = model
+      .of(this.kind)
+      .filter((r) => r.lang === this.lang && listed(this.role, user, r))
+      .map((r) => r.id)
+      .sort((a, b) => a - b);
+    assert.deepEqual(
+      [...seen].sort((a, b) => a - b),
+      expected,
+      `${this}: listed records`,
+    );
     assert.equal(total, seen.length, `${this}: total ${total}, the pages hold ${seen.length}`);
   }
   toString(): string {
@@ -319,19 +437,28 @@ class List extends Command {
 }
 
 class Translate extends RecordCommand {
-  constructor(readonly kind: Kind, readonly index: number, readonly role: Role, readonly title: string) {
+  constructor(
+    readonly kind: Kind,
+    readonly index: number,
+    readonly role: Role,
+    readonly title: string,
+  ) {
     super();
   }
   protected async on(rec: Rec, model: Model, real: Real): Promise<void> {
     const lang: Lang = rec.lang === 'en' ? 'fr' : 'en';
-    const res = await call(real, this.role, 'POST', base(lang, this.kind), { ...payloadFor(this.kind, this.title, 'publish'), translation_of: rec.id });
+    const res = await call(real, this.role, 'POST', base(lang, this.kind), {
+      ...payloadFor(this.kind, this.title, 'publish'),
+      translation_of: rec.id,
+    });
     if (res.statusCode !== 201) return;
     assert.ok(mayCreate(this.role, this.kind), `${this}: created without the right`);
     if (model.records.has(`${this.kind}:${res.data.id}`)) return;
     claimId(model, this.kind, res.data.id);
     assert.equal(res.data.i18n_language, lang);
     // A group's `translations` leaves out its trashed members (the source may be in the trash).
-    if (rec.status !== 'trash') assert.equal(res.data.translations[rec.lang], rec.id, `${this}: not linked to its source`);
+    if (rec.status !== 'trash')
+      assert.equal(res.data.translations[rec.lang], rec.id, `${this}: not linked to its source`);
     remember(model, real, this.kind, this.role, lang, res.data);
   }
   toString(): string {
@@ -344,7 +471,12 @@ class Translate extends RecordCommand {
  * checks a list afterwards: a page cached while the write was in flight must not outlive it.
  */
 class Burst extends RecordCommand {
-  constructor(readonly kind: Kind, readonly index: number, readonly status: string, readonly trash: boolean) {
+  constructor(
+    readonly kind: Kind,
+    readonly index: number,
+    readonly status: string,
+    readonly trash: boolean,
+  ) {
     super();
   }
   protected async on(rec: Rec, model: Model, real: Real): Promise<void> {
@@ -353,7 +485,12 @@ class Burst extends RecordCommand {
     const write = this.trash
       ? call(real, 'editor', 'DELETE', `${base(rec.lang, this.kind)}/${rec.id}`)
       : call(real, 'editor', 'POST', `${base(rec.lang, this.kind)}/${rec.id}`, { status: this.status });
-    const [written] = await Promise.all([write, call(real, 'editor', 'GET', list), call(real, 'anonymous', 'GET', list), call(real, 'editor', 'GET', list)]);
+    const [written] = await Promise.all([
+      write,
+      call(real, 'editor', 'GET', list),
+      call(real, 'anonymous', 'GET', list),
+      call(real, 'editor', 'GET', list),
+    ]);
     assert.equal(written.statusCode, 200, `${this}: ${written.body}`);
     rec.status = written.data.status;
     await new List(this.kind, 'editor', rec.lang, false).run(model, real);
@@ -380,37 +517,103 @@ interface Attack {
 
 const ATTACK_MS = 2000;
 const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
-const letters = fc.tuple(fc.constantFrom('a', 'é', '€', 'ab', 'a€'), fc.integer({ min: 201, max: 30_000 })).map(([unit, n]) => unit.repeat(Math.ceil(n / unit.length)));
-const longDate = fc.tuple(fc.constantFrom('next friday ', 'tomorrow ', '2027-01-05 ', 'a', '1/'), fc.integer({ min: 65, max: 12_000 })).map(([unit, n]) => unit.repeat(Math.ceil(n / unit.length)));
+const letters = fc
+  .tuple(fc.constantFrom('a', 'é', '€', 'ab', 'a€'), fc.integer({ min: 201, max: 30_000 }))
+  .map(([unit, n]) => unit.repeat(Math.ceil(n / unit.length)));
+const longDate = fc
+  .tuple(fc.constantFrom('next friday ', 'tomorrow ', '2027-01-05 ', 'a', '1/'), fc.integer({ min: 65, max: 12_000 }))
+  .map(([unit, n]) => unit.repeat(Math.ceil(n / unit.length)));
 const manyWords = fc.integer({ min: 13, max: 1000 }).map(words);
-const foreignOrigin = fc.constantFrom<Record<string, string>>({ origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'http://localhost.evil.example' });
-const privateAddress = fc.constantFrom('[::127.0.0.1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::]', '[::1]', 'foo.localhost', 'LOCALHOST.', '169.254.169.254', '[fd00:ec2::254]', '0x7f.1', '2130706433');
+const foreignOrigin = fc.constantFrom<Record<string, string>>(
+  { origin: 'https://evil.example' },
+  { origin: 'null' },
+  { 'sec-fetch-site': 'cross-site' },
+  { origin: 'http://localhost.evil.example' },
+);
+const privateAddress = fc.constantFrom(
+  '[::127.0.0.1]',
+  '[::ffff:127.0.0.1]',
+  '[::ffff:7f00:1]',
+  '[64:ff9b::7f00:1]',
+  '[2002:7f00:1::]',
+  '[::1]',
+  'foo.localhost',
+  'LOCALHOST.',
+  '169.254.169.254',
+  '[fd00:ec2::254]',
+  '0x7f.1',
+  '2130706433',
+);
 
 const attack: fc.Arbitrary<Attack> = fc.oneof(
-  letters.map((cost) => ({ label: `cost of ${cost.length}`, method: 'POST' as const, url: '/cal/events/v1/events', payload: { title: 'A', start_date: '2027-01-01 10:00', end_date: '2027-01-01 11:00', cost }, refused: [400, 401, 403] })),
-  longDate.map((date) => ({ label: `start_date of ${date.length}`, method: 'POST' as const, url: '/cal/events/v1/events', payload: { title: 'A', start_date: date, end_date: '2027-01-01 11:00' }, refused: [400, 401, 403] })),
-  fc.tuple(fc.constantFrom('start_date', 'end_date', 'starts_before', 'ends_after'), longDate).map(([name, date]) => ({ label: `${name} of ${date.length}`, method: 'GET' as const, url: `/cal/events/v1/events?${name}=${encodeURIComponent(date)}`, refused: [400] })),
-  fc.tuple(fc.constantFrom('events', 'venues', 'organizers'), manyWords).map(([path, text]) => ({ label: `search of ${text.length} in ${path}`, method: 'GET' as const, url: `/cal/events/v1/${path}?search=${encodeURIComponent(text)}`, refused: [400] })),
-  fc.tuple(foreignOrigin, fc.constantFrom('application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x')).map(([headers, type]) => ({
-    label: `cross-site ${type} from ${JSON.stringify(headers)}`,
+  letters.map((cost) => ({
+    label: `cost of ${cost.length}`,
     method: 'POST' as const,
-    url: '/cal/admin/v1/users',
-    headers: { ...headers, 'content-type': type },
-    payload: type.startsWith('multipart') ? '--x\r\nContent-Disposition: form-data; name="username"\r\n\r\nmallory\r\n--x--\r\n' : 'username=mallory&role=administrator',
-    refused: [403],
+    url: '/cal/events/v1/events',
+    payload: { title: 'A', start_date: '2027-01-01 10:00', end_date: '2027-01-01 11:00', cost },
+    refused: [400, 401, 403],
   })),
-  privateAddress.map((host) => ({ label: `webhook to ${host}`, method: 'POST' as const, url: '/cal/admin/v1/webhooks', payload: { url: `https://${host}/hook`, events: ['*'] }, refused: [400, 401, 403] })),
+  longDate.map((date) => ({
+    label: `start_date of ${date.length}`,
+    method: 'POST' as const,
+    url: '/cal/events/v1/events',
+    payload: { title: 'A', start_date: date, end_date: '2027-01-01 11:00' },
+    refused: [400, 401, 403],
+  })),
+  fc.tuple(fc.constantFrom('start_date', 'end_date', 'starts_before', 'ends_after'), longDate).map(([name, date]) => ({
+    label: `${name} of ${date.length}`,
+    method: 'GET' as const,
+    url: `/cal/events/v1/events?${name}=${encodeURIComponent(date)}`,
+    refused: [400],
+  })),
+  fc.tuple(fc.constantFrom('events', 'venues', 'organizers'), manyWords).map(([path, text]) => ({
+    label: `search of ${text.length} in ${path}`,
+    method: 'GET' as const,
+    url: `/cal/events/v1/${path}?search=${encodeURIComponent(text)}`,
+    refused: [400],
+  })),
+  fc
+    .tuple(
+      foreignOrigin,
+      fc.constantFrom('application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x'),
+    )
+    .map(([headers, type]) => ({
+      label: `cross-site ${type} from ${JSON.stringify(headers)}`,
+      method: 'POST' as const,
+      url: '/cal/admin/v1/users',
+      headers: { ...headers, 'content-type': type },
+      payload: type.startsWith('multipart')
+        ? '--x\r\nContent-Disposition: form-data; name="username"\r\n\r\nmallory\r\n--x--\r\n'
+        : 'username=mallory&role=administrator',
+      refused: [403],
+    })),
+  privateAddress.map((host) => ({
+    label: `webhook to ${host}`,
+    method: 'POST' as const,
+    url: '/cal/admin/v1/webhooks',
+    payload: { url: `https://${host}/hook`, events: ['*'] },
+    refused: [400, 401, 403],
+  })),
 );
 
 /** One attack, as any role; a refusal that takes longer than a couple of seconds is a freeze. */
 class Adversarial extends Command {
-  constructor(readonly role: Role, readonly attack: Attack) {
+  constructor(
+    readonly role: Role,
+    readonly attack: Attack,
+  ) {
     super();
   }
   async run(_model: Model, real: Real): Promise<void> {
     const { method, url, headers, payload, refused, label } = this.attack;
     const started = performance.now();
-    const res = await real.t.request({ method, url, headers, auth: real.users[this.role].auth, ...(payload !== undefined ? { payload: payload as never } : {}) });
+    const res = await real.t.request({
+      method,
+      url,
+      headers,
+      auth: real.users[this.role].auth,
+      ...(payload !== undefined ? { payload: payload as never } : {}),
+    });
     const ms = performance.now() - started;
     const klass = `attack ${res.statusCode}`;
     real.seen.set(klass, (real.seen.get(klass) ?? 0) + 1);
@@ -433,13 +636,17 @@ const index = fc.nat({ max: 1000 });
 /** The command generators, weighted towards writes early and reads throughout. */
 export const commands = [
   fc.tuple(kind, role, lang, status, title).map(([k, r, l, s, t]) => new Create(k, r, l, s, t)),
-  fc.tuple(kind, role, lang, status, title).map(([k, r, l, s, t]) => new Create(k, r === 'anonymous' ? 'editor' : r, l, s, t)),
+  fc
+    .tuple(kind, role, lang, status, title)
+    .map(([k, r, l, s, t]) => new Create(k, r === 'anonymous' ? 'editor' : r, l, s, t)),
   fc.tuple(kind, index, role, status, title, fc.boolean()).map(([k, i, r, s, t, b]) => new Update(k, i, r, s, t, b)),
   fc.tuple(kind, index, role).map(([k, i, r]) => new Delete(k, i, r)),
   fc.tuple(kind, index, role, fc.boolean()).map(([k, i, r, b]) => new Read(k, i, r, b)),
   fc.tuple(kind, role, lang, fc.boolean()).map(([k, r, l, p]) => new List(k, r, l, p)),
   fc.tuple(kind, index, role, title).map(([k, i, r, t]) => new Translate(k, i, r, t)),
-  fc.tuple(fc.constantFrom<Kind>('event', 'venue', 'organizer'), index, status, fc.boolean()).map(([k, i, s, t]) => new Burst(k, i, s, t)),
+  fc
+    .tuple(fc.constantFrom<Kind>('event', 'venue', 'organizer'), index, status, fc.boolean())
+    .map(([k, i, s, t]) => new Burst(k, i, s, t)),
   fc.tuple(role, attack).map(([r, a]) => new Adversarial(r, a)),
 ];
 

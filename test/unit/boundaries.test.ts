@@ -20,7 +20,11 @@ describe('module boundaries', () => {
   it('should keep src/http/ and src/auth/ free of imports from src/modules/ (shared pieces serve every module)', () => {
     for (const dir of ['src/http', 'src/auth', 'src/lib', 'src/db']) {
       for (const file of filesUnder(dir)) {
-        const offending = importsOf(file).filter((spec) => spec.startsWith('.') && path.resolve(path.dirname(file), spec).includes(`${path.sep}src${path.sep}modules${path.sep}`));
+        const offending = importsOf(file).filter(
+          (spec) =>
+            spec.startsWith('.') &&
+            path.resolve(path.dirname(file), spec).includes(`${path.sep}src${path.sep}modules${path.sep}`),
+        );
         assert.deepEqual(offending, [], `${file} imports a module`);
       }
     }

@@ -11,7 +11,11 @@ describe('parseCostInput', () => {
   it('reads the currency symbol and its position from the costs, as the original does', () => {
     assert.deepEqual(parseCostInput('20$'), { raw: ['20$'], symbol: '$', position: 'postfix' });
     assert.deepEqual(parseCostInput('$23'), { raw: ['$23'], symbol: '$', position: 'prefix' });
-    assert.deepEqual(parseCostInput(['0$', '20$', '30$']), { raw: ['0$', '20$', '30$'], symbol: '$', position: 'postfix' });
+    assert.deepEqual(parseCostInput(['0$', '20$', '30$']), {
+      raw: ['0$', '20$', '30$'],
+      symbol: '$',
+      position: 'postfix',
+    });
     assert.deepEqual(parseCostInput(['$1', '2€']), { raw: ['$1', '2€'], symbol: '', position: '' });
     assert.deepEqual(parseCostInput('Donation'), { raw: ['Donation'], symbol: '', position: '' });
   });

@@ -56,7 +56,18 @@ describe('parseZone / isValidTimezone', () => {
   });
 
   it('rejects anything else', () => {
-    for (const bad of ['Mars/Base', 'UTC+25', '', '   ', 'UTC+14:30', 'UTC+5:60', '+05:00', 'UTC+', 'Europe/', 'not a zone']) {
+    for (const bad of [
+      'Mars/Base',
+      'UTC+25',
+      '',
+      '   ',
+      'UTC+14:30',
+      'UTC+5:60',
+      '+05:00',
+      'UTC+',
+      'Europe/',
+      'not a zone',
+    ]) {
       assert.equal(parseZone(bad), null, bad);
       assert.equal(isValidTimezone(bad), false, bad);
     }
@@ -263,7 +274,11 @@ describe('parseDateInput: relative forms (PHP strtotime semantics)', () => {
       ['+1 day', '2030-11-03 12:00:00'],
       ['+24 hours', '2030-11-03 11:00:00'],
     ]);
-    assert.equal(parseDateTime('tomorrow 01:30', NEW_YORK, beforeFall)?.offset, -240, 'repeated hour: first occurrence');
+    assert.equal(
+      parseDateTime('tomorrow 01:30', NEW_YORK, beforeFall)?.offset,
+      -240,
+      'repeated hour: first occurrence',
+    );
   });
 });
 
@@ -307,7 +322,12 @@ describe('localToUtc / utcToLocal', () => {
 
   it('round-trips ordinary times in every zone', () => {
     for (const z of [PARIS, NEW_YORK, TOKYO, UTC, zone('UTC-5:30')]) {
-      for (const local of ['2031-03-30 01:59:59', '2031-03-30 03:00:00', '2030-11-03 12:00:00', '2027-12-31 23:59:59']) {
+      for (const local of [
+        '2031-03-30 01:59:59',
+        '2031-03-30 03:00:00',
+        '2030-11-03 12:00:00',
+        '2027-12-31 23:59:59',
+      ]) {
         assert.equal(utcToLocal(localToUtc(local, z), z), local, `${z.name} ${local}`);
       }
     }
@@ -332,7 +352,7 @@ describe('localToUtc / utcToLocal', () => {
     assert.throws(() => utcToLocal('2027-01-01 24:00:00', PARIS), RangeError);
   });
 
-  it('agrees with Luxon\'s own reading at every quarter hour around real zone changes', () => {
+  it("agrees with Luxon's own reading at every quarter hour around real zone changes", () => {
     // The conversions skip Luxon's parser for speed; the reference is Luxon's reading followed by
     // its first possible offset, across gaps, overlaps, half-hour DST and a standard-offset change.
     const cases: [string, string][] = [
@@ -355,7 +375,11 @@ describe('localToUtc / utcToLocal', () => {
         const reference = DateTime.fromSQL(local, { zone: z }).getPossibleOffsets()[0]!;
         assert.equal(localToUtc(local, z), reference.toUTC().toFormat('yyyy-MM-dd HH:mm:ss'), `${name} ${local}`);
         assert.equal(toIsoWithOffset(local, z), reference.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ"), `${name} ${local}`);
-        assert.equal(utcToLocal(local, z), DateTime.fromSQL(local, { zone: 'utc' }).setZone(z).toFormat('yyyy-MM-dd HH:mm:ss'), `${name} ${local}`);
+        assert.equal(
+          utcToLocal(local, z),
+          DateTime.fromSQL(local, { zone: 'utc' }).setZone(z).toFormat('yyyy-MM-dd HH:mm:ss'),
+          `${name} ${local}`,
+        );
         assert.equal(parseDateInput(local, z), reference.toFormat('yyyy-MM-dd HH:mm:ss'), `${name} ${local}`);
       }
     }
@@ -414,7 +438,21 @@ describe('toIsoWithOffset / formatSql / dateDetails', () => {
   });
 
   it('splits a date string', () => {
-    assert.deepEqual(dateDetails('2027-05-08 09:03:04'), { year: '2027', month: '05', day: '08', hour: '09', minutes: '03', seconds: '04' });
-    assert.deepEqual(dateDetails('2027-05-08'), { year: '2027', month: '05', day: '08', hour: '00', minutes: '00', seconds: '00' });
+    assert.deepEqual(dateDetails('2027-05-08 09:03:04'), {
+      year: '2027',
+      month: '05',
+      day: '08',
+      hour: '09',
+      minutes: '03',
+      seconds: '04',
+    });
+    assert.deepEqual(dateDetails('2027-05-08'), {
+      year: '2027',
+      month: '05',
+      day: '08',
+      hour: '00',
+      minutes: '00',
+      seconds: '00',
+    });
   });
 });

@@ -18,7 +18,14 @@ describe('iCalendar text serialization', () => {
   });
 
   it('should fold at 75 octets between code points only, and unfold to the original', () => {
-    const samples = ['x'.repeat(200), 'é'.repeat(100), '🎷'.repeat(60), `SUMMARY:${'שלום עולם '.repeat(12)}`, `A:${'a'.repeat(73)}🎷${'b'.repeat(80)}`, 'short'];
+    const samples = [
+      'x'.repeat(200),
+      'é'.repeat(100),
+      '🎷'.repeat(60),
+      `SUMMARY:${'שלום עולם '.repeat(12)}`,
+      `A:${'a'.repeat(73)}🎷${'b'.repeat(80)}`,
+      'short',
+    ];
     for (const sample of samples) {
       const folded = contentLine(sample);
       assert.ok(folded.endsWith('\r\n'));
@@ -39,9 +46,15 @@ describe('iCalendar text serialization', () => {
   });
 
   it('should turn rendered HTML into plain text, with or without the HTML parser', () => {
-    assert.equal(htmlToText(autop('First line\nsecond line\n\nNew paragraph'), stripTags), 'First line\nsecond line\n\nNew paragraph');
+    assert.equal(
+      htmlToText(autop('First line\nsecond line\n\nNew paragraph'), stripTags),
+      'First line\nsecond line\n\nNew paragraph',
+    );
     assert.equal(htmlToText(autop('a < b > c'), stripTags), 'a < b > c');
-    assert.equal(htmlToText('<p>Fish &amp; chips</p><ul><li>one</li><li>two</li></ul><script>x()</script>', stripTags), 'Fish & chips\n\n- one\n- two');
+    assert.equal(
+      htmlToText('<p>Fish &amp; chips</p><ul><li>one</li><li>two</li></ul><script>x()</script>', stripTags),
+      'Fish & chips\n\n- one\n- two',
+    );
     for (const text of ['One\ntwo', 'Para one\n\nPara two\nline', 'Tabs\tand   spaces ']) {
       const html = autop(text);
       // The fast path (no parser) gives what the parser gives.

@@ -52,10 +52,15 @@ describe('sanitizeRichText', () => {
       '<div class="wp-block-columns"><h2 id="programme">P</h2><a href="#programme" id="top">up</a></div>' +
       '<video src="https://example.com/v.mp4" poster="https://example.com/p.jpg" controls><track src="https://example.com/c.vtt" kind="captions" srclang="fr" /></video>';
     assert.equal(sanitizeRichText(blocks), blocks);
-    assert.equal(sanitizeRichText('Plain text, "quoted"; 1 < 2 & 3 > 2'), 'Plain text, "quoted"; 1 &lt; 2 &amp; 3 &gt; 2');
+    assert.equal(
+      sanitizeRichText('Plain text, "quoted"; 1 < 2 & 3 > 2'),
+      'Plain text, "quoted"; 1 &lt; 2 &amp; 3 &gt; 2',
+    );
     assert.equal(sanitizeRichText("Plain text, it's fine"), "Plain text, it's fine");
     assert.equal(
-      sanitizeRichText('<iframe src="https://www.youtube-nocookie.com/embed/x" width="560" height="315" sandbox="allow-top-navigation" allowfullscreen></iframe>'),
+      sanitizeRichText(
+        '<iframe src="https://www.youtube-nocookie.com/embed/x" width="560" height="315" sandbox="allow-top-navigation" allowfullscreen></iframe>',
+      ),
       '<iframe src="https://www.youtube-nocookie.com/embed/x" width="560" height="315" sandbox="allow-scripts allow-same-origin allow-presentation allow-popups" allowfullscreen loading="lazy" referrerpolicy="no-referrer"></iframe>',
     );
     assert.equal(sanitizeRichText('<iframe src="http://www.youtube.com/embed/x"></iframe>ok'), 'ok');
@@ -69,10 +74,16 @@ describe('sanitizeRichText', () => {
     assert.equal(sanitizeRichText('<a href="vbscript:x">a</a>'), '<a>a</a>');
     assert.equal(sanitizeRichText('<a href="data:text/html,x">a</a>'), '<a>a</a>');
     assert.equal(sanitizeRichText('<img src="data:text/html,x" alt="a" />'), '<img alt="a" />');
-    assert.equal(sanitizeRichText('<img src="data:image/png;base64,AAAA" />'), '<img src="data:image/png;base64,AAAA" />');
+    assert.equal(
+      sanitizeRichText('<img src="data:image/png;base64,AAAA" />'),
+      '<img src="data:image/png;base64,AAAA" />',
+    );
     assert.equal(sanitizeRichText('<img src="data:image/svg+xml,<svg onload=alert(1)>" alt="a" />'), '<img alt="a" />');
     assert.equal(sanitizeRichText('<p style="background:url(javascript:x)" id="y">a</p>'), '<p>a</p>');
-    assert.equal(sanitizeRichText('<video src="javascript:x" poster="javascript:y" controls></video>'), '<video controls></video>');
+    assert.equal(
+      sanitizeRichText('<video src="javascript:x" poster="javascript:y" controls></video>'),
+      '<video controls></video>',
+    );
     assert.equal(sanitizeRichText('<audio src="http://example.com/a.mp3"></audio>'), '<audio></audio>');
     assert.equal(sanitizeRichText('<a href="//evil.example/">a</a>'), '<a>a</a>');
   });

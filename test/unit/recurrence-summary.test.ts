@@ -24,11 +24,31 @@ describe('recurrence summaries', () => {
         es: 'Cada 2 semanas el martes hasta el 31 de diciembre de 2027',
       },
     ],
-    ['FREQ=DAILY;COUNT=5', '2027-01-05 07:00:00', { en: 'Every day 5 times', fr: 'Tous les jours 5 fois', de: 'Täglich 5 Mal' }],
-    ['FREQ=WEEKLY;BYDAY=MO,WE,FR', '2027-01-04 07:00:00', { en: 'Every week on Monday, Wednesday and Friday', fr: 'Toutes les semaines le lundi, mercredi et vendredi' }],
-    ['FREQ=MONTHLY;BYDAY=2TU', '2027-01-12 18:00:00', { en: 'Every month on the second Tuesday', it: 'Ogni mese il secondo martedì', es: 'Cada mes el segundo martes' }],
-    ['FREQ=MONTHLY;BYDAY=-1FR', '2027-01-29 18:00:00', { it: "Ogni mese l'ultimo venerdì", de: 'Monatlich am letzten Freitag' }],
-    ['FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29', '2028-02-29 10:00:00', { en: 'Every year on day 29 in February', fr: 'Tous les ans le 29 en février' }],
+    [
+      'FREQ=DAILY;COUNT=5',
+      '2027-01-05 07:00:00',
+      { en: 'Every day 5 times', fr: 'Tous les jours 5 fois', de: 'Täglich 5 Mal' },
+    ],
+    [
+      'FREQ=WEEKLY;BYDAY=MO,WE,FR',
+      '2027-01-04 07:00:00',
+      { en: 'Every week on Monday, Wednesday and Friday', fr: 'Toutes les semaines le lundi, mercredi et vendredi' },
+    ],
+    [
+      'FREQ=MONTHLY;BYDAY=2TU',
+      '2027-01-12 18:00:00',
+      { en: 'Every month on the second Tuesday', it: 'Ogni mese il secondo martedì', es: 'Cada mes el segundo martes' },
+    ],
+    [
+      'FREQ=MONTHLY;BYDAY=-1FR',
+      '2027-01-29 18:00:00',
+      { it: "Ogni mese l'ultimo venerdì", de: 'Monatlich am letzten Freitag' },
+    ],
+    [
+      'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29',
+      '2028-02-29 10:00:00',
+      { en: 'Every year on day 29 in February', fr: 'Tous les ans le 29 en février' },
+    ],
   ];
   for (const [text, start, expected] of cases) {
     for (const [lang, summary] of Object.entries(expected)) {
@@ -46,7 +66,13 @@ describe('recurrence summaries', () => {
 
 describe('recurrence rules', () => {
   it('should count DTSTART as the first of COUNT even off the rule (RFC 5545)', () => {
-    const { starts } = expand(rule('FREQ=MONTHLY;BYDAY=-1FR;COUNT=3'), { rrule: '', rdates: [], exdates: [] }, '2027-02-05 08:00:00', '2030-01-01 00:00:00', 100);
+    const { starts } = expand(
+      rule('FREQ=MONTHLY;BYDAY=-1FR;COUNT=3'),
+      { rrule: '', rdates: [], exdates: [] },
+      '2027-02-05 08:00:00',
+      '2030-01-01 00:00:00',
+      100,
+    );
     assert.deepEqual(starts, ['2027-02-05 08:00:00', '2027-02-26 08:00:00', '2027-03-26 08:00:00']);
   });
 
@@ -61,7 +87,13 @@ describe('recurrence rules', () => {
   });
 
   it('should stop expanding a rule without end at the bound and say it is open', () => {
-    const expansion = expand(rule('FREQ=WEEKLY'), { rrule: '', rdates: [], exdates: [] }, '2027-01-04 10:00:00', '2027-02-01 10:00:00', 100);
+    const expansion = expand(
+      rule('FREQ=WEEKLY'),
+      { rrule: '', rdates: [], exdates: [] },
+      '2027-01-04 10:00:00',
+      '2027-02-01 10:00:00',
+      100,
+    );
     assert.equal(expansion.starts.length, 5);
     assert.equal(expansion.complete, false);
   });

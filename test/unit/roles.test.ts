@@ -1,6 +1,18 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { can, canEdit, canRead, defaultListStatuses, isRole, POST_STATUSES, ROLES, scaleBackStatus, type Actor, type Capability, type Role } from '../../src/auth/roles.js';
+import {
+  can,
+  canEdit,
+  canRead,
+  defaultListStatuses,
+  isRole,
+  POST_STATUSES,
+  ROLES,
+  scaleBackStatus,
+  type Actor,
+  type Capability,
+  type Role,
+} from '../../src/auth/roles.js';
 
 const actor = (role: Role, id = 10): Actor => ({ id, username: role, role });
 const OWN = 10;
@@ -12,14 +24,29 @@ const EXPECTED: Record<Role, Capability[]> = {
   contributor: ['edit_posts'],
   author: ['edit_posts', 'publish_posts', 'manage_categories'],
   editor: ['edit_posts', 'publish_posts', 'edit_others_posts', 'manage_categories', 'manage_tags'],
-  administrator: ['edit_posts', 'publish_posts', 'edit_others_posts', 'manage_categories', 'manage_tags', 'manage_options'],
+  administrator: [
+    'edit_posts',
+    'publish_posts',
+    'edit_others_posts',
+    'manage_categories',
+    'manage_tags',
+    'manage_options',
+  ],
 };
-const CAPABILITIES: Capability[] = ['edit_posts', 'publish_posts', 'edit_others_posts', 'manage_categories', 'manage_tags', 'manage_options'];
+const CAPABILITIES: Capability[] = [
+  'edit_posts',
+  'publish_posts',
+  'edit_others_posts',
+  'manage_categories',
+  'manage_tags',
+  'manage_options',
+];
 
 describe('roles: can', () => {
   for (const role of ROLES) {
     it(`should give ${role} exactly its capabilities`, () => {
-      for (const capability of CAPABILITIES) assert.equal(can(actor(role), capability), EXPECTED[role].includes(capability), `${role} ${capability}`);
+      for (const capability of CAPABILITIES)
+        assert.equal(can(actor(role), capability), EXPECTED[role].includes(capability), `${role} ${capability}`);
     });
   }
 
@@ -38,7 +65,8 @@ describe('roles: can', () => {
 
 describe('roles: canRead', () => {
   it('should let everyone read published records', () => {
-    for (const who of [null, ...ROLES.map((r) => actor(r))]) assert.equal(canRead(who, { author: OTHER, status: 'publish' }), true);
+    for (const who of [null, ...ROLES.map((r) => actor(r))])
+      assert.equal(canRead(who, { author: OTHER, status: 'publish' }), true);
   });
 
   for (const status of POST_STATUSES.filter((s) => s !== 'publish')) {
@@ -50,7 +78,8 @@ describe('roles: canRead', () => {
         assert.equal(canRead(actor(role), record(OWN)), true, `${role} own`);
         assert.equal(canRead(actor(role), record(OTHER)), false, `${role} other`);
       }
-      for (const role of ['editor', 'administrator'] as const) assert.equal(canRead(actor(role), record(OTHER)), true, role);
+      for (const role of ['editor', 'administrator'] as const)
+        assert.equal(canRead(actor(role), record(OTHER)), true, role);
     });
   }
 });
@@ -73,7 +102,11 @@ describe('roles: canEdit', () => {
     it(`should apply the ownership rules for ${role ?? 'anonymous'}`, () => {
       for (const c of cases.filter((x) => x.role === role)) {
         const record = { author: c.own ? OWN : OTHER, status: c.status };
-        assert.equal(canEdit(role === null ? null : actor(role), record), c.expected, `${c.own ? 'own' : 'other'} ${c.status}`);
+        assert.equal(
+          canEdit(role === null ? null : actor(role), record),
+          c.expected,
+          `${c.own ? 'own' : 'other'} ${c.status}`,
+        );
       }
     });
   }

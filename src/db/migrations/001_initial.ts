@@ -23,29 +23,42 @@ function postColumns(t: Table): Table {
     .addColumn('image_id', 'integer');
 }
 
-const flag = (t: Table, name: string, dflt: number): Table => t.addColumn(name, 'integer', (c) => c.notNull().defaultTo(dflt));
+const flag = (t: Table, name: string, dflt: number): Table =>
+  t.addColumn(name, 'integer', (c) => c.notNull().defaultTo(dflt));
 const text = (t: Table, name: string): Table => t.addColumn(name, 'text', (c) => c.notNull().defaultTo(''));
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   const dialect = dialectOf(db);
 
-  await db.schema.createTable('posts').addColumn('id', serialColumn(dialect), (c) => c.primaryKey()).addColumn('type', 'text', (c) => c.notNull()).execute();
+  await db.schema
+    .createTable('posts')
+    .addColumn('id', serialColumn(dialect), (c) => c.primaryKey())
+    .addColumn('type', 'text', (c) => c.notNull())
+    .execute();
 
   let events = postColumns(db.schema.createTable('events') as Table);
   events = flag(events, 'all_day', 0);
-  for (const c of ['start_local', 'end_local', 'start_utc', 'end_utc']) events = events.addColumn(c, 'text', (col) => col.notNull());
+  for (const c of ['start_local', 'end_local', 'start_utc', 'end_utc'])
+    events = events.addColumn(c, 'text', (col) => col.notNull());
   for (const c of ['timezone', 'timezone_abbr']) events = text(events, c);
   events = events.addColumn('cost', 'text', (c) => c.notNull().defaultTo('[]'));
   for (const c of ['currency_symbol', 'currency_code', 'currency_position']) events = text(events, c);
   events = events.addColumn('website', 'text');
-  events = flag(flag(flag(flag(flag(events, 'show_map', 1), 'show_map_link', 1), 'hide_from_listings', 0), 'sticky', 0), 'featured', 0);
+  events = flag(
+    flag(flag(flag(flag(events, 'show_map', 1), 'show_map_link', 1), 'hide_from_listings', 0), 'sticky', 0),
+    'featured',
+    0,
+  );
   events = events.addColumn('venue_id', 'integer').addColumn('post_parent', 'integer');
   await events.execute();
 
   let venues = postColumns(db.schema.createTable('venues') as Table);
-  for (const c of ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince']) venues = text(venues, c);
-  venues = flag(flag(venues, 'show_map', 1), 'show_map_link', 1).addColumn('geo_lat', 'double precision').addColumn('geo_lng', 'double precision');
+  for (const c of ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince'])
+    venues = text(venues, c);
+  venues = flag(flag(venues, 'show_map', 1), 'show_map_link', 1)
+    .addColumn('geo_lat', 'double precision')
+    .addColumn('geo_lng', 'double precision');
   await venues.execute();
 
   let organizers = postColumns(db.schema.createTable('organizers') as Table);
@@ -107,7 +120,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created', 'text', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('settings').addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'text', (c) => c.notNull()).execute();
+  await db.schema
+    .createTable('settings')
+    .addColumn('key', 'text', (c) => c.primaryKey())
+    .addColumn('value', 'text', (c) => c.notNull())
+    .execute();
 
   // The list filters of SPEC.md, each served by an index. Ordering is always (start_local, id).
   const indexes: [string, string, string[], string?][] = [

@@ -7,9 +7,19 @@ import { sql, type Kysely } from 'kysely';
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('terms_tax_lang_lname').on('terms').columns(['taxonomy', 'lang']).expression(sql`lower(name)`).execute();
+  await db.schema
+    .createIndex('terms_tax_lang_lname')
+    .on('terms')
+    .columns(['taxonomy', 'lang'])
+    .expression(sql`lower(name)`)
+    .execute();
   await db.schema.dropIndex('terms_tax_lang_slug').execute();
-  await db.schema.createIndex('terms_tax_lang_slug').unique().on('terms').columns(['taxonomy', 'lang', 'slug']).execute();
+  await db.schema
+    .createIndex('terms_tax_lang_slug')
+    .unique()
+    .on('terms')
+    .columns(['taxonomy', 'lang', 'slug'])
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -21,7 +21,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     await db.transaction().execute(async (trx) => {
       for (const table of TABLES) await rebuildWithAutoincrement(trx, table);
       const broken = await sql`pragma foreign_key_check`.execute(trx);
-      if (broken.rows.length > 0) throw new Error(`006_monotonic_ids: foreign keys broken: ${JSON.stringify(broken.rows.slice(0, 5))}`);
+      if (broken.rows.length > 0)
+        throw new Error(`006_monotonic_ids: foreign keys broken: ${JSON.stringify(broken.rows.slice(0, 5))}`);
     });
   } finally {
     await sql`pragma foreign_keys = on`.execute(db);
@@ -30,14 +31,19 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function rebuildWithAutoincrement(trx: Kysely<any>, table: string): Promise<void> {
-  const objects = await sql<{ type: string; sql: string | null }>`select type, sql from sqlite_master where tbl_name = ${table}`.execute(trx);
+  const objects = await sql<{
+    type: string;
+    sql: string | null;
+  }>`select type, sql from sqlite_master where tbl_name = ${table}`.execute(trx);
   const create = objects.rows.find((o) => o.type === 'table')?.sql;
   if (!create) throw new Error(`006_monotonic_ids: no table ${table}`);
   if (/autoincrement/i.test(create)) return;
   const pattern = /("id"|\bid\b)\s+integer\s+primary\s+key/i;
   if (!pattern.test(create)) throw new Error(`006_monotonic_ids: ${table} has no integer primary key id`);
   const temporary = `${table}__monotonic`;
-  const createNew = create.replace(pattern, '"id" integer primary key autoincrement').replace(/^create table\s+("[^"]+"|\S+)/i, `create table "${temporary}"`);
+  const createNew = create
+    .replace(pattern, '"id" integer primary key autoincrement')
+    .replace(/^create table\s+("[^"]+"|\S+)/i, `create table "${temporary}"`);
   await sql.raw(createNew).execute(trx);
   await sql`insert into ${sql.table(temporary)} select * from ${sql.table(table)}`.execute(trx);
   await sql`drop table ${sql.table(table)}`.execute(trx);

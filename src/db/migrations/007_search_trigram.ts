@@ -16,11 +16,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   if (dialectOf(db) !== 'postgres') return;
   const available = await sql<{ ok: boolean }>`
     select exists (select 1 from pg_available_extensions where name = 'pg_trgm')
-      and (exists (select 1 from pg_extension where extname = 'pg_trgm') or has_database_privilege(current_database(), 'CREATE')) as ok`.execute(db);
+      and (exists (select 1 from pg_extension where extname = 'pg_trgm') or has_database_privilege(current_database(), 'CREATE')) as ok`.execute(
+    db,
+  );
   if (!available.rows[0]?.ok) return;
   await sql`create extension if not exists pg_trgm`.execute(db);
   for (const column of SEARCHED) {
-    await sql`create index if not exists ${sql.id(`events_${column}_trgm`)} on events using gin (${sql.id(column)} gin_trgm_ops)`.execute(db);
+    await sql`create index if not exists ${sql.id(`events_${column}_trgm`)} on events using gin (${sql.id(column)} gin_trgm_ops)`.execute(
+      db,
+    );
   }
 }
 

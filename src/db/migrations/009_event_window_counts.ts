@@ -47,7 +47,11 @@ export async function up(db: Kysely<any>): Promise<void> {
         where ${visible('old')} and lang = old.lang and start_day = substr(old.start_local, 1, 10) and end_day = substr(old.end_local, 1, 10);`;
     await sql.raw(`create trigger event_window_count_insert after insert on events begin ${increment} end`).execute(db);
     await sql.raw(`create trigger event_window_count_delete after delete on events begin ${decrement} end`).execute(db);
-    await sql.raw(`create trigger event_window_count_update after update of status, hide_from_listings, lang, start_local, end_local on events begin ${decrement} ${increment} end`).execute(db);
+    await sql
+      .raw(
+        `create trigger event_window_count_update after update of status, hide_from_listings, lang, start_local, end_local on events begin ${decrement} ${increment} end`,
+      )
+      .execute(db);
   }
 
   // The events already stored.
@@ -64,7 +68,8 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql`drop trigger if exists event_window_count on events`.execute(db);
     await sql`drop function if exists event_window_count()`.execute(db);
   } else {
-    for (const op of ['insert', 'delete', 'update']) await sql.raw(`drop trigger if exists event_window_count_${op}`).execute(db);
+    for (const op of ['insert', 'delete', 'update'])
+      await sql.raw(`drop trigger if exists event_window_count_${op}`).execute(db);
   }
   await db.schema.dropTable('event_window_counts').execute();
 }

@@ -13,7 +13,10 @@ import { sql, type Kysely } from 'kysely';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('events').addColumn('trashed_from', 'text').execute();
-  await db.schema.alterTable('events').addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('events')
+    .addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema
     .createIndex('events_trashed_window')
     .on('events')

@@ -11,7 +11,9 @@ import { dialectOf } from '../dialect.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   if (dialectOf(db) !== 'sqlite') return;
-  await sql`create virtual table events_search using fts5(title, description, excerpt, content='events', content_rowid='id', tokenize='trigram')`.execute(db);
+  await sql`create virtual table events_search using fts5(title, description, excerpt, content='events', content_rowid='id', tokenize='trigram')`.execute(
+    db,
+  );
   await sql`insert into events_search(events_search) values ('rebuild')`.execute(db);
   await sql`create trigger events_search_insert after insert on events begin
       insert into events_search(rowid, title, description, excerpt) values (new.id, new.title, new.description, new.excerpt);
@@ -28,6 +30,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   if (dialectOf(db) !== 'sqlite') return;
-  for (const trigger of ['events_search_insert', 'events_search_delete', 'events_search_update']) await sql`drop trigger if exists ${sql.id(trigger)}`.execute(db);
+  for (const trigger of ['events_search_insert', 'events_search_delete', 'events_search_update'])
+    await sql`drop trigger if exists ${sql.id(trigger)}`.execute(db);
   await sql`drop table if exists events_search`.execute(db);
 }

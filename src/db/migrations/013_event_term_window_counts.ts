@@ -31,7 +31,10 @@ export async function createTermCountTriggers(db: Kysely<any>, counted: CountedE
   // PostgreSQL wants the column qualified in an upsert; SQLite reads it unqualified (as 009 does).
   const plusOne = `on conflict (lang, term_id, start_day, end_day) do update set n = ${postgres ? 'event_term_window_counts.n' : 'n'} + 1;`;
   /** +1 for the terms `terms` (a select of term_id) of event `row`, when it is visible. */
-  const add = (row: string, terms: string) => `insert into event_term_window_counts (lang, term_id, start_day, end_day, n)
+  const add = (
+    row: string,
+    terms: string,
+  ) => `insert into event_term_window_counts (lang, term_id, start_day, end_day, n)
       select ${row}.lang, t.term_id, substr(${row}.start_local, 1, 10), substr(${row}.end_local, 1, 10), 1 from (${terms}) t where ${visible(row)}
       ${plusOne}`;
   const remove = (row: string, terms: string) => `update event_term_window_counts set n = n - 1
@@ -39,7 +42,9 @@ export async function createTermCountTriggers(db: Kysely<any>, counted: CountedE
         and start_day = substr(${row}.start_local, 1, 10) and end_day = substr(${row}.end_local, 1, 10);`;
 
   if (postgres) {
-    await sql.raw(`
+    await sql
+      .raw(
+        `
       create or replace function event_term_window_count_link() returns trigger language plpgsql as $$
       declare e events%rowtype;
       begin
@@ -51,46 +56,80 @@ export async function createTermCountTriggers(db: Kysely<any>, counted: CountedE
           if found then ${remove('e', 'select old.term_id')} end if;
         end if;
         return null;
-      end $$`).execute(db);
-    await sql`create trigger event_term_window_count_link after insert or delete on event_terms for each row execute function event_term_window_count_link()`.execute(db);
-    await sql.raw(`
+      end $$`,
+      )
+      .execute(db);
+    await sql`create trigger event_term_window_count_link after insert or delete on event_terms for each row execute function event_term_window_count_link()`.execute(
+      db,
+    );
+    await sql
+      .raw(
+        `
       create or replace function event_term_window_count_event() returns trigger language plpgsql as $$
       begin
         ${remove('old', 'select term_id from event_terms where event_id = old.id')}
         if tg_op = 'UPDATE' then ${add('new', 'select term_id from event_terms where event_id = new.id')} end if;
         return case when tg_op = 'DELETE' then old else null end;
-      end $$`).execute(db);
-    await sql.raw(`create trigger event_term_window_count_event_update after update of ${columns} on events for each row execute function event_term_window_count_event()`).execute(db);
-    await sql`create trigger event_term_window_count_event_delete before delete on events for each row execute function event_term_window_count_event()`.execute(db);
+      end $$`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger event_term_window_count_event_update after update of ${columns} on events for each row execute function event_term_window_count_event()`,
+      )
+      .execute(db);
+    await sql`create trigger event_term_window_count_event_delete before delete on events for each row execute function event_term_window_count_event()`.execute(
+      db,
+    );
   } else {
-    await sql.raw(`create trigger event_term_window_count_link_insert after insert on event_terms begin
+    await sql
+      .raw(
+        `create trigger event_term_window_count_link_insert after insert on event_terms begin
         insert into event_term_window_counts (lang, term_id, start_day, end_day, n)
           select e.lang, new.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10), 1 from events e where e.id = new.event_id and ${visible('e')}
           ${plusOne}
-      end`).execute(db);
-    await sql.raw(`create trigger event_term_window_count_link_delete after delete on event_terms begin
+      end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger event_term_window_count_link_delete after delete on event_terms begin
         update event_term_window_counts set n = n - 1
           where (lang, term_id, start_day, end_day) in (select e.lang, old.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10) from events e where e.id = old.event_id and ${visible('e')});
-      end`).execute(db);
-    await sql.raw(`create trigger event_term_window_count_event_update after update of ${columns} on events begin
+      end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger event_term_window_count_event_update after update of ${columns} on events begin
         ${remove('old', 'select term_id from event_terms where event_id = old.id')}
         ${add('new', 'select term_id from event_terms where event_id = new.id')}
-      end`).execute(db);
-    await sql.raw(`create trigger event_term_window_count_event_delete before delete on events begin
+      end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger event_term_window_count_event_delete before delete on events begin
         ${remove('old', 'select term_id from event_terms where event_id = old.id')}
-      end`).execute(db);
+      end`,
+      )
+      .execute(db);
   }
 }
 
 /** The counts of the links already stored, for `counted` events (the table is empty). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function fillTermCounts(db: Kysely<any>, counted: CountedEvents): Promise<void> {
-  await sql.raw(`
+  await sql
+    .raw(
+      `
     insert into event_term_window_counts (lang, term_id, start_day, end_day, n)
     select e.lang, et.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10), count(*)
     from event_terms et join events e on e.id = et.event_id
     where ${counted.visible('e')}
-    group by e.lang, et.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10)`).execute(db);
+    group by e.lang, et.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10)`,
+    )
+    .execute(db);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -102,7 +141,8 @@ export async function dropTermCountTriggers(db: Kysely<any>): Promise<void> {
     await sql`drop function if exists event_term_window_count_link()`.execute(db);
     await sql`drop function if exists event_term_window_count_event()`.execute(db);
   } else {
-    for (const name of ['link_insert', 'link_delete', 'event_update', 'event_delete']) await sql.raw(`drop trigger if exists event_term_window_count_${name}`).execute(db);
+    for (const name of ['link_insert', 'link_delete', 'event_update', 'event_delete'])
+      await sql.raw(`drop trigger if exists event_term_window_count_${name}`).execute(db);
   }
 }
 

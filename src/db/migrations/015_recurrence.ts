@@ -20,7 +20,10 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('events').addColumn('series_id', 'integer').execute();
   await db.schema.alterTable('events').addColumn('recurrence_id', 'text').execute();
-  await db.schema.alterTable('events').addColumn('recurrence_exception', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('events')
+    .addColumn('recurrence_exception', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   // Partial: plain events (nearly all rows) stay out of it.
   await db.schema
     .createIndex('events_series')
@@ -49,5 +52,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('event_recurrence').execute();
   await db.schema.dropIndex('events_series').execute();
-  for (const column of ['series_id', 'recurrence_id', 'recurrence_exception']) await db.schema.alterTable('events').dropColumn(column).execute();
+  for (const column of ['series_id', 'recurrence_id', 'recurrence_exception'])
+    await db.schema.alterTable('events').dropColumn(column).execute();
 }

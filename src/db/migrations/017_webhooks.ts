@@ -18,7 +18,9 @@ import { dialectOf } from '../dialect.js';
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = dialectOf(db) === 'postgres';
   const serial = (table: ReturnType<typeof db.schema.createTable>) =>
-    table.addColumn('id', postgres ? 'serial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()));
+    table.addColumn('id', postgres ? 'serial' : 'integer', (c) =>
+      postgres ? c.primaryKey() : c.primaryKey().autoIncrement(),
+    );
   await serial(db.schema.createTable('webhooks'))
     .addColumn('url', 'text', (c) => c.notNull())
     .addColumn('events', 'text', (c) => c.notNull())
@@ -56,30 +58,59 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('delivered_utc', 'text')
     .execute();
   // The worker's claim: pending deliveries by due time.
-  await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['next_attempt_utc', 'id']).where(sql.raw<boolean>("status = 'pending'")).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due')
+    .on('webhook_deliveries')
+    .columns(['next_attempt_utc', 'id'])
+    .where(sql.raw<boolean>("status = 'pending'"))
+    .execute();
   // In order per record: an earlier pending delivery of the same record holds the later ones back.
-  await db.schema.createIndex('webhook_deliveries_record').on('webhook_deliveries').columns(['webhook_id', 'kind', 'record_id', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_record')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'kind', 'record_id', 'id'])
+    .execute();
   // The delivery log of a subscription, newest first.
-  await db.schema.createIndex('webhook_deliveries_log').on('webhook_deliveries').columns(['webhook_id', 'id']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_log')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'id'])
+    .execute();
 
-  const type = "new.kind || '.' || (case when new.is_public = 1 then new.change when new.change = 'deleted' then 'deleted' else 'trashed' end)";
-  const langMatch = postgres ? "position(',' || new.lang || ',' in w.lang_filter) > 0" : "instr(w.lang_filter, ',' || new.lang || ',') > 0";
+  const type =
+    "new.kind || '.' || (case when new.is_public = 1 then new.change when new.change = 'deleted' then 'deleted' else 'trashed' end)";
+  const langMatch = postgres
+    ? "position(',' || new.lang || ',' in w.lang_filter) > 0"
+    : "instr(w.lang_filter, ',' || new.lang || ',') > 0";
   const enqueue = `insert into webhook_deliveries (webhook_id, position, kind, record_id, lang, event_type, change_at_utc, status, attempts, next_attempt_utc, created_utc)
       select w.id, new.position, new.kind, new.record_id, new.lang, ${type}, new.at_utc, 'pending', 0, new.at_utc, new.at_utc
       from webhooks w
       where w.active = 1 and (w.lang_filter = '' or ${langMatch})
         and exists (select 1 from webhook_patterns p where p.webhook_id = w.id and p.pattern in ('*', new.kind || '.*', ${type}));`;
   if (postgres) {
-    await sql.raw(`create function webhook_outbox() returns trigger language plpgsql as $$ begin ${enqueue} return null; end $$`).execute(db);
-    await sql`create trigger webhook_outbox after insert on change_log for each row when (new.is_public = 1 or new.was_public = 1) execute function webhook_outbox()`.execute(db);
+    await sql
+      .raw(
+        `create function webhook_outbox() returns trigger language plpgsql as $$ begin ${enqueue} return null; end $$`,
+      )
+      .execute(db);
+    await sql`create trigger webhook_outbox after insert on change_log for each row when (new.is_public = 1 or new.was_public = 1) execute function webhook_outbox()`.execute(
+      db,
+    );
   } else {
-    await sql.raw(`create trigger webhook_outbox after insert on change_log when new.is_public = 1 or new.was_public = 1 begin ${enqueue} end`).execute(db);
+    await sql
+      .raw(
+        `create trigger webhook_outbox after insert on change_log when new.is_public = 1 or new.was_public = 1 begin ${enqueue} end`,
+      )
+      .execute(db);
   }
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'postgres') await sql.raw('drop trigger if exists webhook_outbox on change_log; drop function if exists webhook_outbox()').execute(db);
+  if (dialectOf(db) === 'postgres')
+    await sql
+      .raw('drop trigger if exists webhook_outbox on change_log; drop function if exists webhook_outbox()')
+      .execute(db);
   else await sql.raw('drop trigger if exists webhook_outbox').execute(db);
   await db.schema.dropTable('webhook_deliveries').execute();
   await db.schema.dropTable('webhook_patterns').execute();

@@ -29,10 +29,12 @@ const facetsOf = (row: string) => `
   union all select 'featured_organizer', eo.organizer_id from event_organizers eo where eo.event_id = ${row}.id and ${row}.featured = 1
   union all select 'featured_term', et.term_id from event_terms et where et.event_id = ${row}.id and ${row}.featured = 1`;
 
-const days = (row: string) => `substr(${row}.start_local, 1, 10) as start_day, substr(${row}.end_local, 1, 10) as end_day`;
+const days = (row: string) =>
+  `substr(${row}.start_local, 1, 10) as start_day, substr(${row}.end_local, 1, 10) as end_day`;
 
 /** The upsert's +1 (PostgreSQL wants the column qualified, SQLite reads it unqualified). */
-const plusOne = (postgres: boolean) => `on conflict (lang, facet, facet_id, start_day, end_day) do update set n = ${postgres ? 'event_facet_window_counts.n' : 'n'} + 1`;
+const plusOne = (postgres: boolean) =>
+  `on conflict (lang, facet, facet_id, start_day, end_day) do update set n = ${postgres ? 'event_facet_window_counts.n' : 'n'} + 1`;
 
 /**
  * The facets a link row `link` (new or old) gives its event: (facet, facet_id, featured_only),
@@ -48,7 +50,11 @@ const LINK_FACETS = {
 function statements({ visible }: CountedEvents) {
   return {
     /** +1 for each (facet, facet_id) of `facets`, for the event `row` when it counts. */
-    add: (row: string, facets: string, postgres: boolean) => `insert into event_facet_window_counts (lang, facet, facet_id, start_day, end_day, n)
+    add: (
+      row: string,
+      facets: string,
+      postgres: boolean,
+    ) => `insert into event_facet_window_counts (lang, facet, facet_id, start_day, end_day, n)
       select ${row}.lang, f.facet, f.facet_id, ${days(row)}, 1 from (${facets}) f where ${visible(row)}
       ${plusOne(postgres)};`,
     /** −1 for each (facet, facet_id) of `facets`, for the event `row` when it counted. */
@@ -56,7 +62,10 @@ function statements({ visible }: CountedEvents) {
       where ${visible(row)} and lang = ${row}.lang and start_day = substr(${row}.start_local, 1, 10) and end_day = substr(${row}.end_local, 1, 10)
         and (facet, facet_id) in (select f.facet, f.facet_id from (${facets}) f);`,
     /** The (lang, facet, facet_id, start_day, end_day) rows of a link's event e, when it counts. */
-    linkRows: (link: 'new' | 'old', table: keyof typeof LINK_FACETS) => `select e.lang, f.facet, f.facet_id, ${days('e')}
+    linkRows: (
+      link: 'new' | 'old',
+      table: keyof typeof LINK_FACETS,
+    ) => `select e.lang, f.facet, f.facet_id, ${days('e')}
   from events e join (${LINK_FACETS[table](link)}) f on f.featured_only = 0 or e.featured = 1
   where e.id = ${link}.event_id and ${visible('e')}`,
     /** Every stored event's facet rows, for the counts of the events already there. */
@@ -79,51 +88,93 @@ export async function createFacetCountTriggers(db: Kysely<any>, counted: Counted
   const postgres = dialectOf(db) === 'postgres';
   const { add, remove, linkRows } = statements(counted);
   const eventColumns = `${counted.columns}, ${FACET_COLUMNS}`;
-  const linkInsert = (table: keyof typeof LINK_FACETS) => `insert into event_facet_window_counts (lang, facet, facet_id, start_day, end_day, n)
+  const linkInsert = (
+    table: keyof typeof LINK_FACETS,
+  ) => `insert into event_facet_window_counts (lang, facet, facet_id, start_day, end_day, n)
       select r.*, 1 from (${linkRows('new', table)}) r where true ${plusOne(postgres)};`;
   const linkDelete = (table: keyof typeof LINK_FACETS) => `update event_facet_window_counts set n = n - 1
       where (lang, facet, facet_id, start_day, end_day) in (${linkRows('old', table)});`;
   if (postgres) {
     for (const table of ['event_organizers', 'event_terms'] as const) {
-      await sql.raw(`
+      await sql
+        .raw(
+          `
         create or replace function ${table}_facet_count() returns trigger language plpgsql as $$
         begin
           if tg_op = 'INSERT' then ${linkInsert(table)} else ${linkDelete(table)} end if;
           return null;
-        end $$`).execute(db);
-      await sql.raw(`create trigger ${table}_facet_count after insert or delete on ${table} for each row execute function ${table}_facet_count()`).execute(db);
+        end $$`,
+        )
+        .execute(db);
+      await sql
+        .raw(
+          `create trigger ${table}_facet_count after insert or delete on ${table} for each row execute function ${table}_facet_count()`,
+        )
+        .execute(db);
     }
-    await sql.raw(`
+    await sql
+      .raw(
+        `
       create or replace function event_facet_count() returns trigger language plpgsql as $$
       begin
         if tg_op in ('UPDATE', 'DELETE') then ${remove('old', facetsOf('old'))} end if;
         if tg_op in ('INSERT', 'UPDATE') then ${add('new', facetsOf('new'), true)} end if;
         return case when tg_op = 'DELETE' then old else null end;
-      end $$`).execute(db);
+      end $$`,
+      )
+      .execute(db);
     // An event inserted has no links yet; they count through their own trigger.
-    await sql.raw(`create trigger event_facet_count_write after insert or update of ${eventColumns} on events for each row execute function event_facet_count()`).execute(db);
-    await sql.raw(`create trigger event_facet_count_delete before delete on events for each row execute function event_facet_count()`).execute(db);
+    await sql
+      .raw(
+        `create trigger event_facet_count_write after insert or update of ${eventColumns} on events for each row execute function event_facet_count()`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger event_facet_count_delete before delete on events for each row execute function event_facet_count()`,
+      )
+      .execute(db);
   } else {
     for (const table of ['event_organizers', 'event_terms'] as const) {
-      await sql.raw(`create trigger ${table}_facet_count_insert after insert on ${table} begin ${linkInsert(table)} end`).execute(db);
-      await sql.raw(`create trigger ${table}_facet_count_delete after delete on ${table} begin ${linkDelete(table)} end`).execute(db);
+      await sql
+        .raw(`create trigger ${table}_facet_count_insert after insert on ${table} begin ${linkInsert(table)} end`)
+        .execute(db);
+      await sql
+        .raw(`create trigger ${table}_facet_count_delete after delete on ${table} begin ${linkDelete(table)} end`)
+        .execute(db);
     }
-    await sql.raw(`create trigger event_facet_count_insert after insert on events begin ${add('new', facetsOf('new'), false)} end`).execute(db);
-    await sql.raw(`create trigger event_facet_count_update after update of ${eventColumns} on events begin
+    await sql
+      .raw(
+        `create trigger event_facet_count_insert after insert on events begin ${add('new', facetsOf('new'), false)} end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger event_facet_count_update after update of ${eventColumns} on events begin
         ${remove('old', facetsOf('old'))}
         ${add('new', facetsOf('new'), false)}
-      end`).execute(db);
-    await sql.raw(`create trigger event_facet_count_delete before delete on events begin ${remove('old', facetsOf('old'))} end`).execute(db);
+      end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger event_facet_count_delete before delete on events begin ${remove('old', facetsOf('old'))} end`,
+      )
+      .execute(db);
   }
 }
 
 /** The counts of the events and links already stored, for `counted` events (the table is empty). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function fillFacetCounts(db: Kysely<any>, counted: CountedEvents): Promise<void> {
-  await sql.raw(`
+  await sql
+    .raw(
+      `
     insert into event_facet_window_counts (lang, facet, facet_id, start_day, end_day, n)
     select r.lang, r.facet, r.facet_id, r.start_day, r.end_day, count(*) from (${statements(counted).allRows}) r
-    group by r.lang, r.facet, r.facet_id, r.start_day, r.end_day`).execute(db);
+    group by r.lang, r.facet, r.facet_id, r.start_day, r.end_day`,
+    )
+    .execute(db);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -137,9 +188,18 @@ export async function dropFacetCountTriggers(db: Kysely<any>): Promise<void> {
     ]) {
       await sql.raw(`drop trigger if exists ${trigger} on ${table}`).execute(db);
     }
-    for (const fn of ['event_organizers_facet_count', 'event_terms_facet_count', 'event_facet_count']) await sql.raw(`drop function if exists ${fn}()`).execute(db);
+    for (const fn of ['event_organizers_facet_count', 'event_terms_facet_count', 'event_facet_count'])
+      await sql.raw(`drop function if exists ${fn}()`).execute(db);
   } else {
-    for (const name of ['event_organizers_facet_count_insert', 'event_organizers_facet_count_delete', 'event_terms_facet_count_insert', 'event_terms_facet_count_delete', 'event_facet_count_insert', 'event_facet_count_update', 'event_facet_count_delete']) {
+    for (const name of [
+      'event_organizers_facet_count_insert',
+      'event_organizers_facet_count_delete',
+      'event_terms_facet_count_insert',
+      'event_terms_facet_count_delete',
+      'event_facet_count_insert',
+      'event_facet_count_update',
+      'event_facet_count_delete',
+    ]) {
       await sql.raw(`drop trigger if exists ${name}`).execute(db);
     }
   }

@@ -23,7 +23,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   const postgres = dialectOf(db) === 'postgres';
   await db.schema
     .createTable('search_phrases')
-    .addColumn('id', postgres ? 'serial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn('id', postgres ? 'serial' : 'integer', (c) =>
+      postgres ? c.primaryKey() : c.primaryKey().autoIncrement(),
+    )
     .addColumn('phrase', 'text', (c) => c.notNull().unique())
     .addColumn('used_utc', 'text', (c) => c.notNull())
     .execute();
@@ -68,7 +70,9 @@ export async function createSearchCountTriggers(db: Kysely<any>, searched: Searc
   const postgres = dialectOf(db) === 'postgres';
   /** The list's test of one word (event.search.ts, dialect.ts containsInsensitive) on the event `row`. */
   const contains = (row: string, column: string) =>
-    postgres ? `${row}.${column} ilike w.pattern escape '\\'` : `lower(${row}.${column}) like lower(w.pattern) escape '\\'`;
+    postgres
+      ? `${row}.${column} ilike w.pattern escape '\\'`
+      : `lower(${row}.${column}) like lower(w.pattern) escape '\\'`;
   /** The ids of the phrases whose every word the event `row` contains. */
   const matching = (row: string) => `select p.id from search_phrases p where not exists (
       select 1 from search_phrase_words w where w.phrase_id = p.id
@@ -82,19 +86,31 @@ export async function createSearchCountTriggers(db: Kysely<any>, searched: Searc
         and phrase_id in (${matching('old')});`;
 
   if (postgres) {
-    await sql.raw(`
+    await sql
+      .raw(
+        `
       create or replace function search_window_count() returns trigger language plpgsql as $$
       begin
         perform pg_advisory_xact_lock(${WRITE_ORDER_LOCK});
         if tg_op in ('UPDATE', 'DELETE') then ${remove} end if;
         if tg_op in ('INSERT', 'UPDATE') then ${add} end if;
         return null;
-      end $$`).execute(db);
-    await sql.raw(`create trigger search_window_count after insert or delete or update of ${searched.columns} on events for each row execute function search_window_count()`).execute(db);
+      end $$`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger search_window_count after insert or delete or update of ${searched.columns} on events for each row execute function search_window_count()`,
+      )
+      .execute(db);
   } else {
     await sql.raw(`create trigger search_window_count_insert after insert on events begin ${add} end`).execute(db);
     await sql.raw(`create trigger search_window_count_delete after delete on events begin ${remove} end`).execute(db);
-    await sql.raw(`create trigger search_window_count_update after update of ${searched.columns} on events begin ${remove} ${add} end`).execute(db);
+    await sql
+      .raw(
+        `create trigger search_window_count_update after update of ${searched.columns} on events begin ${remove} ${add} end`,
+      )
+      .execute(db);
   }
 }
 
@@ -104,12 +120,14 @@ export async function dropSearchCountTriggers(db: Kysely<any>): Promise<void> {
     await sql`drop trigger if exists search_window_count on events`.execute(db);
     await sql`drop function if exists search_window_count()`.execute(db);
   } else {
-    for (const op of ['insert', 'delete', 'update']) await sql.raw(`drop trigger if exists search_window_count_${op}`).execute(db);
+    for (const op of ['insert', 'delete', 'update'])
+      await sql.raw(`drop trigger if exists search_window_count_${op}`).execute(db);
   }
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   await dropSearchCountTriggers(db);
-  for (const table of ['search_window_counts', 'search_phrase_words', 'search_phrases']) await db.schema.dropTable(table).execute();
+  for (const table of ['search_window_counts', 'search_phrase_words', 'search_phrases'])
+    await db.schema.dropTable(table).execute();
 }

@@ -1,7 +1,18 @@
 import type { Kysely } from 'kysely';
-import { createTermCountTriggers, dropTermCountTriggers, fillTermCounts, LISTED, type CountedEvents } from './013_event_term_window_counts.js';
+import {
+  createTermCountTriggers,
+  dropTermCountTriggers,
+  fillTermCounts,
+  LISTED,
+  type CountedEvents,
+} from './013_event_term_window_counts.js';
 import { createFacetCountTriggers, dropFacetCountTriggers, fillFacetCounts } from './018_event_facet_window_counts.js';
-import { ANY_TEXT, createSearchCountTriggers, dropSearchCountTriggers, type SearchedText } from './019_search_counts.js';
+import {
+  ANY_TEXT,
+  createSearchCountTriggers,
+  dropSearchCountTriggers,
+  type SearchedText,
+} from './019_search_counts.js';
 
 /**
  * Password-protected events (issue 25).
@@ -30,7 +41,8 @@ const UNPROTECTED: CountedEvents = {
 
 /** A protected event is found by its title; others by their title, description or excerpt. */
 const SHOWN_TEXT: SearchedText = {
-  contains: (row, test) => `${test('title')} or (${row}.password = '' and (${test('description')} or ${test('excerpt')}))`,
+  contains: (row, test) =>
+    `${test('title')} or (${row}.password = '' and (${test('description')} or ${test('excerpt')}))`,
   columns: `${ANY_TEXT.columns}, password`,
 };
 
@@ -41,7 +53,8 @@ async function recount(db: Kysely<any>, counted: CountedEvents, searched: Search
   await dropSearchCountTriggers(db);
   await db.deleteFrom('event_term_window_counts').execute();
   await db.deleteFrom('event_facet_window_counts').execute();
-  for (const table of ['search_window_counts', 'search_phrase_words', 'search_phrases']) await db.deleteFrom(table).execute();
+  for (const table of ['search_window_counts', 'search_phrase_words', 'search_phrases'])
+    await db.deleteFrom(table).execute();
   await createTermCountTriggers(db, counted);
   await createFacetCountTriggers(db, counted);
   await createSearchCountTriggers(db, searched);

@@ -16,19 +16,27 @@ interface ArgSpec {
 
 /** `/cal/events/v1/events/:id` → WordPress's `/cal/events/v1/events/(?P<id>\d+)`. */
 export function toWordPressPattern(url: string): string {
-  return url.replace(/:id(\(\^\\d\+\$\))?/g, '(?P<id>\\d+)').replace(/:slug\b/g, '(?P<slug>[^/]+)').replace(/:(\w+)/g, '(?P<$1>[^/]+)');
+  return url
+    .replace(/:id(\(\^\\d\+\$\))?/g, '(?P<id>\\d+)')
+    .replace(/:slug\b/g, '(?P<slug>[^/]+)')
+    .replace(/:(\w+)/g, '(?P<$1>[^/]+)');
 }
 
 function argsOf(schemas: (TSchema | undefined)[]): Record<string, ArgSpec> {
   const args: Record<string, ArgSpec> = {};
   for (const schema of schemas) {
-    const properties = (schema as { properties?: Record<string, Record<string, unknown>> } | undefined)?.properties ?? {};
+    const properties =
+      (schema as { properties?: Record<string, Record<string, unknown>> } | undefined)?.properties ?? {};
     const required = new Set((schema as { required?: string[] } | undefined)?.required ?? []);
     for (const [name, prop] of Object.entries(properties)) {
       const spec: ArgSpec = { required: required.has(name) };
       if (prop['default'] !== undefined) spec.default = prop['default'];
       if (typeof prop['description'] === 'string') spec.description = prop['description'];
-      const type = prop['type'] ?? (Array.isArray(prop['anyOf']) ? (prop['anyOf'] as { type?: string }[]).map((s) => s.type).filter(Boolean) : undefined);
+      const type =
+        prop['type'] ??
+        (Array.isArray(prop['anyOf'])
+          ? (prop['anyOf'] as { type?: string }[]).map((s) => s.type).filter(Boolean)
+          : undefined);
       if (type !== undefined) spec.type = Array.isArray(type) && type.length === 1 ? type[0] : (type as string);
       if (Array.isArray(prop['enum'])) spec.enum = prop['enum'];
       args[name] = spec;
@@ -41,7 +49,10 @@ function describeRoute(entry: RouteEntry, namespace: string, restRoot: string): 
   const described: Record<string, unknown> = {
     namespace,
     methods: entry.methods,
-    endpoints: entry.endpoints.map((e) => ({ methods: e.methods, args: argsOf([RouteTable.part(e, 'params'), RouteTable.part(e, 'querystring'), RouteTable.part(e, 'body')]) })),
+    endpoints: entry.endpoints.map((e) => ({
+      methods: e.methods,
+      args: argsOf([RouteTable.part(e, 'params'), RouteTable.part(e, 'querystring'), RouteTable.part(e, 'body')]),
+    })),
   };
   if (!entry.url.includes(':')) described['_links'] = { self: [{ href: `${restRoot}${entry.url.slice(1)}` }] };
   return described;
@@ -69,7 +80,11 @@ function routesOf(table: RouteTable, namespace: string | null, restRoot: string)
 function describeRoutes(table: RouteTable, namespace: string | null, restRoot: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const entry of table.entries) {
-    const ns = entry.url.startsWith(`/${NAMESPACE}`) ? NAMESPACE : entry.url.startsWith(`/${ADMIN_NAMESPACE}`) ? ADMIN_NAMESPACE : '';
+    const ns = entry.url.startsWith(`/${NAMESPACE}`)
+      ? NAMESPACE
+      : entry.url.startsWith(`/${ADMIN_NAMESPACE}`)
+        ? ADMIN_NAMESPACE
+        : '';
     if (namespace !== null && ns !== namespace) continue;
     if (ns === '') continue;
     out[toWordPressPattern(entry.url)] = describeRoute(entry, ns, restRoot);
@@ -83,18 +98,25 @@ const IndexSchema = Type.Object({}, { additionalProperties: true, description: '
 export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
   const { routes, config } = app.services;
 
-  app.get('/', { schema: { hide: true, querystring: Type.Object(CommonQuery), response: responses({ 200: IndexSchema }) }, config: { access: 'public' } }, async (request) => ({
-    name: 'Event Calendar',
-    description: 'Calendar events, venues, organizers, categories and tags',
-    url: request.ctx.site,
-    home: request.ctx.site,
-    language: request.ctx.lang,
-    languages: config.languages,
-    namespaces: [NAMESPACE, ADMIN_NAMESPACE],
-    authentication: { basic: { description: 'HTTP Basic with a username and an application password' } },
-    routes: routesOf(routes, null, request.ctx.restRoot),
-    _links: { help: [{ href: `${request.ctx.base}/doc` }] },
-  }));
+  app.get(
+    '/',
+    {
+      schema: { hide: true, querystring: Type.Object(CommonQuery), response: responses({ 200: IndexSchema }) },
+      config: { access: 'public' },
+    },
+    async (request) => ({
+      name: 'Event Calendar',
+      description: 'Calendar events, venues, organizers, categories and tags',
+      url: request.ctx.site,
+      home: request.ctx.site,
+      language: request.ctx.lang,
+      languages: config.languages,
+      namespaces: [NAMESPACE, ADMIN_NAMESPACE],
+      authentication: { basic: { description: 'HTTP Basic with a username and an application password' } },
+      routes: routesOf(routes, null, request.ctx.restRoot),
+      _links: { help: [{ href: `${request.ctx.base}/doc` }] },
+    }),
+  );
 
   app.get(
     `/${NAMESPACE}`,
@@ -130,7 +152,9 @@ export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
           summary: 'This OpenAPI document',
           ...(namespace === ADMIN_NAMESPACE ? { tags: ['admin'] } : {}),
           querystring: Type.Object(CommonQuery),
-          response: responses({ 200: Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1 document' }) }),
+          response: responses({
+            200: Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1 document' }),
+          }),
         },
         config: { access: 'public' },
       },
@@ -139,9 +163,17 @@ export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
         return namespaceDocument(whole, namespace, { title, description }, `${request.ctx.restRoot}${namespace}/`);
       },
     );
-  documentRoute(NAMESPACE, 'Event Calendar REST API', 'Calendar events, venues, organizers, event categories and tags (cal/events/v1), one REST root per site language.');
+  documentRoute(
+    NAMESPACE,
+    'Event Calendar REST API',
+    'Calendar events, venues, organizers, event categories and tags (cal/events/v1), one REST root per site language.',
+  );
   // Public like the events document: it describes routes, and every one of them needs an administrator.
-  documentRoute(ADMIN_NAMESPACE, 'Event Calendar administration API', 'Users, their application passwords and the site settings (cal/admin/v1); administrators only, with HTTP Basic.');
+  documentRoute(
+    ADMIN_NAMESPACE,
+    'Event Calendar administration API',
+    'Users, their application passwords and the site settings (cal/admin/v1); administrators only, with HTTP Basic.',
+  );
 }
 
 interface OpenApiDocument {
@@ -153,12 +185,17 @@ interface OpenApiDocument {
 }
 
 /** Names of the components `value` refers to, followed through the components themselves. */
-function referencedComponents(value: unknown, schemas: Record<string, unknown>, found = new Set<string>()): Set<string> {
+function referencedComponents(
+  value: unknown,
+  schemas: Record<string, unknown>,
+  found = new Set<string>(),
+): Set<string> {
   if (Array.isArray(value)) {
     for (const item of value) referencedComponents(item, schemas, found);
   } else if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
-      const name = key === '$ref' && typeof item === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(item)?.[1] : undefined;
+      const name =
+        key === '$ref' && typeof item === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(item)?.[1] : undefined;
       if (name !== undefined && !found.has(name)) {
         found.add(name);
         referencedComponents(schemas[name], schemas, found);
@@ -171,7 +208,12 @@ function referencedComponents(value: unknown, schemas: Record<string, unknown>, 
 }
 
 /** The part of the whole document under `/<namespace>`, in the original's key order. */
-function namespaceDocument(whole: OpenApiDocument, namespace: string, info: { title: string; description: string }, server: string): Record<string, unknown> {
+function namespaceDocument(
+  whole: OpenApiDocument,
+  namespace: string,
+  info: { title: string; description: string },
+  server: string,
+): Record<string, unknown> {
   const { openapi, info: generated, components, paths, ...rest } = whole;
   const prefix = `/${namespace}`;
   const own: Record<string, unknown> = {};
@@ -184,5 +226,12 @@ function namespaceDocument(whole: OpenApiDocument, namespace: string, info: { ti
   const schemas = components.schemas ?? {};
   const used = referencedComponents(own, schemas);
   const kept = Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
-  return { openapi, info: { ...generated, ...info }, components: { ...components, schemas: kept }, servers: [{ url: server }], paths: own, ...rest };
+  return {
+    openapi,
+    info: { ...generated, ...info },
+    components: { ...components, schemas: kept },
+    servers: [{ url: server }],
+    paths: own,
+    ...rest,
+  };
 }

@@ -52,13 +52,20 @@ function unprotectedSql(alias = 'events'): Expression<SqlBool> {
  * against every protected event at once, where single reads limit guesses per event.
  * `public`: the anonymous rule, the one the per-day counts hold (migration 021).
  */
-export function shownFieldsSql(ctx: RequestContext, query: Unlocking, alias = 'events'): { clause: Expression<SqlBool>; public: boolean } {
+export function shownFieldsSql(
+  ctx: RequestContext,
+  query: Unlocking,
+  alias = 'events',
+): { clause: Expression<SqlBool>; public: boolean } {
   const column = (name: string) => sql.ref(`${alias}.${name}`);
   const unprotected = unprotectedSql(alias);
   const actor = ctx.actor;
-  if (query.context !== 'edit' || actor === null || !can(actor, 'edit_posts')) return { clause: unprotected, public: true };
+  if (query.context !== 'edit' || actor === null || !can(actor, 'edit_posts'))
+    return { clause: unprotected, public: true };
   if (can(actor, 'edit_others_posts')) return { clause: sql<SqlBool>`1 = 1`, public: false };
-  const unpublished = can(actor, 'publish_posts') ? sql`` : sql` and ${column('status')} not in (${sql.join([...PUBLISHED_LIKE_STATUSES])})`;
+  const unpublished = can(actor, 'publish_posts')
+    ? sql``
+    : sql` and ${column('status')} not in (${sql.join([...PUBLISHED_LIKE_STATUSES])})`;
   return { clause: sql<SqlBool>`(${unprotected} or (${column('author')} = ${actor.id}${unpublished}))`, public: false };
 }
 

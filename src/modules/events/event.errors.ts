@@ -9,7 +9,10 @@ export const eventErrors = {
   noLongerAvailable: () => forbidden('event-no-longer-available', 'This event is no longer available'),
   notAccessible: () => forbidden('event-not-accessible', 'The requested event is not accessible'),
   passwordProtected: () => forbidden('event-password-protected', 'The requested event is password protected.'),
-  archivePageNotFound: () => notFound('event-archive-page-not-found', 'The requested event archive page does not exist'),
-  couldNotCreateVenue: () => new ApiError(400, 'could-not-create-venue', 'The venue could not be created from the provided data'),
-  couldNotCreateOrganizer: () => new ApiError(400, 'could-not-create-organizer', 'The organizer could not be created from the provided data'),
+  archivePageNotFound: () =>
+    notFound('event-archive-page-not-found', 'The requested event archive page does not exist'),
+  couldNotCreateVenue: () =>
+    new ApiError(400, 'could-not-create-venue', 'The venue could not be created from the provided data'),
+  couldNotCreateOrganizer: () =>
+    new ApiError(400, 'could-not-create-organizer', 'The organizer could not be created from the provided data'),
 };

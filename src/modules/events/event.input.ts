@@ -39,7 +39,6 @@ const FLAGS = ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'fea
 /** Linked lists longer than this are refused: each item may create a record. */
 const MAX_LINKED = 100;
 
-
 /**
  * Checks a create or update payload. `existing` is the stored event for updates (partial: what is
  * not sent stays as it is). `allowPassword` is false on the by-slug routes.
@@ -73,18 +72,26 @@ export async function checkEventInput(
 
   for (const field of ['categories', 'tags', 'organizer'] as const) {
     const value = input[field];
-    if (Array.isArray(value) && value.length > MAX_LINKED) problems.add(field, `${field} may list at most ${MAX_LINKED} items.`);
+    if (Array.isArray(value) && value.length > MAX_LINKED)
+      problems.add(field, `${field} may list at most ${MAX_LINKED} items.`);
   }
   for (const taxonomy of ['categories', 'tags'] as const) {
     if (input[taxonomy] === undefined || problems.has(taxonomy)) continue;
-    const resolved = await resolveTermInputs(db, taxonomy === 'categories' ? 'cal_events_cat' : 'post_tag', input[taxonomy], ctx.lang);
+    const resolved = await resolveTermInputs(
+      db,
+      taxonomy === 'categories' ? 'cal_events_cat' : 'post_tag',
+      input[taxonomy],
+      ctx.lang,
+    );
     if (resolved === null) problems.add(taxonomy, `${taxonomy} must be a list of ids, slugs or names.`);
     else changes[taxonomy] = resolved;
   }
 
   if (input['venue'] !== undefined) changes.venue = await checkVenue(db, input['venue'], ctx, problems);
-  if (input['organizer'] !== undefined && !problems.has('organizer')) changes.organizers = await checkOrganizers(db, input['organizer'], ctx, problems);
-  if (!problems.has('start_date') && !problems.has('end_date')) await checkEventRecurrence(db, input, existing, zone, changes, policy, problems);
+  if (input['organizer'] !== undefined && !problems.has('organizer'))
+    changes.organizers = await checkOrganizers(db, input['organizer'], ctx, problems);
+  if (!problems.has('start_date') && !problems.has('end_date'))
+    await checkEventRecurrence(db, input, existing, zone, changes, policy, problems);
 
   problems.throwIfAny();
   return changes;
@@ -95,7 +102,15 @@ export async function checkEventInput(
  * translation of a series without a rule of its own takes the series' rule, so a translated series
  * has its occurrences too, linked date by date.
  */
-async function checkEventRecurrence(db: Db, input: Record<string, unknown>, existing: EventRow | null, zone: Zone, changes: EventChanges, policy: RecurrencePolicy, problems: Problems): Promise<void> {
+async function checkEventRecurrence(
+  db: Db,
+  input: Record<string, unknown>,
+  existing: EventRow | null,
+  zone: Zone,
+  changes: EventChanges,
+  policy: RecurrencePolicy,
+  problems: Problems,
+): Promise<void> {
   const start = changes.columns.start_local ?? existing?.start_local;
   if (start === undefined) return;
   let value = input['recurrence'];
@@ -121,7 +136,14 @@ async function inheritedRecurrence(db: Db, id: number | null): Promise<Recurrenc
 }
 
 /** Start, end, all-day and time zone: local and UTC values, kept consistent whatever was sent. */
-function checkDates(input: Record<string, unknown>, existing: EventRow | null, zone: Zone, tzName: string, changes: EventChanges, problems: Problems): void {
+function checkDates(
+  input: Record<string, unknown>,
+  existing: EventRow | null,
+  zone: Zone,
+  tzName: string,
+  changes: EventChanges,
+  problems: Problems,
+): void {
   let start = existing?.start_local;
   let end = existing?.end_local;
   for (const field of ['start_date', 'end_date'] as const) {
@@ -147,7 +169,8 @@ function checkDates(input: Record<string, unknown>, existing: EventRow | null, z
     problems.add('end_date', 'end_date must not be before start_date.');
     return;
   }
-  const datesTouched = ['start_date', 'end_date', 'all_day', 'timezone'].some((f) => input[f] !== undefined) || existing === null;
+  const datesTouched =
+    ['start_date', 'end_date', 'all_day', 'timezone'].some((f) => input[f] !== undefined) || existing === null;
   if (!datesTouched) return;
   Object.assign(changes.columns, {
     all_day: allDay ? 1 : 0,
@@ -161,16 +184,31 @@ function checkDates(input: Record<string, unknown>, existing: EventRow | null, z
 }
 
 /** Cost, website and the five presentation flags. */
-function checkPresentation(input: Record<string, unknown>, creating: boolean, changes: EventChanges, problems: Problems): void {
+function checkPresentation(
+  input: Record<string, unknown>,
+  creating: boolean,
+  changes: EventChanges,
+  problems: Problems,
+): void {
   if (input['cost'] !== undefined) {
     const cost = parseCostInput(input['cost']);
-    if (cost === null) problems.add('cost', `cost must be a string, a number or a list of them (at most ${COST_MAX_VALUES} values of ${COST_MAX_LENGTH} characters).`);
-    else Object.assign(changes.columns, { cost: JSON.stringify(cost.raw), currency_symbol: cost.symbol, currency_position: cost.position });
+    if (cost === null)
+      problems.add(
+        'cost',
+        `cost must be a string, a number or a list of them (at most ${COST_MAX_VALUES} values of ${COST_MAX_LENGTH} characters).`,
+      );
+    else
+      Object.assign(changes.columns, {
+        cost: JSON.stringify(cost.raw),
+        currency_symbol: cost.symbol,
+        currency_position: cost.position,
+      });
   }
   const website = input['website'];
   if (website !== undefined) {
     if (website === null) changes.columns.website = null;
-    else if (typeof website !== 'string' || (website !== '' && !isHttpUrl(website))) problems.add('website', 'website is not a valid URL.');
+    else if (typeof website !== 'string' || (website !== '' && !isHttpUrl(website)))
+      problems.add('website', 'website is not a valid URL.');
     else changes.columns.website = website;
   }
   for (const flag of FLAGS) {
@@ -188,19 +226,36 @@ function checkPresentation(input: Record<string, unknown>, creating: boolean, ch
 
 /** The id an item names (`12`, `"12"` or `{id: 12}`), or null. */
 function linkedIdOf(item: unknown): number | null {
-  return asId(item) ?? (item && typeof item === 'object' && !Array.isArray(item) && 'id' in item ? asId((item as { id: unknown }).id) : null);
+  return (
+    asId(item) ??
+    (item && typeof item === 'object' && !Array.isArray(item) && 'id' in item
+      ? asId((item as { id: unknown }).id)
+      : null)
+  );
 }
 
 /** Of `items`, the ids of records the caller may link: existing, not trashed, readable (SPEC item 6); one query. */
 async function linkableIds(db: Db, kind: LinkedKind, items: unknown[], ctx: RequestContext): Promise<Set<number>> {
   const ids = items.map(linkedIdOf).filter((id): id is number => id !== null);
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom(kind.table).select('id').where('id', 'in', ids).where(visibleTo(ctx.actor, LIVE_STATUSES, kind.table)).execute();
+  const rows = await db
+    .selectFrom(kind.table)
+    .select('id')
+    .where('id', 'in', ids)
+    .where(visibleTo(ctx.actor, LIVE_STATUSES, kind.table))
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 
 /** One linked record given as an id, `{id}` or an object of fields; null when it is neither. */
-async function checkLinkedItem(db: Db, kind: LinkedKind, item: unknown, linkable: Set<number>, ctx: RequestContext, problems: Problems): Promise<LinkPlan | null> {
+async function checkLinkedItem(
+  db: Db,
+  kind: LinkedKind,
+  item: unknown,
+  linkable: Set<number>,
+  ctx: RequestContext,
+  problems: Problems,
+): Promise<LinkPlan | null> {
   const field = kind.nameField;
   const id = linkedIdOf(item);
   if (id !== null) {
@@ -214,7 +269,8 @@ async function checkLinkedItem(db: Db, kind: LinkedKind, item: unknown, linkable
   return { kind: 'new', changes };
 }
 
-const isEmptyLink = (value: unknown): boolean => value === null || value === 0 || value === '' || value === '0' || (Array.isArray(value) && value.length === 0);
+const isEmptyLink = (value: unknown): boolean =>
+  value === null || value === 0 || value === '' || value === '0' || (Array.isArray(value) && value.length === 0);
 
 /** An event has at most one venue: an id, `{id}`, an object of venue fields, or nothing. */
 async function checkVenue(db: Db, value: unknown, ctx: RequestContext, problems: Problems): Promise<LinkPlan | null> {
@@ -229,7 +285,11 @@ async function checkVenue(db: Db, value: unknown, ctx: RequestContext, problems:
 /** Organizers: an id, a list (or CSV) of ids, `{id}` objects or objects of organizer fields. */
 async function checkOrganizers(db: Db, value: unknown, ctx: RequestContext, problems: Problems): Promise<LinkPlan[]> {
   if (isEmptyLink(value)) return [];
-  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((s) => s.trim()) : [value];
+  const items = Array.isArray(value)
+    ? value
+    : typeof value === 'string'
+      ? value.split(',').map((s) => s.trim())
+      : [value];
   const plans: LinkPlan[] = [];
   const linkable = await linkableIds(db, ORGANIZER, items, ctx);
   for (const item of items) {

@@ -19,7 +19,14 @@ import { eventErrors } from './event.errors.js';
 import { loadEventRelations, toEventObject } from './event.mapper.js';
 import { shownFieldsSql, unlocked } from './event.access.js';
 import type { EventListParams } from './event.schema.js';
-import { countKeyOf, wholeDay, windowCountQuery, type CountKey, type CountableFilters, type DayWindow } from './event.window-count.js';
+import {
+  countKeyOf,
+  wholeDay,
+  windowCountQuery,
+  type CountKey,
+  type CountableFilters,
+  type DayWindow,
+} from './event.window-count.js';
 
 /** The list's query before its select: the count and the page are made from it. */
 type EventQuery = SelectQueryBuilder<Database, 'events', object>;
@@ -59,7 +66,21 @@ export interface EventFilter {
 }
 
 /** Parameters that filter beyond the date window and the view (the per-day counts know some: countKeyOf). */
-const OTHER_FILTERS = ['search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'post_parent', 'include', 'geoloc', 'geoloc_lat', 'geoloc_lng', 'include_hidden', 'hide_subsequent_recurrences'] as const;
+const OTHER_FILTERS = [
+  'search',
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+  'featured',
+  'post_parent',
+  'include',
+  'geoloc',
+  'geoloc_lat',
+  'geoloc_lng',
+  'include_hidden',
+  'hide_subsequent_recurrences',
+] as const;
 
 /** The whole-day window of the bounds, or null when one is not a whole day of its side (strict, relative). */
 function dayWindowOf(bounds: [DateParam, string][]): DayWindow | null {
@@ -77,7 +98,13 @@ function dayWindowOf(bounds: [DateParam, string][]): DayWindow | null {
  * The date window (original 3.1): whole days in the site's zone unless `strict_dates`, defaults
  * from yesterday to two years ahead, dropped when a relative bound is given, ignored with `include`.
  */
-function dateBounds(q: EventListParams, siteZone: Zone, strict: boolean, problems: Problems, now: DateTime): [DateParam, string][] {
+function dateBounds(
+  q: EventListParams,
+  siteZone: Zone,
+  strict: boolean,
+  problems: Problems,
+  now: DateTime,
+): [DateParam, string][] {
   const utc = zoneOrUtc('UTC');
   const bounds: [DateParam, string][] = [];
   const read = (name: DateParam, value: string): string | null => {
@@ -95,7 +122,10 @@ function dateBounds(q: EventListParams, siteZone: Zone, strict: boolean, problem
   const relative = RELATIVE.some((r) => q[r] !== undefined);
   const defaults: Partial<Record<DateParam, DateTime>> = relative
     ? {}
-    : { start_date: now.minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0 }).setZone(siteZone), end_date: now.plus({ months: 24 }).setZone(siteZone) };
+    : {
+        start_date: now.minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0 }).setZone(siteZone),
+        end_date: now.plus({ months: 24 }).setZone(siteZone),
+      };
   for (const name of ['start_date', 'end_date', ...RELATIVE] as DateParam[]) {
     const given = q[name];
     if (given !== undefined) {
@@ -103,14 +133,23 @@ function dateBounds(q: EventListParams, siteZone: Zone, strict: boolean, problem
       if (value !== null) bounds.push([name, value]);
     } else if (defaults[name]) {
       const day = defaults[name]!.toFormat('yyyy-MM-dd');
-      bounds.push([name, strict ? formatSql(defaults[name]!) : name === 'start_date' ? `${day} 00:00:00` : `${day} 23:59:59`]);
+      bounds.push([
+        name,
+        strict ? formatSql(defaults[name]!) : name === 'start_date' ? `${day} 00:00:00` : `${day} 23:59:59`,
+      ]);
     }
   }
   return bounds;
 }
 
 /** Ids that must exist in `table`, expanded to their translations. */
-async function linkedFilter(db: Db, table: 'venues' | 'organizers', name: string, ids: number[], problems: Problems): Promise<number[]> {
+async function linkedFilter(
+  db: Db,
+  table: 'venues' | 'organizers',
+  name: string,
+  ids: number[],
+  problems: Problems,
+): Promise<number[]> {
   const found = await db.selectFrom(table).select('id').where('id', 'in', ids).execute();
   if (found.length !== new Set(ids).size) {
     problems.add(name, `${name} must list existing ${table}.`);
@@ -132,7 +171,11 @@ function checkGeoloc(q: EventListParams, ctx: RequestContext): void {
     const reason = 'The geolocation filters need the geolocation extension, which is off.';
     throw invalidParam(onlyOne ? missing : given[0]!, reason, 'geoloc-extension-not-active');
   }
-  if (onlyOne) throw invalidParam(missing, `${missing} must be given with ${missing === 'geoloc_lat' ? 'geoloc_lng' : 'geoloc_lat'}.`);
+  if (onlyOne)
+    throw invalidParam(
+      missing,
+      `${missing} must be given with ${missing === 'geoloc_lat' ? 'geoloc_lng' : 'geoloc_lat'}.`,
+    );
 }
 
 /** Great-circle distance filter, bounded first by a latitude/longitude box the venues_geo index serves. */
@@ -174,7 +217,13 @@ function firstOfSeries(db: Db, startBound: string | null): Expression<SqlBool> {
  * pages put their own window beside the list's other filters (a month grid takes in events that
  * overlap it).
  */
-export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContext, now: DateTime, options: { dates?: boolean } = {}): Promise<EventFilter> {
+export async function buildFilter(
+  db: Db,
+  q: EventListParams,
+  ctx: RequestContext,
+  now: DateTime,
+  options: { dates?: boolean } = {},
+): Promise<EventFilter> {
   checkGeoloc(q, ctx);
   const problems = new Problems();
   const where: Expression<SqlBool>[] = [];
@@ -200,7 +249,14 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   // They count protected events as anonymous readers see them (migration 021).
   const publicOnly = statuses.length === 1 && statuses[0] === 'publish' && shown.public;
   const others = OTHER_FILTERS.filter((name) => q[name] !== undefined);
-  const counted: CountableFilters = { given: others, terms: null, venues: [], organizers: [], featured: undefined, search: null };
+  const counted: CountableFilters = {
+    given: others,
+    terms: null,
+    venues: [],
+    organizers: [],
+    featured: undefined,
+    search: null,
+  };
   let startBound: string | null = null;
   if (!byInclude && options.dates !== false) {
     const bounds = dateBounds(q, siteZone, strict, problems, now);
@@ -234,12 +290,19 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   }
   echo.push(['status', statusEcho(q.status, statuses)]);
 
-  for (const [param, taxonomy] of [['categories', 'cal_events_cat'], ['tags', 'post_tag']] as const) {
+  for (const [param, taxonomy] of [
+    ['categories', 'cal_events_cat'],
+    ['tags', 'post_tag'],
+  ] as const) {
     const items = q[param];
     if (items === undefined || items.length === 0) continue;
     const termIds = await resolveTermFilter(db, taxonomy, items, ctx.lang);
-    if (termIds === null) problems.add(param, `${param} must list existing ${param === 'tags' ? 'tags' : 'categories'} (ids or slugs).`);
-    else where.push(sql<SqlBool>`events.id in (select et.event_id from event_terms et where et.term_id in (${sql.join(termIds)}))`);
+    if (termIds === null)
+      problems.add(param, `${param} must list existing ${param === 'tags' ? 'tags' : 'categories'} (ids or slugs).`);
+    else
+      where.push(
+        sql<SqlBool>`events.id in (select et.event_id from event_terms et where et.term_id in (${sql.join(termIds)}))`,
+      );
     counted.terms = termIds;
     filtersHidden = true;
   }
@@ -253,7 +316,10 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   }
   if (q.organizer !== undefined && q.organizer.length > 0) {
     const ids = await linkedFilter(db, 'organizers', 'organizer', q.organizer, problems);
-    if (ids.length > 0) where.push(sql<SqlBool>`events.id in (select eo.event_id from event_organizers eo where eo.organizer_id in (${sql.join(ids)}))`);
+    if (ids.length > 0)
+      where.push(
+        sql<SqlBool>`events.id in (select eo.event_id from event_organizers eo where eo.organizer_id in (${sql.join(ids)}))`,
+      );
     counted.organizers = ids;
     filtersHidden = true;
     echo.push(['organizer', q.organizer.join(',')]);
@@ -286,7 +352,9 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
   }
 
   if (q.geoloc !== undefined && booleanParam(q.geoloc, 'geoloc')) {
-    where.push(sql<SqlBool>`exists (select 1 from venues v where v.id = events.venue_id and v.geo_lat is not null and v.geo_lng is not null)`);
+    where.push(
+      sql<SqlBool>`exists (select 1 from venues v where v.id = events.venue_id and v.geo_lat is not null and v.geo_lng is not null)`,
+    );
     filtersHidden = true;
     echo.push(['geoloc', '1']);
   }
@@ -313,7 +381,10 @@ export async function buildFilter(db: Db, q: EventListParams, ctx: RequestContex
  */
 export function windowKey(q: EventListParams, ctx: RequestContext, now: DateTime = DateTime.utc()): string {
   const siteZone = zoneOrUtc(ctx.settings.timezone);
-  const usesDefault = q.include === undefined && !RELATIVE.some((r) => q[r] !== undefined) && (q.start_date === undefined || q.end_date === undefined);
+  const usesDefault =
+    q.include === undefined &&
+    !RELATIVE.some((r) => q[r] !== undefined) &&
+    (q.start_date === undefined || q.end_date === undefined);
   if (!usesDefault) return '';
   if (booleanParam(q.strict_dates, 'strict_dates')) return now.toISO() ?? '';
   return `${now.toISODate()}|${now.setZone(siteZone).toISODate()}`;
@@ -323,17 +394,30 @@ export function windowKey(q: EventListParams, ctx: RequestContext, now: DateTime
 const verifyCounts = process.env['CAL_VERIFY_COUNTS'] === '1';
 
 /** The exact total: from the per-day counts when the filter allows, else by counting the rows. */
-async function countEvents(db: Db, counts: CountCache, base: EventQuery, filter: EventFilter, lang: string, version: string): Promise<number> {
+async function countEvents(
+  db: Db,
+  counts: CountCache,
+  base: EventQuery,
+  filter: EventFilter,
+  lang: string,
+  version: string,
+): Promise<number> {
   const rowByRow = base.select((eb) => eb.fn.countAll<number>().as('n'));
   if (filter.dayWindow === null || filter.countKey === null) return counts.count(rowByRow, version);
   const { dayWindow: window, countKey } = filter;
   // Both counts in one snapshot: a write committing between two statements would differ honestly.
   const compare = async (): Promise<void> => {
-    const snapshot = dialectOf(db) === 'postgres' ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
+    const snapshot =
+      dialectOf(db) === 'postgres' ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
     await snapshot.execute(async (trx) => {
-      const [summed] = (await trx.executeQuery<{ n: number | string }>(windowCountQuery(db, lang, window, countKey).compile())).rows;
+      const [summed] = (
+        await trx.executeQuery<{ n: number | string }>(windowCountQuery(db, lang, window, countKey).compile())
+      ).rows;
       const [plain] = (await trx.executeQuery<{ n: number | string }>(rowByRow.compile())).rows;
-      if (Number(summed!.n) !== Number(plain!.n)) throw new Error(`Per-day counts differ from the rows: ${summed!.n} against ${plain!.n} for ${JSON.stringify(window)}`);
+      if (Number(summed!.n) !== Number(plain!.n))
+        throw new Error(
+          `Per-day counts differ from the rows: ${summed!.n} against ${plain!.n} for ${JSON.stringify(window)}`,
+        );
     });
   };
   return counts.count(windowCountQuery(db, lang, window, countKey), version, verifyCounts ? compare : undefined);
@@ -357,7 +441,9 @@ export async function listEvents(
     .selectFrom('events')
     .where('events.lang', '=', ctx.lang)
     // A literal, matching the partial index of listed published events.
-    .$if(booleanParam(q.include_hidden, 'include_hidden') !== true, (qb) => qb.where(sql<SqlBool>`events.hide_from_listings = 0`))
+    .$if(booleanParam(q.include_hidden, 'include_hidden') !== true, (qb) =>
+      qb.where(sql<SqlBool>`events.hide_from_listings = 0`),
+    )
     .where((eb) => eb.and(filter.where));
   const pageRows = () =>
     base
@@ -373,7 +459,9 @@ export async function listEvents(
   // totals on PostgreSQL count rows: both queries run at once.
   const [total, rows] =
     (filter.dayWindow !== null && filter.countKey !== null) || dialectOf(db) === 'sqlite'
-      ? await countEvents(db, counts, base, filter, ctx.lang, version).then(async (n) => [n, offsetOf(page, perPage) >= n ? [] : await pageRows()] as const)
+      ? await countEvents(db, counts, base, filter, ctx.lang, version).then(
+          async (n) => [n, offsetOf(page, perPage) >= n ? [] : await pageRows()] as const,
+        )
       : await Promise.all([countEvents(db, counts, base, filter, ctx.lang, version), pageRows()]);
   if (isPastTheEnd(page, perPage, total)) throw eventErrors.archivePageNotFound();
 

@@ -33,26 +33,58 @@ export interface Written {
  * Loads venues, organizers, terms, images and translations for `rows`: at most six queries,
  * whatever the number of events. `written`: `rows` is one event just created with these links.
  */
-export async function loadEventRelations(db: Db, rows: EventRow[], ctx: RequestContext, single: boolean, written?: Written): Promise<EventRelations> {
+export async function loadEventRelations(
+  db: Db,
+  rows: EventRow[],
+  ctx: RequestContext,
+  single: boolean,
+  written?: Written,
+): Promise<EventRelations> {
   const ids = rows.map((r) => r.id);
-  const links = written ? written.organizerIds.map((organizer_id) => ({ event_id: rows[0]!.id, organizer_id })) : await events.organizerLinks(db, ids);
+  const links = written
+    ? written.organizerIds.map((organizer_id) => ({ event_id: rows[0]!.id, organizer_id }))
+    : await events.organizerLinks(db, ids);
   // A new event outside any group (trid = its own new id) is alone in it.
   const grouped = rows.filter((r) => !(written && r.trid === r.id));
   const [venues, organizers, terms, translations, recurrences] = await Promise.all([
-    loadShownMembers<LinkedRow>(db, 'venues', rows.flatMap((r) => (r.venue_id === null ? [] : [r.venue_id])), ctx.lang, ctx.actor),
-    loadShownMembers<LinkedRow>(db, 'organizers', links.map((l) => l.organizer_id), ctx.lang, ctx.actor),
+    loadShownMembers<LinkedRow>(
+      db,
+      'venues',
+      rows.flatMap((r) => (r.venue_id === null ? [] : [r.venue_id])),
+      ctx.lang,
+      ctx.actor,
+    ),
+    loadShownMembers<LinkedRow>(
+      db,
+      'organizers',
+      links.map((l) => l.organizer_id),
+      ctx.lang,
+      ctx.actor,
+    ),
     loadEmbeddedTerms(db, ids, ctx),
-    loadTranslations(db, 'events', grouped.map((r) => r.trid), ctx.actor),
+    loadTranslations(
+      db,
+      'events',
+      grouped.map((r) => r.trid),
+      ctx.actor,
+    ),
     loadSeriesRelations(db, rows, ctx),
   ]);
-  const images = await loadImages(db, [...rows, ...venues.shown.values(), ...organizers.shown.values()].map((r) => r.image_id));
+  const images = await loadImages(
+    db,
+    [...rows, ...venues.shown.values(), ...organizers.shown.values()].map((r) => r.image_id),
+  );
   // One object per record shown, whichever of its group's ids the events link.
   const objects = (kind: LinkedKind, members: ShownMembers<LinkedRow>) => {
     const shown = new Map<number, Record<string, unknown>>();
     const byLinkedId = new Map<number, Record<string, unknown>>();
     for (const [id, row] of members.shown) {
       let object = shown.get(row.id);
-      if (!object) shown.set(row.id, (object = toLinkedObject(kind, row, { images, translations: members.translations }, ctx, single)));
+      if (!object)
+        shown.set(
+          row.id,
+          (object = toLinkedObject(kind, row, { images, translations: members.translations }, ctx, single)),
+        );
       byLinkedId.set(id, object);
     }
     return byLinkedId;
@@ -85,7 +117,12 @@ export interface MapOptions {
 }
 
 /** The event object, in the original's key order (section 1.1). */
-export function toEventObject(row: EventRow, rel: EventRelations, ctx: RequestContext, options: MapOptions): Record<string, unknown> {
+export function toEventObject(
+  row: EventRow,
+  rel: EventRelations,
+  ctx: RequestContext,
+  options: MapOptions,
+): Record<string, unknown> {
   const { id, ...head } = postHead(row, ctx, 'event');
   const url = head.url;
   const raw = JSON.parse(row.cost) as string[];

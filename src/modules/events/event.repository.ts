@@ -37,7 +37,11 @@ export async function insert(db: Db, row: EventTable): Promise<void> {
 
 /** Every update and trash of an event raises its revision (the iCalendar SEQUENCE), in the write's transaction. */
 export async function bumpRevision(db: Db, id: number): Promise<void> {
-  await db.updateTable('events').set((eb) => ({ revision: eb('revision', '+', 1) })).where('id', '=', id).execute();
+  await db
+    .updateTable('events')
+    .set((eb) => ({ revision: eb('revision', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function update(db: Db, id: number, columns: Partial<EventTable>): Promise<void> {
@@ -46,11 +50,19 @@ export async function update(db: Db, id: number, columns: Partial<EventTable>): 
 }
 
 const linksOf = prepared((db, args: { eventIds: number[] }) =>
-  db.selectFrom('event_organizers').select(['event_id', 'organizer_id']).where('event_id', 'in', args.eventIds).orderBy('event_id').orderBy('position'),
+  db
+    .selectFrom('event_organizers')
+    .select(['event_id', 'organizer_id'])
+    .where('event_id', 'in', args.eventIds)
+    .orderBy('event_id')
+    .orderBy('position'),
 );
 
 /** The organizer links of events, in each event's order. */
-export async function organizerLinks(db: Db, eventIds: number[]): Promise<{ event_id: number; organizer_id: number }[]> {
+export async function organizerLinks(
+  db: Db,
+  eventIds: number[],
+): Promise<{ event_id: number; organizer_id: number }[]> {
   return eventIds.length === 0 ? [] : linksOf(db, { eventIds });
 }
 
@@ -58,7 +70,10 @@ export async function organizerLinks(db: Db, eventIds: number[]): Promise<{ even
 export async function setOrganizers(db: Db, eventId: number, ids: number[], fresh = false): Promise<void> {
   if (!fresh) await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
   if (ids.length === 0) return;
-  await db.insertInto('event_organizers').values(ids.map((organizer_id, position) => ({ event_id: eventId, organizer_id, position }))).execute();
+  await db
+    .insertInto('event_organizers')
+    .values(ids.map((organizer_id, position) => ({ event_id: eventId, organizer_id, position })))
+    .execute();
 }
 
 /** The event's term ids of one taxonomy. */
@@ -79,7 +94,8 @@ const linkTerms = prepared((db, args: { eventId: number; termIds: number[] }) =>
 
 /** Replaces the terms of one taxonomy. */
 export async function setTerms(db: Db, eventId: number, previous: number[], next: number[]): Promise<void> {
-  if (previous.length > 0) await db.deleteFrom('event_terms').where('event_id', '=', eventId).where('term_id', 'in', previous).execute();
+  if (previous.length > 0)
+    await db.deleteFrom('event_terms').where('event_id', '=', eventId).where('term_id', 'in', previous).execute();
   if (next.length > 0) await linkTerms(db, { eventId, termIds: [...new Set(next)] });
 }
 

@@ -2,7 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Db, EventRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
-import { conditionalResponses, ID_SEGMENT, IdParams, IfMatchHeaders, SlugParams, responses } from '../../http/schemas.js';
+import {
+  conditionalResponses,
+  ID_SEGMENT,
+  IdParams,
+  IfMatchHeaders,
+  SlugParams,
+  responses,
+} from '../../http/schemas.js';
 import { eventErrors } from './event.errors.js';
 import { attemptKey, PasswordAttempts } from './event.access.js';
 import { listEvents, windowKey } from './event.list.js';
@@ -33,7 +40,13 @@ import { checkEventInput, type EventChanges } from './event.input.js';
 const BASE = '/cal/events/v1/events';
 
 /** The event object of one row, with its relations (a fixed number of queries). */
-async function eventObject(db: Db, row: EventRow, ctx: RequestContext, single: boolean, written?: Written): Promise<Record<string, unknown>> {
+async function eventObject(
+  db: Db,
+  row: EventRow,
+  ctx: RequestContext,
+  single: boolean,
+  written?: Written,
+): Promise<Record<string, unknown>> {
   const relations = await loadEventRelations(db, [row], ctx, single, written);
   return toEventObject(row, relations, ctx, { single, blank: false });
 }
@@ -49,8 +62,17 @@ async function currentEtag(db: Db, id: number, ctx: RequestContext): Promise<str
 }
 
 /** A write's answer: the event object, with the tag a following GET of it will carry. */
-async function written(db: Db, row: EventRow, ctx: RequestContext, reply: FastifyReply, done?: Written): Promise<Record<string, unknown>> {
-  const [body, single] = await Promise.all([eventObject(db, row, ctx, false, done), eventObject(db, row, ctx, true, done)]);
+async function written(
+  db: Db,
+  row: EventRow,
+  ctx: RequestContext,
+  reply: FastifyReply,
+  done?: Written,
+): Promise<Record<string, unknown>> {
+  const [body, single] = await Promise.all([
+    eventObject(db, row, ctx, false, done),
+    eventObject(db, row, ctx, true, done),
+  ]);
   return withEtag(reply, etagOfBody(single), body);
 }
 
@@ -74,25 +96,38 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.services.storage;
   const { pageCache, config } = app.services;
   const attempts = new PasswordAttempts(app.services.auth.failures, config.authFailLimit);
-  const policy: RecurrencePolicy = { max: config.recurrenceMax, horizonDays: config.recurrenceHorizonDays, now: () => new Date() };
+  const policy: RecurrencePolicy = {
+    max: config.recurrenceMax,
+    horizonDays: config.recurrenceHorizonDays,
+    now: () => new Date(),
+  };
   startHorizonStep(app, db, policy);
   const one = responses({ 200: Type.Ref('Event') });
   const conditional = conditionalResponses({ 200: Type.Ref('Event') });
 
-  app.get('/cal/events/v1/events', { schema: { querystring: EventListQuery, response: responses({ 200: EventListSchema }) }, config: { access: 'public' } }, async (request, reply) => {
-    const query = request.query as EventListParams;
-    // Before the cache and whatever the format: a throttled address gets no list with a password.
-    await attempts.beforeList(query, request.ip);
-    const format = negotiateFormat(request, reply);
-    if (format !== 'json') {
-      await attempts.guess(query, request.ip);
-      return respondEventListFeed(app, request, reply, format);
-    }
-    return pageCache.respond(request, reply, [request.url, windowKey(query, request.ctx)], async (version) => {
-      const page = await listEvents(db, app.services.counts, query, request.ctx, version, { onRows: (rows) => attempts.afterList(rows, request.ctx, query, request.ip) });
-      return { body: page, headers: totalHeaders(page) };
-    });
-  });
+  app.get(
+    '/cal/events/v1/events',
+    {
+      schema: { querystring: EventListQuery, response: responses({ 200: EventListSchema }) },
+      config: { access: 'public' },
+    },
+    async (request, reply) => {
+      const query = request.query as EventListParams;
+      // Before the cache and whatever the format: a throttled address gets no list with a password.
+      await attempts.beforeList(query, request.ip);
+      const format = negotiateFormat(request, reply);
+      if (format !== 'json') {
+        await attempts.guess(query, request.ip);
+        return respondEventListFeed(app, request, reply, format);
+      }
+      return pageCache.respond(request, reply, [request.url, windowKey(query, request.ctx)], async (version) => {
+        const page = await listEvents(db, app.services.counts, query, request.ctx, version, {
+          onRows: (rows) => attempts.afterList(rows, request.ctx, query, request.ip),
+        });
+        return { body: page, headers: totalHeaders(page) };
+      });
+    },
+  );
 
   app.post(
     '/cal/events/v1/events',
@@ -100,7 +135,14 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       schema: { body: EventCreateSchema, response: responses({ 201: Type.Ref('Event') }) },
       config: { access: 'edit_posts' },
       preHandler: async (request) => {
-        request.prepared = await checkEventInput(db, request.body as Record<string, unknown>, request.ctx, null, true, policy);
+        request.prepared = await checkEventInput(
+          db,
+          request.body as Record<string, unknown>,
+          request.ctx,
+          null,
+          true,
+          policy,
+        );
       },
     },
     async (request, reply) => {
@@ -109,26 +151,44 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  const routesFor = (path: string, params: typeof IdParams | typeof SlugParams, locate: Locate, updateBody: typeof EventUpdateSchema | typeof EventSlugUpdateSchema, allowPassword: boolean) => {
-    app.get(path, { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'public' } }, async (request, reply) => {
-      const format = negotiateFormat(request, reply);
-      if (format !== 'json') return respondEventFeed(app, request, reply, format, () => locate(request), attempts);
-      const query = request.query as EventReadParams;
-      return pageCache.respond(request, reply, [request.url, attemptKey(query, request.ip)], async () => {
-        const row = await locate(request);
-        await attempts.assertReadable(row, request.ctx, query, request.ip);
-        return { body: await eventObject(db, row, request.ctx, true) };
-      });
-    });
+  const routesFor = (
+    path: string,
+    params: typeof IdParams | typeof SlugParams,
+    locate: Locate,
+    updateBody: typeof EventUpdateSchema | typeof EventSlugUpdateSchema,
+    allowPassword: boolean,
+  ) => {
+    app.get(
+      path,
+      { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'public' } },
+      async (request, reply) => {
+        const format = negotiateFormat(request, reply);
+        if (format !== 'json') return respondEventFeed(app, request, reply, format, () => locate(request), attempts);
+        const query = request.query as EventReadParams;
+        return pageCache.respond(request, reply, [request.url, attemptKey(query, request.ip)], async () => {
+          const row = await locate(request);
+          await attempts.assertReadable(row, request.ctx, query, request.ip);
+          return { body: await eventObject(db, row, request.ctx, true) };
+        });
+      },
+    );
 
     // Registered before the update so the methods read GET, DELETE, POST, PUT, PATCH, as in the original.
     app.delete(
       path,
-      { schema: { params, querystring: EventDeleteQuery, headers: IfMatchHeaders, response: conditional }, config: { access: 'edit_posts' }, preHandler: async (request) => void (request.prepared = await locate(request)) },
+      {
+        schema: { params, querystring: EventDeleteQuery, headers: IfMatchHeaders, response: conditional },
+        config: { access: 'edit_posts' },
+        preHandler: async (request) => void (request.prepared = await locate(request)),
+      },
       async (request, reply) => {
         const row = request.prepared as EventRow;
         const scope = (request.query as { scope?: Scope }).scope;
-        const trashed = await underIfMatch(request, (trx) => currentEtag(trx, row.id, request.ctx), () => deleteInScope(db, row, request.ctx, scope, policy));
+        const trashed = await underIfMatch(
+          request,
+          (trx) => currentEtag(trx, row.id, request.ctx),
+          () => deleteInScope(db, row, request.ctx, scope, policy),
+        );
         return written(db, trashed, request.ctx, reply);
       },
     );
@@ -141,17 +201,43 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       // The record and the payload are checked before the permission, as in the original.
       preHandler: async (request) => {
         const row = await locate(request);
-        request.prepared = { row, changes: await checkEventInput(db, request.body as Record<string, unknown>, request.ctx, row, allowPassword, policy) };
+        request.prepared = {
+          row,
+          changes: await checkEventInput(
+            db,
+            request.body as Record<string, unknown>,
+            request.ctx,
+            row,
+            allowPassword,
+            policy,
+          ),
+        };
       },
       handler: async (request, reply) => {
         const { row, changes } = request.prepared as { row: EventRow; changes: EventChanges };
         const scope = (request.body as { scope?: Scope }).scope;
-        const updated = await underIfMatch(request, (trx) => currentEtag(trx, row.id, request.ctx), () => updateInScope(db, row, changes, request.ctx, scope, policy));
+        const updated = await underIfMatch(
+          request,
+          (trx) => currentEtag(trx, row.id, request.ctx),
+          () => updateInScope(db, row, changes, request.ctx, scope, policy),
+        );
         return written(db, updated, request.ctx, reply);
       },
     });
   };
 
-  routesFor(`${BASE}/${ID_SEGMENT}`, IdParams, (request) => byId(db, (request.params as { id: number }).id), EventUpdateSchema, true);
-  routesFor(`${BASE}/by-slug/:slug`, SlugParams, (request) => bySlug(db, (request.params as { slug: string }).slug, request.ctx.lang), EventSlugUpdateSchema, false);
+  routesFor(
+    `${BASE}/${ID_SEGMENT}`,
+    IdParams,
+    (request) => byId(db, (request.params as { id: number }).id),
+    EventUpdateSchema,
+    true,
+  );
+  routesFor(
+    `${BASE}/by-slug/:slug`,
+    SlugParams,
+    (request) => bySlug(db, (request.params as { slug: string }).slug, request.ctx.lang),
+    EventSlugUpdateSchema,
+    false,
+  );
 }

@@ -44,10 +44,15 @@ const now = () => DateTime.utc().toFormat('yyyy-MM-dd HH:mm:ss');
 export async function searchCountsId(db: Db, search: SearchFilter): Promise<number | null> {
   if (search.words.length === 0) return null;
   const phrase = phraseOf(search.words);
-  const known = await db.selectFrom('search_phrases').select(['id', 'used_utc']).where('phrase', '=', phrase).executeTakeFirst();
+  const known = await db
+    .selectFrom('search_phrases')
+    .select(['id', 'used_utc'])
+    .where('phrase', '=', phrase)
+    .executeTakeFirst();
   if (known) {
     const stale = DateTime.utc().minus({ hours: TOUCH_AFTER_HOURS }).toFormat('yyyy-MM-dd HH:mm:ss');
-    if (known.used_utc < stale) await db.updateTable('search_phrases').set({ used_utc: now() }).where('id', '=', known.id).execute();
+    if (known.used_utc < stale)
+      await db.updateTable('search_phrases').set({ used_utc: now() }).where('id', '=', known.id).execute();
     return known.id;
   }
   let seenOnce = seen.get(db);
@@ -79,7 +84,10 @@ async function register(db: Db, phrase: string, { words, patterns, shown }: Sear
       .returning('id')
       .executeTakeFirst();
     // Another request or instance registered it meanwhile.
-    if (!inserted) return (await trx.selectFrom('search_phrases').select('id').where('phrase', '=', phrase).executeTakeFirstOrThrow()).id;
+    if (!inserted)
+      return (
+        await trx.selectFrom('search_phrases').select('id').where('phrase', '=', phrase).executeTakeFirstOrThrow()
+      ).id;
     const id = inserted.id;
     await trx
       .insertInto('search_phrase_words')
@@ -93,7 +101,13 @@ async function register(db: Db, phrase: string, { words, patterns, shown }: Sear
       .expression(
         trx
           .selectFrom('events')
-          .select((eb) => [eb.lit(id).as('phrase_id'), 'events.lang', startDay.as('start_day'), endDay.as('end_day'), eb.fn.countAll<number>().as('n')])
+          .select((eb) => [
+            eb.lit(id).as('phrase_id'),
+            'events.lang',
+            startDay.as('start_day'),
+            endDay.as('end_day'),
+            eb.fn.countAll<number>().as('n'),
+          ])
           .where(sql<SqlBool>`events.status = 'publish' and events.hide_from_listings = 0`)
           // SQLite's trigram index names a common word's events faster than a scan of all of them.
           // `shown` is the anonymous reader's (only public lists register): a protected event by its title.
@@ -111,7 +125,15 @@ async function register(db: Db, phrase: string, { words, patterns, shown }: Sear
       .limit(1000)
       .execute();
     // Their words and counts go with them (foreign keys on delete cascade).
-    if (evicted.length > 0) await trx.deleteFrom('search_phrases').where('id', 'in', evicted.map((r) => r.id)).execute();
+    if (evicted.length > 0)
+      await trx
+        .deleteFrom('search_phrases')
+        .where(
+          'id',
+          'in',
+          evicted.map((r) => r.id),
+        )
+        .execute();
     return id;
   });
 }

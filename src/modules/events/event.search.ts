@@ -51,9 +51,15 @@ export interface SearchFilter {
  * Written as (title or description or excerpt) and (title or shown), so the indexes that serve
  * the first part serve it still.
  */
-export function containsAll(dialect: DialectName, patterns: string[], shown?: Expression<SqlBool>): Expression<SqlBool>[] {
+export function containsAll(
+  dialect: DialectName,
+  patterns: string[],
+  shown?: Expression<SqlBool>,
+): Expression<SqlBool>[] {
   return patterns.map((pattern) => {
-    const [title, ...others] = ['title', 'description', 'excerpt'].map((c) => containsInsensitive(dialect, sql.ref(`events.${c}`), pattern));
+    const [title, ...others] = ['title', 'description', 'excerpt'].map((c) =>
+      containsInsensitive(dialect, sql.ref(`events.${c}`), pattern),
+    );
     const anywhere = sql<SqlBool>`(${sql.join([title!, ...others], sql` or `)})`;
     return shown === undefined ? anywhere : sql<SqlBool>`(${anywhere} and (${title!} or ${shown}))`;
   });
@@ -65,11 +71,15 @@ export function containsAll(dialect: DialectName, patterns: string[], shown?: Ex
  */
 export function indexedSubsets(dialect: DialectName, words: string[]): Expression<SqlBool>[] {
   if (dialect !== 'sqlite') return [];
-  return words.filter((w) => INDEXABLE.test(w)).map((w) => sql<SqlBool>`events.id in (select rowid from events_search where events_search match ${phrase(w)})`);
+  return words
+    .filter((w) => INDEXABLE.test(w))
+    .map((w) => sql<SqlBool>`events.id in (select rowid from events_search where events_search match ${phrase(w)})`);
 }
 
 async function indexedIds(db: Db, word: string): Promise<number[] | null> {
-  const rows = await sql<{ id: number }>`select rowid as id from events_search where events_search match ${phrase(word)} limit ${MAX_HITS + 1}`.execute(db);
+  const rows = await sql<{
+    id: number;
+  }>`select rowid as id from events_search where events_search match ${phrase(word)} limit ${MAX_HITS + 1}`.execute(db);
   return rows.rows.length > MAX_HITS ? null : rows.rows.map((r) => r.id);
 }
 
@@ -81,7 +91,9 @@ async function fewTrigramHits(db: Db, patterns: string[], words: string[]): Prom
   const indexed = patterns.filter((_, i) => TRIGRAM_WORD.test(words[i]!));
   if (indexed.length === 0) return false;
   const hits = sql<SqlBool>`${sql.join(containsAll('postgres', indexed), sql` and `)}`;
-  const { rows } = await sql<{ n: number | string }>`select count(*) as n from (select 1 from events where ${hits} limit ${MAX_HITS + 1}) s`.execute(db);
+  const { rows } = await sql<{
+    n: number | string;
+  }>`select count(*) as n from (select 1 from events where ${hits} limit ${MAX_HITS + 1}) s`.execute(db);
   return Number(rows[0]!.n) <= MAX_HITS;
 }
 
@@ -99,7 +111,8 @@ export async function searchFilter(db: Db, search: string, shown: Expression<Sql
   const words = searchWords(search);
   const patterns = words.map((word) => `%${likeEscape(word)}%`);
   const clauses = containsAll(dialect, patterns, shown);
-  if (dialect !== 'sqlite') return { words, patterns, shown, clauses, narrow: () => fewTrigramHits(db, patterns, words) };
+  if (dialect !== 'sqlite')
+    return { words, patterns, shown, clauses, narrow: () => fewTrigramHits(db, patterns, words) };
   // Only words the index names few events for narrow the list: a common word, passed on as a
   // subquery, made the count and the page slower than the scan (measured at a million events).
   let narrowed: Set<number> | null = null;
@@ -109,6 +122,9 @@ export async function searchFilter(db: Db, search: string, shown: Expression<Sql
     narrowed = narrowed === null ? new Set(ids) : new Set(ids.filter((id) => narrowed!.has(id)));
   }
   if (narrowed === null) return { words, patterns, shown, clauses, narrow: async () => false };
-  const byIndex = narrowed.size === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`events.id in (${sql.join([...narrowed].sort((a, b) => a - b))})`;
+  const byIndex =
+    narrowed.size === 0
+      ? sql<SqlBool>`1 = 0`
+      : sql<SqlBool>`events.id in (${sql.join([...narrowed].sort((a, b) => a - b))})`;
   return { words, patterns, shown, clauses: [byIndex, ...clauses], narrow: async () => true };
 }

@@ -30,7 +30,13 @@ async function venueColumn(trx: Db, changes: EventChanges, ctx: RequestContext):
  * moved accordingly. `before` is the stored event (status and terms), null for a new one.
  * Returns the organizer ids when they were set.
  */
-async function applyLinks(trx: Db, eventId: number, changes: EventChanges, ctx: RequestContext, before: { status: string } | null): Promise<number[] | undefined> {
+async function applyLinks(
+  trx: Db,
+  eventId: number,
+  changes: EventChanges,
+  ctx: RequestContext,
+  before: { status: string } | null,
+): Promise<number[] | undefined> {
   let organizerIds: number[] | undefined;
   if (changes.organizers !== undefined) {
     organizerIds = [];
@@ -46,7 +52,10 @@ async function applyLinks(trx: Db, eventId: number, changes: EventChanges, ctx: 
   if (!termsChange && (statusAfter === 'publish') === (statusBefore === 'publish')) return organizerIds;
   const termsBefore = before === null ? [] : await events.allTermIds(trx, eventId);
   const applied: number[] = [];
-  for (const [key, taxonomy] of [['categories', 'cal_events_cat'], ['tags', 'post_tag']] as const) {
+  for (const [key, taxonomy] of [
+    ['categories', 'cal_events_cat'],
+    ['tags', 'post_tag'],
+  ] as const) {
     const input = changes[key];
     if (input === undefined) continue;
     const previous = before === null ? [] : await events.termIds(trx, eventId, taxonomy);
@@ -56,18 +65,27 @@ async function applyLinks(trx: Db, eventId: number, changes: EventChanges, ctx: 
   }
   // A new event's terms are exactly those just applied; an update's need reading back.
   const termsAfter = !termsChange ? termsBefore : before === null ? applied : await events.allTermIds(trx, eventId);
-  await shiftTermCounts(trx, { termIds: termsBefore, published: statusBefore === 'publish' }, { termIds: termsAfter, published: statusAfter === 'publish' });
+  await shiftTermCounts(
+    trx,
+    { termIds: termsBefore, published: statusBefore === 'publish' },
+    { termIds: termsAfter, published: statusAfter === 'publish' },
+  );
   return organizerIds;
 }
 
 /** Every author a write sets (the event's and its inline venue's and organizers') must be allowed. */
 function assertAuthors(changes: EventChanges, ctx: RequestContext): void {
-  const inline = [changes.venue, ...(changes.organizers ?? [])].flatMap((plan) => (plan?.kind === 'new' ? [plan.changes.common.author] : []));
+  const inline = [changes.venue, ...(changes.organizers ?? [])].flatMap((plan) =>
+    plan?.kind === 'new' ? [plan.changes.common.author] : [],
+  );
   for (const author of [changes.common.author, ...inline]) assertMayAssignAuthor(ctx.actor, author);
 }
 
 /** What a new event stores for the fields a create did not send (the dates and flags always are). */
-const NEW_EVENT: Pick<EventTable, 'cost' | 'currency_symbol' | 'currency_code' | 'currency_position' | 'website' | 'venue_id' | 'post_parent'> = {
+const NEW_EVENT: Pick<
+  EventTable,
+  'cost' | 'currency_symbol' | 'currency_code' | 'currency_position' | 'website' | 'venue_id' | 'post_parent'
+> = {
   cost: '[]',
   currency_symbol: '',
   currency_code: '',
@@ -82,7 +100,12 @@ const NEW_EVENT: Pick<EventTable, 'cost' | 'currency_symbol' | 'currency_code' |
  * occurrences. Returns the stored row (every column is written explicitly) and its organizers, so
  * the response needs no read back.
  */
-export async function createEvent(db: Db, changes: EventChanges, ctx: RequestContext, policy: RecurrencePolicy): Promise<{ row: EventRow; organizerIds: number[] }> {
+export async function createEvent(
+  db: Db,
+  changes: EventChanges,
+  ctx: RequestContext,
+  policy: RecurrencePolicy,
+): Promise<{ row: EventRow; organizerIds: number[] }> {
   assertAuthors(changes, ctx);
   return inTransaction(db, async (trx) => {
     const post = await newPostColumns(trx, 'events', changes.common, ctx, changes.title ?? '');
@@ -101,10 +124,20 @@ export async function createEvent(db: Db, changes: EventChanges, ctx: RequestCon
  * Updates only what was sent (SPEC item 1), inside the caller's transaction; the caller must be
  * allowed to edit this event. Returns the row as written.
  */
-export async function updateEventIn(trx: Db, existing: EventRow, changes: EventChanges, ctx: RequestContext): Promise<EventRow> {
+export async function updateEventIn(
+  trx: Db,
+  existing: EventRow,
+  changes: EventChanges,
+  ctx: RequestContext,
+): Promise<EventRow> {
   if (!canEdit(ctx.actor, existing)) throw restForbidden(ctx.actor !== null);
   assertAuthors(changes, ctx);
-  const columns = Object.assign({}, await updatedPostColumns(trx, 'events', changes.common, ctx, existing, changes.title), changes.columns, await venueColumn(trx, changes, ctx));
+  const columns = Object.assign(
+    {},
+    await updatedPostColumns(trx, 'events', changes.common, ctx, existing, changes.title),
+    changes.columns,
+    await venueColumn(trx, changes, ctx),
+  );
   await events.update(trx, existing.id, columns);
   await events.bumpRevision(trx, existing.id);
   await applyLinks(trx, existing.id, changes, ctx, existing);

@@ -7,7 +7,12 @@ type Taxonomy = 'cal_events_cat' | 'post_tag';
  * then child categories (WordPress includes children), then every translation of those terms.
  * null when an item names no term of the taxonomy (the caller answers 400).
  */
-export async function resolveTermFilter(db: Db, taxonomy: Taxonomy, items: (number | string)[], lang: string): Promise<number[] | null> {
+export async function resolveTermFilter(
+  db: Db,
+  taxonomy: Taxonomy,
+  items: (number | string)[],
+  lang: string,
+): Promise<number[] | null> {
   const keys = [...new Set(items.map((item) => String(item).trim()))];
   const numeric = keys.filter((key) => /^\d+$/.test(key)).map(Number);
   // Every candidate in one query: by slug in any language, or by id.
@@ -19,7 +24,9 @@ export async function resolveTermFilter(db: Db, taxonomy: Taxonomy, items: (numb
     .execute();
   const ids = new Set<number>();
   for (const key of keys) {
-    const bySlug = candidates.filter((c) => c.slug === key).sort((a, b) => Number(b.lang === lang) - Number(a.lang === lang) || a.id - b.id)[0];
+    const bySlug = candidates
+      .filter((c) => c.slug === key)
+      .sort((a, b) => Number(b.lang === lang) - Number(a.lang === lang) || a.id - b.id)[0];
     const match = bySlug ?? candidates.find((c) => String(c.id) === key);
     if (!match) return null;
     ids.add(match.id);
@@ -28,7 +35,12 @@ export async function resolveTermFilter(db: Db, taxonomy: Taxonomy, items: (numb
   const translated = await db
     .selectFrom('terms')
     .select('id')
-    .where('trid', 'in', (eb) => eb.selectFrom('terms').select('trid').where('id', 'in', [...ids]))
+    .where('trid', 'in', (eb) =>
+      eb
+        .selectFrom('terms')
+        .select('trid')
+        .where('id', 'in', [...ids]),
+    )
     .execute();
   for (const row of translated) ids.add(row.id);
   return [...ids];

@@ -17,12 +17,25 @@ export type Facet = EventFacetWindowCountTable['facet'];
  * category or tag (013), those of a facet (018) for one or more ids whose events never overlap
  * (the translations of one venue: an event has one venue), or those of a search (019).
  */
-export type CountKey = { kind: 'all' } | { kind: 'term'; id: number } | { kind: 'facet'; facet: Facet; ids: number[] } | { kind: 'search'; id: number };
+export type CountKey =
+  | { kind: 'all' }
+  | { kind: 'term'; id: number }
+  | { kind: 'facet'; facet: Facet; ids: number[] }
+  | { kind: 'search'; id: number };
 
-const TABLES = { all: 'event_window_counts', term: 'event_term_window_counts', facet: 'event_facet_window_counts', search: 'search_window_counts' } as const;
+const TABLES = {
+  all: 'event_window_counts',
+  term: 'event_term_window_counts',
+  facet: 'event_facet_window_counts',
+  search: 'search_window_counts',
+} as const;
 
 /** The per-day count rows of `key` in `lang`. The tables share the columns read by callers; the query is typed with the first. */
-export function countRows(db: Db, lang: string, key: CountKey): SelectQueryBuilder<Database, 'event_window_counts', object> {
+export function countRows(
+  db: Db,
+  lang: string,
+  key: CountKey,
+): SelectQueryBuilder<Database, 'event_window_counts', object> {
   return db
     .selectFrom(TABLES[key.kind] as 'event_window_counts')
     .where('lang', '=', lang)
@@ -72,7 +85,11 @@ export function countKeyOf(filters: CountableFilters): CountKey | null {
   if (featured && filters.featured !== true) return null;
   const rest = filters.given.filter((name) => name !== 'featured');
   const facet = (plain: Facet | null, withFeatured: Facet, ids: number[]): CountKey | null =>
-    featured ? { kind: 'facet', facet: withFeatured, ids } : plain === null ? null : { kind: 'facet', facet: plain, ids };
+    featured
+      ? { kind: 'facet', facet: withFeatured, ids }
+      : plain === null
+        ? null
+        : { kind: 'facet', facet: plain, ids };
   if (rest.length === 0) return featured ? facet(null, 'featured', [0]) : { kind: 'all' };
   if (rest.length > 1) return null;
   const only = rest[0];
@@ -80,8 +97,10 @@ export function countKeyOf(filters: CountableFilters): CountKey | null {
   if ((only === 'categories' || only === 'tags') && filters.terms?.length === 1) {
     return featured ? facet(null, 'featured_term', filters.terms) : { kind: 'term', id: filters.terms[0]! };
   }
-  if (only === 'venue' && filters.venues.length > 0) return facet('venue', 'featured_venue', [...new Set(filters.venues)]);
-  if (only === 'organizer' && filters.organizers.length === 1) return facet('organizer', 'featured_organizer', filters.organizers);
+  if (only === 'venue' && filters.venues.length > 0)
+    return facet('venue', 'featured_venue', [...new Set(filters.venues)]);
+  if (only === 'organizer' && filters.organizers.length === 1)
+    return facet('organizer', 'featured_organizer', filters.organizers);
   return null;
 }
 

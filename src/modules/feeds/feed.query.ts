@@ -69,7 +69,15 @@ const wallMillis = (local: string): number => Date.parse(`${local.slice(0, 10)}T
  * Selects the feed's events. Validation is the list's: a bad filter throws its 400 here, before
  * anything is sent. `max` is CAL_FEED_MAX_EVENTS.
  */
-export async function selectFeedEvents(db: Db, counts: CountCache, q: EventListParams, ctx: RequestContext, version: string, today: string, max: number): Promise<FeedSelection> {
+export async function selectFeedEvents(
+  db: Db,
+  counts: CountCache,
+  q: EventListParams,
+  ctx: RequestContext,
+  version: string,
+  today: string,
+  max: number,
+): Promise<FeedSelection> {
   const filter = await buildFilter(db, feedParams(q, today), ctx, DateTime.utc());
   // The list's base: its language and listed events (the literal matches the partial index).
   const base = (where: Expression<SqlBool>[]) =>
@@ -98,7 +106,14 @@ export async function selectFeedEvents(db: Db, counts: CountCache, q: EventListP
     // More than the cap: the nearest to today (site wall clock) either way, today's own at distance 0.
     const split = `${today} 00:00:00`;
     const [totals, halves] = await Promise.all([
-      Promise.all(sets.map((where) => counts.count(base(where).select((eb) => eb.fn.countAll<number>().as('n')), version))),
+      Promise.all(
+        sets.map((where) =>
+          counts.count(
+            base(where).select((eb) => eb.fn.countAll<number>().as('n')),
+            version,
+          ),
+        ),
+      ),
       Promise.all(
         sets.flatMap((where) => [
           light([...where, sql<SqlBool>`events.start_local >= ${split}`], 'asc', max),
@@ -116,7 +131,11 @@ export async function selectFeedEvents(db: Db, counts: CountCache, q: EventListP
   // An editor's `status=publish,trash` finds a cancelled event in both sets: once is enough.
   const rows = [...new Map(chosen.flat().map((r) => [r.id, r])).values()];
   rows.sort((a, b) => (a.start_local < b.start_local ? -1 : a.start_local > b.start_local ? 1 : a.id - b.id));
-  return { ids: rows.map((r) => r.id), zones: new Set(rows.flatMap((r) => (r.all_day === 1 ? [] : [r.timezone]))), total };
+  return {
+    ids: rows.map((r) => r.id),
+    zones: new Set(rows.flatMap((r) => (r.all_day === 1 ? [] : [r.timezone]))),
+    total,
+  };
 }
 
 /** Full rows of some of the selected events, in the order of `ids`. */

@@ -29,7 +29,19 @@ const BATCH = 50;
 const SITE_NAME = 'Event Calendar';
 
 /** Parameters that narrow a list, named in the calendar's name. */
-const NAMED_FILTERS = ['categories', 'tags', 'venue', 'organizer', 'search', 'featured', 'geoloc', 'include', 'status', 'start_date', 'end_date'] as const;
+const NAMED_FILTERS = [
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+  'search',
+  'featured',
+  'geoloc',
+  'include',
+  'status',
+  'start_date',
+  'end_date',
+] as const;
 
 /** NAME / X-WR-CALNAME: the site, the language and the filter. */
 function calendarName(ctx: RequestContext, q: EventListParams): string {
@@ -51,7 +63,13 @@ function selfUrl(request: FastifyRequest): string {
 /** The head of a VCALENDAR: the site's zone for X-WR-TIMEZONE, a VTIMEZONE per zone used. */
 function head(request: FastifyRequest, name: string, zones: Iterable<string>): string {
   const { ctx } = request;
-  return calendarHead({ name, timezone: ctx.settings.timezone, source: selfUrl(request), url: `${ctx.site}/`, timezones: timezoneBlocks(zones) });
+  return calendarHead({
+    name,
+    timezone: ctx.settings.timezone,
+    source: selfUrl(request),
+    url: `${ctx.site}/`,
+    timezones: timezoneBlocks(zones),
+  });
 }
 
 /**
@@ -60,7 +78,14 @@ function head(request: FastifyRequest, name: string, zones: Iterable<string>): s
  * with the exceptions; its other occurrences are in the rule. `seriesOnly`: only a series row
  * itself is written as a series (the .ics of one occurrence is that date alone).
  */
-async function renderRows(app: FastifyInstance, rows: EventRow[], ctx: RequestContext, q: { password?: string; context?: string }, written: SeriesWritten, seriesOnly = false): Promise<string> {
+async function renderRows(
+  app: FastifyInstance,
+  rows: EventRow[],
+  ctx: RequestContext,
+  q: { password?: string; context?: string },
+  written: SeriesWritten,
+  seriesOnly = false,
+): Promise<string> {
   const { db } = app.services.storage;
   const inSeries = seriesOnly ? rows.filter((r) => r.series_id === r.id) : rows;
   const series = await loadFeedSeries(db, inSeries, ctx, written);
@@ -79,7 +104,8 @@ async function renderRows(app: FastifyInstance, rows: EventRow[], ctx: RequestCo
       written.add(own.master.id);
       shown.push(own.master, ...own.exceptions);
       parts.push(() => renderEvent(own.master, objects.get(own.master.id)!, masterLines(own, ctx)));
-      for (const exception of own.exceptions) parts.push(() => renderEvent(exception, objects.get(exception.id)!, exceptionLines(own, exception, ctx)));
+      for (const exception of own.exceptions)
+        parts.push(() => renderEvent(exception, objects.get(exception.id)!, exceptionLines(own, exception, ctx)));
     } else if (row.status === 'trash') {
       parts.push(() => renderCancelled(row, globalId(ctx, row.id).global_id));
     } else {
@@ -88,12 +114,19 @@ async function renderRows(app: FastifyInstance, rows: EventRow[], ctx: RequestCo
     }
   }
   const relations = await loadEventRelations(db, shown, ctx, false);
-  const objects = new Map(shown.map((row) => [row.id, toEventObject(row, relations, ctx, { single: false, blank: !unlocked(row, ctx, q) })]));
+  const objects = new Map(
+    shown.map((row) => [row.id, toEventObject(row, relations, ctx, { single: false, blank: !unlocked(row, ctx, q) })]),
+  );
   return parts.map((part) => part()).join('');
 }
 
 /** GET /events?format=ical|jsonld (or by Accept). */
-export async function respondEventListFeed(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, format: Exclude<Format, 'json'>): Promise<FastifyReply> {
+export async function respondEventListFeed(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  format: Exclude<Format, 'json'>,
+): Promise<FastifyReply> {
   const { db } = app.services.storage;
   const { pageCache, counts, config } = app.services;
   const q = request.query as EventListParams;
@@ -108,7 +141,11 @@ export async function respondEventListFeed(app: FastifyInstance, request: Fastif
   const today = feedToday(ctx);
   return pageCache.respondRaw(request, reply, [request.url, format, today], async (version) => {
     const selection = await selectFeedEvents(db, counts, q, ctx, version, today, config.feedMaxEvents);
-    const calendar = head(request, calendarName(ctx, q), new Set([...selection.zones, ...(await seriesZones(db, selection.ids))]));
+    const calendar = head(
+      request,
+      calendarName(ctx, q),
+      new Set([...selection.zones, ...(await seriesZones(db, selection.ids))]),
+    );
     async function* chunks(): AsyncGenerator<string> {
       yield calendar;
       const written: SeriesWritten = new Set();
@@ -137,16 +174,29 @@ export async function respondEventFeed(
   const { db } = app.services.storage;
   const q = request.query as EventReadParams;
   const ctx = request.ctx;
-  return app.services.pageCache.respondRaw(request, reply, [request.url, format, attemptKey(q, request.ip)], async () => {
-    const row = await locate();
-    await attempts.assertReadable(row, ctx, q, request.ip);
-    if (format === 'jsonld') {
-      const relations = await loadEventRelations(db, [row], ctx, true);
-      const event = toEventObject(row, relations, ctx, { single: true, blank: false });
-      return { type: MEDIA_TYPES.jsonld, body: Buffer.from(JSON.stringify(eventLd(row, event, false))) };
-    }
-    const zones = new Set([...(row.all_day === 1 ? [] : [row.timezone]), ...(row.series_id === row.id ? await seriesZones(db, [row.id]) : [])]);
-    const body = head(request, row.title, zones) + (await renderRows(app, [row], ctx, q, new Set(), true)) + CALENDAR_TAIL;
-    return { type: MEDIA_TYPES.ical, headers: { 'Content-Disposition': `inline; filename="${row.slug.replace(/[^A-Za-z0-9._-]/g, '_')}.ics"` }, body: Buffer.from(body) };
-  });
+  return app.services.pageCache.respondRaw(
+    request,
+    reply,
+    [request.url, format, attemptKey(q, request.ip)],
+    async () => {
+      const row = await locate();
+      await attempts.assertReadable(row, ctx, q, request.ip);
+      if (format === 'jsonld') {
+        const relations = await loadEventRelations(db, [row], ctx, true);
+        const event = toEventObject(row, relations, ctx, { single: true, blank: false });
+        return { type: MEDIA_TYPES.jsonld, body: Buffer.from(JSON.stringify(eventLd(row, event, false))) };
+      }
+      const zones = new Set([
+        ...(row.all_day === 1 ? [] : [row.timezone]),
+        ...(row.series_id === row.id ? await seriesZones(db, [row.id]) : []),
+      ]);
+      const body =
+        head(request, row.title, zones) + (await renderRows(app, [row], ctx, q, new Set(), true)) + CALENDAR_TAIL;
+      return {
+        type: MEDIA_TYPES.ical,
+        headers: { 'Content-Disposition': `inline; filename="${row.slug.replace(/[^A-Za-z0-9._-]/g, '_')}.ics"` },
+        body: Buffer.from(body),
+      };
+    },
+  );
 }

@@ -2,7 +2,17 @@ import type { EventRow } from '../../db/database.js';
 import { shiftDays } from '../../lib/dates.js';
 import { stripTags } from '../../lib/html.js';
 import { icalZone } from './ical.timezones.js';
-import { CRLF, dateTimeValue, dateValue, escapeText, htmlToText, paramValue, property, textProperty, utcValue } from './ical.text.js';
+import {
+  CRLF,
+  dateTimeValue,
+  dateValue,
+  escapeText,
+  htmlToText,
+  paramValue,
+  property,
+  textProperty,
+  utcValue,
+} from './ical.text.js';
 
 /**
  * iCalendar (RFC 5545, RFC 7986) of events: the calendar's head and tail, and one VEVENT per
@@ -39,7 +49,9 @@ export function calendarHead(head: CalendarHead): string {
     `METHOD:PUBLISH${CRLF}` +
     textProperty('NAME', head.name) +
     textProperty('X-WR-CALNAME', head.name) +
-    (head.description ? textProperty('DESCRIPTION', head.description) + textProperty('X-WR-CALDESC', head.description) : '') +
+    (head.description
+      ? textProperty('DESCRIPTION', head.description) + textProperty('X-WR-CALDESC', head.description)
+      : '') +
     (wrZone ? textProperty('X-WR-TIMEZONE', wrZone) : '') +
     property('REFRESH-INTERVAL', REFRESH_INTERVAL, ';VALUE=DURATION') +
     property('X-PUBLISHED-TTL', REFRESH_INTERVAL) +
@@ -61,14 +73,22 @@ function uri(value: string): string {
 function eventDates(row: EventRow): string {
   if (row.all_day === 1) {
     // The last day is the one the event ends on; an end at midnight sharp ends the day before.
-    const lastDay = row.end_local.slice(11) === '00:00:00' && row.end_local > row.start_local ? shiftDays(row.end_local, -1) : row.end_local;
+    const lastDay =
+      row.end_local.slice(11) === '00:00:00' && row.end_local > row.start_local
+        ? shiftDays(row.end_local, -1)
+        : row.end_local;
     const endDay = shiftDays(`${lastDay.slice(0, 10)} 00:00:00`, 1);
-    return property('DTSTART', dateValue(row.start_local), ';VALUE=DATE') + property('DTEND', dateValue(endDay), ';VALUE=DATE');
+    return (
+      property('DTSTART', dateValue(row.start_local), ';VALUE=DATE') +
+      property('DTEND', dateValue(endDay), ';VALUE=DATE')
+    );
   }
   const { tzid } = icalZone(row.timezone);
   if (tzid === null) return property('DTSTART', utcValue(row.start_utc)) + property('DTEND', utcValue(row.end_utc));
   const param = `;TZID=${paramValue(tzid)}`;
-  return property('DTSTART', dateTimeValue(row.start_local), param) + property('DTEND', dateTimeValue(row.end_local), param);
+  return (
+    property('DTSTART', dateTimeValue(row.start_local), param) + property('DTEND', dateTimeValue(row.end_local), param)
+  );
 }
 
 /**
@@ -84,12 +104,30 @@ const MAILTO = /^[^\s@:;,<>"()[\]\\]+@[^\s@:;,<>"()[\]\\]+\.[^\s@:;,<>"()[\]\\]+
 
 /** `LOCATION`: the venue's name and address, comma separated. */
 function locationOf(venue: Record<string, unknown>): string {
-  const parts = [venue['venue'], venue['address'], venue['city'], venue['stateprovince'] || venue['state'] || venue['province'], venue['zip'], venue['country']];
-  return parts.filter((p): p is string => typeof p === 'string' && p.trim() !== '').map((p) => p.trim()).join(', ');
+  const parts = [
+    venue['venue'],
+    venue['address'],
+    venue['city'],
+    venue['stateprovince'] || venue['state'] || venue['province'],
+    venue['zip'],
+    venue['country'],
+  ];
+  return parts
+    .filter((p): p is string => typeof p === 'string' && p.trim() !== '')
+    .map((p) => p.trim())
+    .join(', ');
 }
 
 /** The image's media type from its extension, for ATTACH;FMTTYPE. */
-const IMAGE_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml', avif: 'image/avif' };
+const IMAGE_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  avif: 'image/avif',
+};
 
 /** What makes a VEVENT part of a series (ical.series.ts): the series' UID, and RRULE… or RECURRENCE-ID lines. */
 export interface SeriesLines {
@@ -104,7 +142,12 @@ export interface SeriesLines {
  */
 export function renderEvent(row: EventRow, event: Record<string, unknown>, series?: SeriesLines): string {
   const globalId = series?.uid ?? String(event['global_id']);
-  let out = `BEGIN:VEVENT${CRLF}` + textProperty('UID', globalId) + property('DTSTAMP', utcValue(row.modified_utc)) + eventDates(row) + (series?.lines ?? '');
+  let out =
+    `BEGIN:VEVENT${CRLF}` +
+    textProperty('UID', globalId) +
+    property('DTSTAMP', utcValue(row.modified_utc)) +
+    eventDates(row) +
+    (series?.lines ?? '');
   out += textProperty('SUMMARY', row.title);
   const html = typeof event['description'] === 'string' ? event['description'] : '';
   if (html !== '') {
@@ -117,18 +160,24 @@ export function renderEvent(row: EventRow, event: Record<string, unknown>, serie
     const v = venue as Record<string, unknown>;
     const location = locationOf(v);
     if (location !== '') out += textProperty('LOCATION', location);
-    if (typeof v['geo_lat'] === 'number' && typeof v['geo_lng'] === 'number') out += property('GEO', `${v['geo_lat']};${v['geo_lng']}`);
+    if (typeof v['geo_lat'] === 'number' && typeof v['geo_lng'] === 'number')
+      out += property('GEO', `${v['geo_lat']};${v['geo_lng']}`);
   }
   const organizers = Array.isArray(event['organizer']) ? (event['organizer'] as Record<string, unknown>[]) : [];
   // RFC 5545 allows one ORGANIZER; the others are listed as contacts.
   organizers.forEach((organizer, index) => {
     const name = String(organizer['organizer'] ?? '');
     const email = typeof organizer['email'] === 'string' ? organizer['email'].trim() : '';
-    const address = MAILTO.test(email) ? `mailto:${email}` : uri(String(organizer['website'] || organizer['url'] || ''));
-    if (index === 0 && address !== '') out += property('ORGANIZER', address, name === '' ? '' : `;CN=${paramValue(name)}`);
+    const address = MAILTO.test(email)
+      ? `mailto:${email}`
+      : uri(String(organizer['website'] || organizer['url'] || ''));
+    if (index === 0 && address !== '')
+      out += property('ORGANIZER', address, name === '' ? '' : `;CN=${paramValue(name)}`);
     else if (name !== '') out += textProperty('CONTACT', email !== '' ? `${name} <${email}>` : name);
   });
-  const categories = Array.isArray(event['categories']) ? (event['categories'] as { name?: unknown }[]).map((c) => String(c.name ?? '')).filter(Boolean) : [];
+  const categories = Array.isArray(event['categories'])
+    ? (event['categories'] as { name?: unknown }[]).map((c) => String(c.name ?? '')).filter(Boolean)
+    : [];
   if (categories.length > 0) out += property('CATEGORIES', categories.map(escapeText).join(','));
   out += property('CREATED', utcValue(row.date_utc)) + property('LAST-MODIFIED', utcValue(row.modified_utc));
   out += property('SEQUENCE', String(sequenceOf(row)));

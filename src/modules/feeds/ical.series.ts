@@ -33,18 +33,31 @@ export interface FeedSeries {
 /** What a feed has written so far: each series once, however many of its occurrences it selected. */
 export type SeriesWritten = Set<number>;
 
-const readable = (row: EventRow, ctx: RequestContext): boolean => row.status !== 'trash' && row.hide_from_listings === 0 && canRead(ctx.actor, row);
+const readable = (row: EventRow, ctx: RequestContext): boolean =>
+  row.status !== 'trash' && row.hide_from_listings === 0 && canRead(ctx.actor, row);
 /** A row the feeds show as cancelled (as feed.query.ts selects them): trashed after publication. */
-const cancelledOnce = (row: EventRow): boolean => row.status === 'trash' && row.trashed_from === 'publish' && row.hide_from_listings === 0;
+const cancelledOnce = (row: EventRow): boolean =>
+  row.status === 'trash' && row.trashed_from === 'publish' && row.hide_from_listings === 0;
 
 /**
  * The series of `rows` not yet written whose series row the caller may read, or that was trashed
  * after publication (three queries for a batch of rows, none when no row recurs; one more when a
  * series is cancelled). Occurrences of other series are written as plain events.
  */
-export async function loadFeedSeries(db: Db, rows: EventRow[], ctx: RequestContext, written: SeriesWritten): Promise<Map<number, FeedSeries>> {
+export async function loadFeedSeries(
+  db: Db,
+  rows: EventRow[],
+  ctx: RequestContext,
+  written: SeriesWritten,
+): Promise<Map<number, FeedSeries>> {
   const found = new Map<number, FeedSeries>();
-  const ids = [...new Set(rows.flatMap((row) => (row.series_id === null || row.series_id === undefined || written.has(row.series_id) ? [] : [row.series_id])))];
+  const ids = [
+    ...new Set(
+      rows.flatMap((row) =>
+        row.series_id === null || row.series_id === undefined || written.has(row.series_id) ? [] : [row.series_id],
+      ),
+    ),
+  ];
   if (ids.length === 0) return found;
   const [masters, recurrences, others] = await Promise.all([
     db.selectFrom('events').selectAll().where('id', 'in', ids).execute(),
@@ -54,7 +67,9 @@ export async function loadFeedSeries(db: Db, rows: EventRow[], ctx: RequestConte
       .selectAll()
       .where('series_id', 'in', ids)
       .where('status', '<>', 'trash')
-      .where((eb) => eb.or([eb('recurrence_exception', '=', 1), eb('status', '<>', 'publish'), eb('hide_from_listings', '=', 1)]))
+      .where((eb) =>
+        eb.or([eb('recurrence_exception', '=', 1), eb('status', '<>', 'publish'), eb('hide_from_listings', '=', 1)]),
+      )
       .orderBy('recurrence_id')
       .execute(),
   ]);
@@ -76,7 +91,9 @@ export async function loadFeedSeries(db: Db, rows: EventRow[], ctx: RequestConte
     if (!recurrence || master.series_id !== master.id) continue;
     if (cancelledIds.includes(master.id)) {
       const exdates = new Set(recurrence.exdates);
-      const exceptions = cancelledExceptions.filter((row) => row.series_id === master.id && row.id !== master.id && !exdates.has(row.recurrence_id!));
+      const exceptions = cancelledExceptions.filter(
+        (row) => row.series_id === master.id && row.id !== master.id && !exdates.has(row.recurrence_id!),
+      );
       found.set(master.id, { master, recurrence, cancelled: true, exceptions, hidden: [] });
       continue;
     }
@@ -108,7 +125,13 @@ export async function seriesZones(db: Db, ids: number[]): Promise<Set<string>> {
       .distinct()
       .where('all_day', '=', 0)
       .where((eb) => eb.or([eb('id', '=', eb.ref('series_id')), eb('recurrence_exception', '=', 1)]))
-      .where('series_id', 'in', (eb) => eb.selectFrom('events as selected').select('selected.series_id').where('selected.id', 'in', part).where('selected.series_id', 'is not', null))
+      .where('series_id', 'in', (eb) =>
+        eb
+          .selectFrom('events as selected')
+          .select('selected.series_id')
+          .where('selected.id', 'in', part)
+          .where('selected.series_id', 'is not', null),
+      )
       .execute();
     for (const row of rows) zones.add(row.timezone);
   }
@@ -138,7 +161,10 @@ function orphanIds(series: FeedSeries): string[] {
   const rule = parseRule(recurrence.rrule, zoneOrUtc(master.timezone));
   if (typeof rule === 'string') return [];
   const ids = exceptions.map((row) => row.recurrence_id!).sort();
-  const instances = new Set(expand(rule, { ...recurrence, exdates: [] }, master.start_local, ids[ids.length - 1]!, Number.MAX_SAFE_INTEGER).starts);
+  const instances = new Set(
+    expand(rule, { ...recurrence, exdates: [] }, master.start_local, ids[ids.length - 1]!, Number.MAX_SAFE_INTEGER)
+      .starts,
+  );
   return ids.filter((id) => !instances.has(id));
 }
 
@@ -154,9 +180,11 @@ function feedRule(series: FeedSeries): { rrule: string; rdates: string[] } {
   const rule = parseRule(recurrence.rrule, zone);
   if (typeof rule === 'string') return { rrule: recurrence.rrule, rdates: [] };
   const bare = { ...recurrence, rdates: [], exdates: [] };
-  if (expand(rule, bare, master.start_local, master.start_local, 1).ruleInstances.includes(master.start_local)) return { rrule: recurrence.rrule, rdates: [] };
+  if (expand(rule, bare, master.start_local, master.start_local, 1).ruleInstances.includes(master.start_local))
+    return { rrule: recurrence.rrule, rdates: [] };
   if (rule.count === null) return { rrule: recurrence.rrule, rdates: [master.start_local] };
-  const last = expand(rule, bare, master.start_local, '9999-12-31 23:59:59', rule.count).ruleInstances.pop() ?? master.start_local;
+  const last =
+    expand(rule, bare, master.start_local, '9999-12-31 23:59:59', rule.count).ruleInstances.pop() ?? master.start_local;
   const until = master.all_day === 1 ? dateValue(last) : utcValue(localToUtc(last, zone));
   const parts = recurrence.rrule.split(';').filter((part) => part !== '' && !/^(UNTIL|COUNT)=/i.test(part));
   return { rrule: [...parts, `UNTIL=${until}`].join(';'), rdates: [master.start_local] };
@@ -178,5 +206,8 @@ export function masterLines(series: FeedSeries, ctx: RequestContext): SeriesLine
 
 /** An exception's RECURRENCE-ID (its original start) under the series' UID. */
 export function exceptionLines(series: FeedSeries, row: EventRow, ctx: RequestContext): SeriesLines {
-  return { uid: globalId(ctx, series.master.id).global_id, lines: dateList('RECURRENCE-ID', [row.recurrence_id!], series.master) };
+  return {
+    uid: globalId(ctx, series.master.id).global_id,
+    lines: dateList('RECURRENCE-ID', [row.recurrence_id!], series.master),
+  };
 }

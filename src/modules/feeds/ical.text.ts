@@ -12,7 +12,10 @@ const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 
 /** A TEXT value: `\` `;` `,` escaped, every line break as `\n` (RFC 5545 3.3.11). */
 export function escapeText(value: string): string {
-  return value.replace(CONTROLS, '').replace(/\r\n?/g, '\n').replace(/[\\;,\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
+  return value
+    .replace(CONTROLS, '')
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\\;,\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
 }
 
 /**
@@ -20,7 +23,10 @@ export function escapeText(value: string): string {
  * even quoted, so it becomes a single quote, and line breaks become spaces.
  */
 export function paramValue(value: string): string {
-  const clean = value.replace(/[\r\n]+/g, ' ').replace(CONTROLS, '').replace(/"/g, "'");
+  const clean = value
+    .replace(/[\r\n]+/g, ' ')
+    .replace(CONTROLS, '')
+    .replace(/"/g, "'");
   return /[:;,]/.test(clean) ? `"${clean}"` : clean;
 }
 
@@ -49,7 +55,7 @@ export function contentLine(line: string): string {
   let octets = 0;
   // The first line holds 75 octets; continuation lines 74 after their leading space.
   let limit = 75;
-  for (let i = 0; i < line.length; ) {
+  for (let i = 0; i < line.length;) {
     const [size, units] = codePointAt(line, i);
     if (octets + size > limit) {
       out += (start === 0 ? '' : ' ') + line.slice(start, i) + CRLF;
@@ -95,7 +101,14 @@ export function dateValue(stored: string): string {
 export function htmlToText(html: string, stripTags: (html: string) => string): string {
   if (html === '') return '';
   // Plain text as rendered (paragraphs and line breaks only, no entity): no HTML parser needed.
-  if (!PLAIN_PARAGRAPHS.test(html)) return tidy(html.replace(/\r\n?|\n/g, ' ').replace(/<br \/>\s*/g, '\n').replace(/<\/p>\s*/g, '\n\n').replace(/<p>/g, ''));
+  if (!PLAIN_PARAGRAPHS.test(html))
+    return tidy(
+      html
+        .replace(/\r\n?|\n/g, ' ')
+        .replace(/<br \/>\s*/g, '\n')
+        .replace(/<\/p>\s*/g, '\n\n')
+        .replace(/<p>/g, ''),
+    );
   const marked = html
     .replace(/\r\n?/g, '\n')
     .replace(/\n/g, ' ')

@@ -43,5 +43,8 @@ export function timezoneBlocks(names: Iterable<string>): string {
     const { tzid, block } = icalZone(name);
     if (tzid !== null) blocks.set(tzid, block);
   }
-  return [...blocks.keys()].sort().map((tzid) => blocks.get(tzid)!).join('');
+  return [...blocks.keys()]
+    .sort()
+    .map((tzid) => blocks.get(tzid)!)
+    .join('');
 }

@@ -52,7 +52,9 @@ export async function applyImageInput(trx: Db, input: ImageInput): Promise<numbe
 }
 
 /** One query for every image of a page. */
-const imagesById = prepared((db, args: { ids: number[] }) => db.selectFrom('images').select(['id', 'url', 'extension', 'width', 'height']).where('id', 'in', args.ids));
+const imagesById = prepared((db, args: { ids: number[] }) =>
+  db.selectFrom('images').select(['id', 'url', 'extension', 'width', 'height']).where('id', 'in', args.ids),
+);
 
 export async function loadImages(db: Db, ids: (number | null)[]): Promise<Map<number, ImageObject>> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];

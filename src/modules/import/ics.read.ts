@@ -178,12 +178,19 @@ const keyOf = (value: string) => value.trim().replace(/\s+/g, ' ').toLowerCase()
 /** A time of the feed as a wall time in `timezone` (the series' zone), whatever zone it was written in. */
 function wallIn(zones: FeedZones, time: Time, tzid: string | undefined, timezone: string | undefined): string {
   const zoned = zones.zoned(time, tzid);
-  if (time.isDate || zoned.timezone === timezone || zoned.timezone === undefined || timezone === undefined) return zoned.local;
+  if (time.isDate || zoned.timezone === timezone || zoned.timezone === undefined || timezone === undefined)
+    return zoned.local;
   return utcToLocal(localToUtc(zoned.local, zoneOrUtc(zoned.timezone)), zoneOrUtc(timezone));
 }
 
 /** A RECURRENCE-ID (or RDATE, EXDATE) as the wall time of an occurrence of a series starting at `startLocal` in `timezone`. */
-function occurrenceWall(zones: FeedZones, time: Time, tzid: string | undefined, timezone: string | undefined, startLocal: string): string {
+function occurrenceWall(
+  zones: FeedZones,
+  time: Time,
+  tzid: string | undefined,
+  timezone: string | undefined,
+  startLocal: string,
+): string {
   const local = wallIn(zones, time, tzid, timezone);
   return local.length === 10 ? `${local} ${startLocal.slice(11)}` : local;
 }
@@ -213,24 +220,43 @@ interface Override {
  * imported as its occurrences instead. Cancelled overrides are EXDATEs; the others are applied to
  * their occurrences once the series is written.
  */
-function seriesRecurrence(vevent: Component, overrides: Override[], startLocal: string, timezone: string | undefined, zones: FeedZones, policy: RecurrencePolicy, warnings: string[]): Recurrence | null {
+function seriesRecurrence(
+  vevent: Component,
+  overrides: Override[],
+  startLocal: string,
+  timezone: string | undefined,
+  zones: FeedZones,
+  policy: RecurrencePolicy,
+  warnings: string[],
+): Recurrence | null {
   const rules = vevent.getAllProperties('rrule');
   const summary = excerpt(text(vevent, 'summary'), 100);
   if (rules.length !== 1) {
-    warnings.push(`Series "${summary}" has ${rules.length === 0 ? 'only RDATEs' : 'several RRULEs'}: imported as its occurrences.`);
+    warnings.push(
+      `Series "${summary}" has ${rules.length === 0 ? 'only RDATEs' : 'several RRULEs'}: imported as its occurrences.`,
+    );
     return null;
   }
   if (overrides.some((o) => !o.cancelled && o.wall === startLocal)) {
-    warnings.push(`Series "${summary}" has its first occurrence edited on its own, which a series here cannot hold (the series is its first occurrence): imported as its occurrences.`);
+    warnings.push(
+      `Series "${summary}" has its first occurrence edited on its own, which a series here cannot hold (the series is its first occurrence): imported as its occurrences.`,
+    );
     return null;
   }
-  const walls = (name: string) => dateValues(vevent, name).map((d) => occurrenceWall(zones, d.time, d.tzid, timezone, startLocal));
+  const walls = (name: string) =>
+    dateValues(vevent, name).map((d) => occurrenceWall(zones, d.time, d.tzid, timezone, startLocal));
   const cancelled = overrides.filter((o) => o.cancelled).map((o) => o.wall);
-  const candidate = { rrule: String(rules[0]!.getFirstValue()), rdates: walls('rdate'), exdates: [...new Set([...walls('exdate'), ...cancelled])] };
+  const candidate = {
+    rrule: String(rules[0]!.getFirstValue()),
+    rdates: walls('rdate'),
+    exdates: [...new Set([...walls('exdate'), ...cancelled])],
+  };
   const problems = new Problems();
   const checked = checkRecurrence(candidate, zoneOrUtc(timezone ?? 'UTC'), startLocal, policy, problems);
   if (!checked) {
-    warnings.push(`Series "${summary}" has a rule this service does not take (${excerpt(problems.reasons().join(' '))}): imported as its occurrences.`);
+    warnings.push(
+      `Series "${summary}" has a rule this service does not take (${excerpt(problems.reasons().join(' '))}): imported as its occurrences.`,
+    );
     return null;
   }
   return checked.recurrence;
@@ -238,7 +264,8 @@ function seriesRecurrence(vevent: Component, overrides: Override[], startLocal: 
 
 export function readIcs(input: string, options: IcsOptions): IcsRead {
   const head = input.replace(/^\uFEFF/, '').trimStart();
-  if (!/^BEGIN:VCALENDAR/i.test(head)) throw new SourceError(`Not an iCalendar file: it starts with "${excerpt(head, 30)}".`);
+  if (!/^BEGIN:VCALENDAR/i.test(head))
+    throw new SourceError(`Not an iCalendar file: it starts with "${excerpt(head, 30)}".`);
   let calendar: Component;
   try {
     calendar = new ICAL.Component(ICAL.parse(head));
@@ -260,7 +287,8 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
 
   const category = (name: string): string => {
     const sourceId = `category:${keyOf(name)}`;
-    if (!categories.has(sourceId)) categories.set(sourceId, { kind: 'category', sourceId, lang, modified: null, payload: { name } });
+    if (!categories.has(sourceId))
+      categories.set(sourceId, { kind: 'category', sourceId, lang, modified: null, payload: { name } });
     return sourceId;
   };
   const venue = (component: Component): string | undefined => {
@@ -270,7 +298,10 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
     if (!venues.has(sourceId)) {
       // "Name\nStreet, City" (Apple), "Name, Street, City" (Google): the name first, then the address.
       const apple = component.getFirstProperty('x-apple-structured-location')?.getParameter('x-title');
-      const lines = location.split(/\n/).map((l) => l.trim()).filter(Boolean);
+      const lines = location
+        .split(/\n/)
+        .map((l) => l.trim())
+        .filter(Boolean);
       const comma = location.indexOf(',');
       let name = lines.length > 1 ? lines[0]! : comma > 0 ? location.slice(0, comma).trim() : location;
       let address = lines.length > 1 ? lines.slice(1).join(', ') : comma > 0 ? location.slice(comma + 1).trim() : '';
@@ -280,7 +311,8 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
       }
       const payload: Json = { venue: name, ...(address ? { address } : {}) };
       const geo = component.getFirstPropertyValue('geo');
-      if (Array.isArray(geo) && geo.length === 2) Object.assign(payload, { geo_lat: Number(geo[0]), geo_lng: Number(geo[1]) });
+      if (Array.isArray(geo) && geo.length === 2)
+        Object.assign(payload, { geo_lat: Number(geo[0]), geo_lng: Number(geo[1]) });
       venues.set(sourceId, { kind: 'venue', sourceId, lang, modified: null, payload });
     }
     return sourceId;
@@ -296,12 +328,26 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
     const name = typeof cn === 'string' && cn.trim() ? cn.trim() : email;
     if (!name) return undefined;
     const sourceId = `organizer:${email || keyOf(name)}`;
-    if (!organizers.has(sourceId)) organizers.set(sourceId, { kind: 'organizer', sourceId, lang, modified: null, payload: { organizer: name, ...(email.includes('@') ? { email } : {}) } });
+    if (!organizers.has(sourceId))
+      organizers.set(sourceId, {
+        kind: 'organizer',
+        sourceId,
+        lang,
+        modified: null,
+        payload: { organizer: name, ...(email.includes('@') ? { email } : {}) },
+      });
     return sourceId;
   };
 
   /** One event record from a VEVENT, at `start`/`end` (an occurrence of a series, or its own). */
-  const toEvent = (component: Component, sourceId: string, start: Time, end: Time, startTzid: string | undefined, endTzid: string | undefined): SourceRecord | Skipped => {
+  const toEvent = (
+    component: Component,
+    sourceId: string,
+    start: Time,
+    end: Time,
+    startTzid: string | undefined,
+    endTzid: string | undefined,
+  ): SourceRecord | Skipped => {
     const title = text(component, 'summary');
     if (!title) return { kind: 'event', sourceId, lang, reason: 'no SUMMARY (title)' };
     const status = text(component, 'status').toUpperCase();
@@ -316,19 +362,43 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
       until = { local: day(last) < from.local ? from.local : day(last), timezone: undefined };
     }
     const confidential = ['PRIVATE', 'CONFIDENTIAL'].includes(text(component, 'class').toUpperCase());
-    const payload: Json = { title, status: status === 'TENTATIVE' ? 'draft' : confidential ? 'private' : 'publish', start_date: from.local, end_date: until.local };
+    const payload: Json = {
+      title,
+      status: status === 'TENTATIVE' ? 'draft' : confidential ? 'private' : 'publish',
+      start_date: from.local,
+      end_date: until.local,
+    };
     if (allDay) payload['all_day'] = true;
     else if (from.timezone) payload['timezone'] = from.timezone;
-    const html = component.getAllProperties('x-alt-desc').find((p) => String(p.getParameter('fmttype') ?? '').toLowerCase() === 'text/html')?.getFirstValue();
-    const description = typeof html === 'string' && html.trim() ? html.trim() : text(component, 'description') ? textToHtml(text(component, 'description')) : '';
+    const html = component
+      .getAllProperties('x-alt-desc')
+      .find((p) => String(p.getParameter('fmttype') ?? '').toLowerCase() === 'text/html')
+      ?.getFirstValue();
+    const description =
+      typeof html === 'string' && html.trim()
+        ? html.trim()
+        : text(component, 'description')
+          ? textToHtml(text(component, 'description'))
+          : '';
     if (description) payload['description'] = description;
     const url = text(component, 'url');
     if (/^https?:\/\//i.test(url)) payload['website'] = url;
     const image = [...component.getAllProperties('image'), ...component.getAllProperties('attach')]
-      .map((p) => ({ value: String(p.getFirstValue() ?? ''), type: String(p.getParameter('fmttype') ?? ''), image: p.name === 'image' }))
-      .find((a) => /^https?:\/\//i.test(a.value) && (a.image || a.type.startsWith('image/') || /\.(jpe?g|png|gif|webp)(\?|$)/i.test(a.value)));
+      .map((p) => ({
+        value: String(p.getFirstValue() ?? ''),
+        type: String(p.getParameter('fmttype') ?? ''),
+        image: p.name === 'image',
+      }))
+      .find(
+        (a) =>
+          /^https?:\/\//i.test(a.value) &&
+          (a.image || a.type.startsWith('image/') || /\.(jpe?g|png|gif|webp)(\?|$)/i.test(a.value)),
+      );
     if (image) payload['image'] = image.value;
-    const categoryIds = [...categoriesOf(component).map(category), ...(options.category ? [category(options.category)] : [])];
+    const categoryIds = [
+      ...categoriesOf(component).map(category),
+      ...(options.category ? [category(options.category)] : []),
+    ];
     const venueId = venue(component);
     const organizerId = organizer(component);
     return {
@@ -337,7 +407,11 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
       lang,
       modified: utcStamp(component),
       payload,
-      links: { ...(venueId ? { venue: venueId } : {}), ...(organizerId ? { organizers: [organizerId] } : {}), categories: [...new Set(categoryIds)] },
+      links: {
+        ...(venueId ? { venue: venueId } : {}),
+        ...(organizerId ? { organizers: [organizerId] } : {}),
+        categories: [...new Set(categoryIds)],
+      },
     };
   };
   const add = (record: SourceRecord | Skipped) => ('reason' in record ? skipped.push(record) : events.push(record));
@@ -345,7 +419,8 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
   const vevents = calendar.getAllSubcomponents('vevent');
   const overrides = new Map<string, Component[]>();
   for (const vevent of vevents) {
-    if (vevent.hasProperty('recurrence-id') && vevent.hasProperty('uid')) overrides.set(text(vevent, 'uid'), [...(overrides.get(text(vevent, 'uid')) ?? []), vevent]);
+    if (vevent.hasProperty('recurrence-id') && vevent.hasProperty('uid'))
+      overrides.set(text(vevent, 'uid'), [...(overrides.get(text(vevent, 'uid')) ?? []), vevent]);
   }
   const horizon = ICAL.Time.fromJSDate(new Date(now.getTime() + horizonDays * 86_400_000), true);
   const from = ICAL.Time.fromJSDate(now, true);
@@ -358,7 +433,10 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
       continue;
     }
     if (!uid) {
-      uid = `nouid-${createHash('sha256').update(`${start.toString()}\n${text(vevent, 'summary')}`).digest('hex').slice(0, 16)}`;
+      uid = `nouid-${createHash('sha256')
+        .update(`${start.toString()}\n${text(vevent, 'summary')}`)
+        .digest('hex')
+        .slice(0, 16)}`;
       warnings.push(`An event without UID ("${excerpt(text(vevent, 'summary'), 100)}") was given the id ${uid}.`);
     }
     const startTzid = tzidOf(vevent.getFirstProperty('dtstart'));
@@ -367,7 +445,10 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
     if (vevent.hasProperty('recurrence-id')) {
       const event = new ICAL.Event(vevent);
       const master = vevents.some((v) => v !== vevent && text(v, 'uid') === uid && !v.hasProperty('recurrence-id'));
-      if (!master) add(toEvent(vevent, `${uid}@${compact(event.recurrenceId)}`, event.startDate, event.endDate, startTzid, endTzid));
+      if (!master)
+        add(
+          toEvent(vevent, `${uid}@${compact(event.recurrenceId)}`, event.startDate, event.endDate, startTzid, endTzid),
+        );
       continue;
     }
     const event = new ICAL.Event(vevent);
@@ -383,10 +464,20 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
     const seriesOverrides = (overrides.get(uid) ?? []).flatMap((component): Override[] => {
       const recurrenceId = component.getFirstPropertyValue('recurrence-id');
       if (!(recurrenceId instanceof ICAL.Time)) return [];
-      const wall = occurrenceWall(zones, recurrenceId, tzidOf(component.getFirstProperty('recurrence-id')), timezone, startLocal);
+      const wall = occurrenceWall(
+        zones,
+        recurrenceId,
+        tzidOf(component.getFirstProperty('recurrence-id')),
+        timezone,
+        startLocal,
+      );
       return [{ component, recurrenceId, wall, cancelled: text(component, 'status').toUpperCase() === 'CANCELLED' }];
     });
-    const policy = { max: options.recurrence?.max ?? 1000, horizonDays: options.recurrence?.horizonDays ?? 730, now: () => now };
+    const policy = {
+      max: options.recurrence?.max ?? 1000,
+      horizonDays: options.recurrence?.horizonDays ?? 730,
+      now: () => now,
+    };
     if ('reason' in series) {
       add(series);
       continue;
@@ -399,11 +490,25 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
         const sourceId = `${OVERRIDE_PREFIX}${uid}@${compact(override.recurrenceId)}`;
         const occurrence = { series: uid, recurrenceId: override.wall, cancelled: override.cancelled };
         if (override.cancelled) {
-          events.push({ kind: 'event', sourceId, lang, modified: utcStamp(override.component), payload: {}, occurrence });
+          events.push({
+            kind: 'event',
+            sourceId,
+            lang,
+            modified: utcStamp(override.component),
+            payload: {},
+            occurrence,
+          });
           continue;
         }
         const moved = new ICAL.Event(override.component);
-        const record = toEvent(override.component, sourceId, moved.startDate, moved.endDate, tzidOf(override.component.getFirstProperty('dtstart')) ?? startTzid, tzidOf(override.component.getFirstProperty('dtend')) ?? endTzid);
+        const record = toEvent(
+          override.component,
+          sourceId,
+          moved.startDate,
+          moved.endDate,
+          tzidOf(override.component.getFirstProperty('dtstart')) ?? startTzid,
+          tzidOf(override.component.getFirstProperty('dtend')) ?? endTzid,
+        );
         add('reason' in record ? record : { ...record, occurrence });
       }
       continue;
@@ -419,13 +524,30 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
       const component = override ?? vevent;
       const { startDate, endDate } = override ? new ICAL.Event(override) : event.getOccurrenceDetails(next);
       if (endDate.compare(from) < 0) continue;
-      const record = toEvent(component, `${uid}@${compact(next)}`, startDate, endDate, tzidOf(component.getFirstProperty('dtstart')) ?? startTzid, tzidOf(component.getFirstProperty('dtend')) ?? endTzid);
+      const record = toEvent(
+        component,
+        `${uid}@${compact(next)}`,
+        startDate,
+        endDate,
+        tzidOf(component.getFirstProperty('dtstart')) ?? startTzid,
+        tzidOf(component.getFirstProperty('dtend')) ?? endTzid,
+      );
       add(record);
       if (!('reason' in record)) count += 1;
     }
-    warnings.push(`Series "${excerpt(text(vevent, 'summary'), 100)}" (${excerpt(uid, 100)}) imported as its ${count} occurrences in the next ${horizonDays} days.`);
+    warnings.push(
+      `Series "${excerpt(text(vevent, 'summary'), 100)}" (${excerpt(uid, 100)}) imported as its ${count} occurrences in the next ${horizonDays} days.`,
+    );
   }
-  for (const tzid of zones.unknown) warnings.push(`Time zone "${excerpt(tzid, 100)}" is neither an IANA name nor defined in the file: its times were read in the site's time zone.`);
+  for (const tzid of zones.unknown)
+    warnings.push(
+      `Time zone "${excerpt(tzid, 100)}" is neither an IANA name nor defined in the file: its times were read in the site's time zone.`,
+    );
   const name = options.calendarName ?? (text(calendar, 'x-wr-calname') || text(calendar, 'name') || null);
-  return { records: [...categories.values(), ...venues.values(), ...organizers.values(), ...events], skipped, warnings, calendarName: name };
+  return {
+    records: [...categories.values(), ...venues.values(), ...organizers.values(), ...events],
+    skipped,
+    warnings,
+    calendarName: name,
+  };
 }

@@ -39,16 +39,22 @@ function parse(argv: string[]): { options: ImportOptions; author?: string | unde
     },
   });
   if (positionals.length > 1) throw new UsageError(IMPORT_USAGE);
-  if ((values.from === undefined) === (values.ics === undefined)) throw new UsageError(`Give either --from or --ics.\n${IMPORT_USAGE}`);
-  if (values.since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.since)) throw new UsageError('--since takes a day, YYYY-MM-DD.');
-  if ((values.user === undefined) !== (values.password === undefined)) throw new UsageError('--user and --password go together.');
+  if ((values.from === undefined) === (values.ics === undefined))
+    throw new UsageError(`Give either --from or --ics.\n${IMPORT_USAGE}`);
+  if (values.since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.since))
+    throw new UsageError('--since takes a day, YYYY-MM-DD.');
+  if ((values.user === undefined) !== (values.password === undefined))
+    throw new UsageError('--user and --password go together.');
   return {
     options: {
       from: values.from,
       ics: values.ics,
       user: values.user,
       password: values.password,
-      languages: values.languages?.split(',').map((l) => l.trim().toLowerCase()).filter(Boolean),
+      languages: values.languages
+        ?.split(',')
+        .map((l) => l.trim().toLowerCase())
+        .filter(Boolean),
       since: values.since,
       dryRun: values['dry-run'] === true,
       prune: values.prune === true,
@@ -69,17 +75,27 @@ function progressSink(): { sink: ProgressSink; stop(): void } {
   if (!process.stderr.isTTY) {
     return {
       sink: {
-        total: (kind, lang, total) => void (totals.get(kind) ?? totals.set(kind, new Map()).get(kind)!).set(lang, total),
+        total: (kind, lang, total) =>
+          void (totals.get(kind) ?? totals.set(kind, new Map()).get(kind)!).set(lang, total),
         tick: (kind) => {
           const n = (done.get(kind) ?? 0) + 1;
           done.set(kind, n);
-          if (n % 100 === 0 || n === sum(kind)) process.stderr.write(`${JSON.stringify({ kind, done: n, total: sum(kind) })}\n`);
+          if (n % 100 === 0 || n === sum(kind))
+            process.stderr.write(`${JSON.stringify({ kind, done: n, total: sum(kind) })}\n`);
         },
       },
       stop: () => undefined,
     };
   }
-  const bars = new cliProgress.MultiBar({ format: '{kind} [{bar}] {value}/{total} {rate}/s ETA {eta_formatted}', hideCursor: true, clearOnComplete: false, stream: process.stderr }, cliProgress.Presets.shades_classic);
+  const bars = new cliProgress.MultiBar(
+    {
+      format: '{kind} [{bar}] {value}/{total} {rate}/s ETA {eta_formatted}',
+      hideCursor: true,
+      clearOnComplete: false,
+      stream: process.stderr,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   const byKind = new Map<Kind, cliProgress.SingleBar>();
   const started = new Map<Kind, number>();
   const bar = (kind: Kind) => {
@@ -112,7 +128,10 @@ function progressSink(): { sink: ProgressSink; stop(): void } {
 export async function importCommand(argv: string[], config: Config, storage: Storage): Promise<number> {
   const { options, author, report } = parse(argv);
   const admin = await users.firstAdministrator(storage.db, 0);
-  if (!admin || !isRole(admin.role)) throw new SourceError('No administrator to import as: create one first (cal-events user add admin --role administrator).');
+  if (!admin || !isRole(admin.role))
+    throw new SourceError(
+      'No administrator to import as: create one first (cal-events user add admin --role administrator).',
+    );
   let authorId: number | null = null;
   if (author !== undefined) {
     const user = await users.findByUsername(storage.db, author);
@@ -131,7 +150,16 @@ export async function importCommand(argv: string[], config: Config, storage: Sto
   process.on('SIGINT', onSignal);
   const progress = progressSink();
   try {
-    const result = await runImport({ app, actor: { id: admin.id, username: admin.username, role: admin.role }, author: authorId, progress: progress.sink, stopped: () => stopping }, options);
+    const result = await runImport(
+      {
+        app,
+        actor: { id: admin.id, username: admin.username, role: admin.role },
+        author: authorId,
+        progress: progress.sink,
+        stopped: () => stopping,
+      },
+      options,
+    );
     progress.stop();
     process.stdout.write(`${reportTable(result)}\n`);
     if (report !== undefined) await writeFile(report, `${JSON.stringify(result, null, 2)}\n`);
@@ -148,4 +176,3 @@ export async function importCommand(argv: string[], config: Config, storage: Sto
     await app.close();
   }
 }
-

@@ -57,7 +57,12 @@ function toJob(row: ImportTable & { id: number }): ImportJob {
 /** What is stored and shown of the options: never the source's password, nor credentials or tokens in its URL. */
 function shownOptions(options: ImportOptions): Record<string, unknown> {
   const { password, from, ics, ...rest } = options;
-  const shown = { ...rest, from: from === undefined ? undefined : shownSource(from), ics: ics === undefined ? undefined : shownSource(ics), password: password === undefined ? undefined : '(set)' };
+  const shown = {
+    ...rest,
+    from: from === undefined ? undefined : shownSource(from),
+    ics: ics === undefined ? undefined : shownSource(ics),
+    password: password === undefined ? undefined : '(set)',
+  };
   return Object.fromEntries(Object.entries(shown).filter(([, v]) => v !== undefined));
 }
 
@@ -95,10 +100,23 @@ export class ImportJobs {
         .where('status', '=', 'running')
         .where('heartbeat', '>', iso(Date.now() - STALE_MS))
         .executeTakeFirst();
-      if (busy) throw conflict('rest_import_running', `Import ${busy.id} is running; one import runs at a time.`, { import_id: busy.id });
+      if (busy)
+        throw conflict('rest_import_running', `Import ${busy.id} is running; one import runs at a time.`, {
+          import_id: busy.id,
+        });
       const row = await trx
         .insertInto('imports')
-        .values({ status: 'running', options: JSON.stringify(shownOptions(options)), progress: '{}', report: null, error: null, user_id: actor.id, started: now, heartbeat: now, finished: null })
+        .values({
+          status: 'running',
+          options: JSON.stringify(shownOptions(options)),
+          progress: '{}',
+          report: null,
+          error: null,
+          user_id: actor.id,
+          started: now,
+          heartbeat: now,
+          finished: null,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
@@ -131,7 +149,10 @@ export class ImportJobs {
             total: (kind, lang, total) => {
               const byLang = totals.get(kind) ?? new Map<string, number>();
               totals.set(kind, byLang.set(lang, total));
-              progress[kind] = { done: progress[kind]?.done ?? 0, total: [...byLang.values()].reduce((a, b) => a + b, 0) };
+              progress[kind] = {
+                done: progress[kind]?.done ?? 0,
+                total: [...byLang.values()].reduce((a, b) => a + b, 0),
+              };
             },
             tick: (kind) => {
               progress[kind] = { done: (progress[kind]?.done ?? 0) + 1, total: progress[kind]?.total ?? 0 };
@@ -142,8 +163,14 @@ export class ImportJobs {
       );
       await this.finish(id, 'done', progress, report, null);
     } catch (error) {
-      const message = error instanceof ImportStopped ? 'Stopped: the service shut down. Start the import again to resume.' : error instanceof SourceError ? error.message : 'The import failed; see the service log.';
-      if (!(error instanceof SourceError) && !(error instanceof ImportStopped)) this.app.log.error({ err: error, importId: id }, 'import failed');
+      const message =
+        error instanceof ImportStopped
+          ? 'Stopped: the service shut down. Start the import again to resume.'
+          : error instanceof SourceError
+            ? error.message
+            : 'The import failed; see the service log.';
+      if (!(error instanceof SourceError) && !(error instanceof ImportStopped))
+        this.app.log.error({ err: error, importId: id }, 'import failed');
       await this.finish(id, 'failed', progress, null, message);
     } finally {
       clearInterval(timer);
@@ -151,11 +178,24 @@ export class ImportJobs {
     }
   }
 
-  private async finish(id: number, status: 'done' | 'failed', progress: Progress, report: unknown, error: string | null): Promise<void> {
+  private async finish(
+    id: number,
+    status: 'done' | 'failed',
+    progress: Progress,
+    report: unknown,
+    error: string | null,
+  ): Promise<void> {
     const now = iso();
     await this.db
       .updateTable('imports')
-      .set({ status, progress: JSON.stringify(progress), report: report === null ? null : JSON.stringify(report), error: error === null ? null : excerpt(error, ERROR_CHARS), heartbeat: now, finished: now })
+      .set({
+        status,
+        progress: JSON.stringify(progress),
+        report: report === null ? null : JSON.stringify(report),
+        error: error === null ? null : excerpt(error, ERROR_CHARS),
+        heartbeat: now,
+        finished: now,
+      })
       .where('id', '=', id)
       .execute()
       .catch((err: unknown) => this.app.log.error({ err, importId: id }, 'import result not stored'));

@@ -39,7 +39,19 @@ export class ReportBuilder {
   private readonly startedAt = performance.now();
 
   constructor(source: string, dryRun: boolean) {
-    this.report = { source, dry_run: dryRun, started: new Date().toISOString(), finished: null, seconds: 0, rate: 0, counts: {}, skipped: [], gone: [], missing_links: [], warnings: [] };
+    this.report = {
+      source,
+      dry_run: dryRun,
+      started: new Date().toISOString(),
+      finished: null,
+      seconds: 0,
+      rate: 0,
+      counts: {},
+      skipped: [],
+      gone: [],
+      missing_links: [],
+      warnings: [],
+    };
   }
 
   counts(kind: Kind, lang: string): Counts {
@@ -61,7 +73,11 @@ export class ReportBuilder {
     const handled = Object.values(this.report.counts)
       .flatMap((byLang) => Object.values(byLang))
       .reduce((n, c) => n + c.created + c.updated + c.unchanged + c.skipped, 0);
-    Object.assign(this.report, { finished: new Date().toISOString(), seconds: Math.round(seconds * 10) / 10, rate: seconds > 0 ? Math.round(handled / seconds) : handled });
+    Object.assign(this.report, {
+      finished: new Date().toISOString(),
+      seconds: Math.round(seconds * 10) / 10,
+      rate: seconds > 0 ? Math.round(handled / seconds) : handled,
+    });
     return this.report;
   }
 }
@@ -70,17 +86,26 @@ export class ReportBuilder {
 export function reportTable(report: ImportReport): string {
   const rows: string[][] = [['kind', 'language', 'created', 'updated', 'unchanged', 'skipped', 'gone']];
   for (const kind of KINDS) {
-    for (const [lang, c] of Object.entries(report.counts[kind] ?? {})) rows.push([kind, lang, ...[c.created, c.updated, c.unchanged, c.skipped, c.gone].map(String)]);
+    for (const [lang, c] of Object.entries(report.counts[kind] ?? {}))
+      rows.push([kind, lang, ...[c.created, c.updated, c.unchanged, c.skipped, c.gone].map(String)]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const line = (r: string[]) =>
+    r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   const out = [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
   out.push('', `${report.dry_run ? 'Dry run (nothing written): ' : ''}${report.seconds} s, ${report.rate} records/s.`);
   for (const s of report.skipped.slice(0, 50)) out.push(`skipped ${s.kind} ${s.sourceId} (${s.lang}): ${s.reason}`);
   if (report.skipped.length > 50) out.push(`… and ${report.skipped.length - 50} more skips (see --report FILE).`);
-  const kept = (sourceId: string) => (sourceId.startsWith(OVERRIDE_PREFIX) ? ' (an occurrence of a series: kept, with its edits)' : ' (kept; --prune trashes it)');
-  for (const g of report.gone.slice(0, 20)) out.push(`gone from the source: ${g.kind} ${g.sourceId} (${g.lang}), here ${g.localId}${g.pruned ? ', moved to the trash' : kept(g.sourceId)}`);
-  for (const m of report.missing_links.slice(0, 20)) out.push(`${m.kind} ${m.sourceId} (${m.lang}) imported without ${m.links.join(', ')} (not imported)`);
+  const kept = (sourceId: string) =>
+    sourceId.startsWith(OVERRIDE_PREFIX)
+      ? ' (an occurrence of a series: kept, with its edits)'
+      : ' (kept; --prune trashes it)';
+  for (const g of report.gone.slice(0, 20))
+    out.push(
+      `gone from the source: ${g.kind} ${g.sourceId} (${g.lang}), here ${g.localId}${g.pruned ? ', moved to the trash' : kept(g.sourceId)}`,
+    );
+  for (const m of report.missing_links.slice(0, 20))
+    out.push(`${m.kind} ${m.sourceId} (${m.lang}) imported without ${m.links.join(', ')} (not imported)`);
   for (const w of report.warnings) out.push(`warning: ${w}`);
   return out.join('\n');
 }

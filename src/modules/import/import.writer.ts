@@ -17,10 +17,28 @@ import type { Kind, OccurrenceOf, SourceRecord } from './import.types.js';
  * (Ctrl-C, `kill -9`) has imported a record and remembered it, or neither.
  */
 
-const ROUTES: Record<Kind, string> = { category: 'categories', tag: 'tags', venue: 'venues', organizer: 'organizers', event: 'events' };
-const TABLES: Record<Kind, 'terms' | 'venues' | 'organizers' | 'events'> = { category: 'terms', tag: 'terms', venue: 'venues', organizer: 'organizers', event: 'events' };
+const ROUTES: Record<Kind, string> = {
+  category: 'categories',
+  tag: 'tags',
+  venue: 'venues',
+  organizer: 'organizers',
+  event: 'events',
+};
+const TABLES: Record<Kind, 'terms' | 'venues' | 'organizers' | 'events'> = {
+  category: 'terms',
+  tag: 'terms',
+  venue: 'venues',
+  organizer: 'organizers',
+  event: 'events',
+};
 /** Which kind each link of a record points at. */
-const LINK_KINDS = { venue: 'venue', organizers: 'organizer', categories: 'category', tags: 'tag', parent: 'category' } as const;
+const LINK_KINDS = {
+  venue: 'venue',
+  organizers: 'organizer',
+  categories: 'category',
+  tags: 'tag',
+  parent: 'category',
+} as const;
 /** Our own answers that a new attempt can change (an overloaded instance, a lost race). */
 const RETRY_STATUSES = new Set([409, 429, 500, 503]);
 
@@ -57,8 +75,17 @@ export class ImportWriter {
   ) {}
 
   async load(): Promise<void> {
-    const rows = await this.app.services.storage.db.selectFrom('import_map').selectAll().where('source', '=', this.source).execute();
-    for (const row of rows) this.map.set(`${row.kind}:${row.source_id}`, { localId: row.local_id, modified: row.source_modified, hash: row.hash });
+    const rows = await this.app.services.storage.db
+      .selectFrom('import_map')
+      .selectAll()
+      .where('source', '=', this.source)
+      .execute();
+    for (const row of rows)
+      this.map.set(`${row.kind}:${row.source_id}`, {
+        localId: row.local_id,
+        modified: row.source_modified,
+        hash: row.hash,
+      });
   }
 
   /** Source ids of a kind and language imported by an earlier run (to find what the source no longer has). */
@@ -84,7 +111,8 @@ export class ImportWriter {
    */
   private body(record: SourceRecord, missing: string[]): Record<string, unknown> {
     const body: Record<string, unknown> = { ...record.payload };
-    for (const field of ['description', 'excerpt']) if (typeof body[field] === 'string') body[field] = cleanHtml(body[field]);
+    for (const field of ['description', 'excerpt'])
+      if (typeof body[field] === 'string') body[field] = cleanHtml(body[field]);
     const local = (name: keyof typeof LINK_KINDS, sourceId: string): number | null => {
       const id = this.localIdOf(LINK_KINDS[name], sourceId);
       if (id === null) missing.push(`${LINK_KINDS[name]} ${sourceId}`);
@@ -95,7 +123,11 @@ export class ImportWriter {
       const id = local('venue', links.venue);
       if (id !== null) body['venue'] = id;
     }
-    for (const [name, field] of [['organizers', 'organizer'], ['categories', 'categories'], ['tags', 'tags']] as const) {
+    for (const [name, field] of [
+      ['organizers', 'organizer'],
+      ['categories', 'categories'],
+      ['tags', 'tags'],
+    ] as const) {
       const list = links[name];
       if (list !== undefined) body[field] = list.map((s) => local(name, s)).filter((id): id is number => id !== null);
     }
@@ -122,8 +154,25 @@ export class ImportWriter {
       if (dialectOf(trx) === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
       await trx
         .insertInto('import_map')
-        .values({ source: this.source, kind: record.kind, source_id: record.sourceId, lang: record.lang, local_id: localId, source_modified: record.modified, hash, imported_at: nowUtc() })
-        .onConflict((oc) => oc.columns(['source', 'kind', 'source_id']).doUpdateSet({ local_id: localId, lang: record.lang, source_modified: record.modified, hash, imported_at: nowUtc() }))
+        .values({
+          source: this.source,
+          kind: record.kind,
+          source_id: record.sourceId,
+          lang: record.lang,
+          local_id: localId,
+          source_modified: record.modified,
+          hash,
+          imported_at: nowUtc(),
+        })
+        .onConflict((oc) =>
+          oc.columns(['source', 'kind', 'source_id']).doUpdateSet({
+            local_id: localId,
+            lang: record.lang,
+            source_modified: record.modified,
+            hash,
+            imported_at: nowUtc(),
+          }),
+        )
         .execute();
     };
   }
@@ -135,7 +184,8 @@ export class ImportWriter {
     const hash = createHash('sha256').update(JSON.stringify(body)).digest('base64url');
     const key = `${record.kind}:${record.sourceId}`;
     const known = this.map.get(key);
-    if (known && known.hash === hash && known.modified === record.modified) return { outcome: 'unchanged', localId: known.localId, missing };
+    if (known && known.hash === hash && known.modified === record.modified)
+      return { outcome: 'unchanged', localId: known.localId, missing };
     if (this.dryRun) return { outcome: known ? 'updated' : 'created', localId: known?.localId ?? null, missing };
 
     const route = `/cal/events/v1/${ROUTES[record.kind]}`;
@@ -159,9 +209,14 @@ export class ImportWriter {
     if (translationOf !== null) body['translation_of'] = translationOf;
     const table = TABLES[record.kind];
     const response = await this.send('POST', route, record.lang, body, async (trx, result) => {
-      const id = typeof result === 'number' ? result : ((result as { id?: number; row?: { id?: number } } | null)?.id ?? (result as { row?: { id?: number } } | null)?.row?.id);
+      const id =
+        typeof result === 'number'
+          ? result
+          : ((result as { id?: number; row?: { id?: number } } | null)?.id ??
+            (result as { row?: { id?: number } } | null)?.row?.id);
       // The record's own transaction (an image made on the way has an id of another table).
-      if (typeof id !== 'number' || !(await trx.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst())) return false;
+      if (typeof id !== 'number' || !(await trx.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()))
+        return false;
       await remember(id)(trx);
       return true;
     });
@@ -193,15 +248,21 @@ export class ImportWriter {
     if (seriesId === null) throw new RecordRefused(`its series ${of.series} was not imported`);
     const missing: string[] = [];
     const body = of.cancelled ? {} : this.body(record, missing);
-    const hash = createHash('sha256').update(JSON.stringify({ series: seriesId, occurrence: of, body })).digest('base64url');
+    const hash = createHash('sha256')
+      .update(JSON.stringify({ series: seriesId, occurrence: of, body }))
+      .digest('base64url');
     const key = `${record.kind}:${record.sourceId}`;
     const known = this.map.get(key);
-    if (known && known.hash === hash && known.modified === record.modified) return { outcome: 'unchanged', localId: known.localId, missing };
+    if (known && known.hash === hash && known.modified === record.modified)
+      return { outcome: 'unchanged', localId: known.localId, missing };
     if (this.dryRun) return { outcome: known ? 'updated' : 'created', localId: known?.localId ?? null, missing };
 
     const outcome: Outcome = known ? 'updated' : 'created';
     const occurrenceId = await this.findOccurrence(seriesId, of.recurrenceId, record.lang, known?.localId);
-    if (occurrenceId === seriesId) throw new RecordRefused(`the occurrence at ${of.recurrenceId} is the series itself, which cannot be edited or deleted alone`);
+    if (occurrenceId === seriesId)
+      throw new RecordRefused(
+        `the occurrence at ${of.recurrenceId} is the series itself, which cannot be edited or deleted alone`,
+      );
     if (of.cancelled) {
       if (occurrenceId === null) return { outcome: 'unchanged', localId: null, missing };
       const response = await this.send('DELETE', `/cal/events/v1/events/${occurrenceId}`, record.lang, undefined, null);
@@ -211,12 +272,19 @@ export class ImportWriter {
       return { outcome: 'updated', localId: occurrenceId, missing };
     }
     if (occurrenceId === null) throw new RecordRefused(`series ${seriesId} has no occurrence at ${of.recurrenceId}`);
-    const response = await this.send('PATCH', `/cal/events/v1/events/${occurrenceId}`, record.lang, body, async (trx) => {
-      await this.rememberStep(record, hash, occurrenceId)(trx);
-      return true;
-    });
+    const response = await this.send(
+      'PATCH',
+      `/cal/events/v1/events/${occurrenceId}`,
+      record.lang,
+      body,
+      async (trx) => {
+        await this.rememberStep(record, hash, occurrenceId)(trx);
+        return true;
+      },
+    );
     this.expectOk(response);
-    if (!response.mappedInTransaction) await this.app.services.storage.db.transaction().execute(this.rememberStep(record, hash, occurrenceId));
+    if (!response.mappedInTransaction)
+      await this.app.services.storage.db.transaction().execute(this.rememberStep(record, hash, occurrenceId));
     this.map.set(key, { localId: occurrenceId, modified: record.modified, hash });
     return { outcome, localId: occurrenceId, missing };
   }
@@ -226,9 +294,21 @@ export class ImportWriter {
    * earlier run edited (`known`) if it still is, else the series' own list of exceptions (an
    * occurrence moved far away), else the series' occurrences around that date. Null: none.
    */
-  private async findOccurrence(seriesId: number, recurrenceId: string, lang: string, known: number | undefined): Promise<number | null> {
-    type Found = { id: number; series_id?: number; recurrence_id?: string; status?: string; recurrence?: { exceptions?: { id: number; recurrence_id: string }[] } };
-    const isIt = (e: Found | undefined) => e !== undefined && e.series_id === seriesId && e.recurrence_id === recurrenceId && e.status !== 'trash';
+  private async findOccurrence(
+    seriesId: number,
+    recurrenceId: string,
+    lang: string,
+    known: number | undefined,
+  ): Promise<number | null> {
+    type Found = {
+      id: number;
+      series_id?: number;
+      recurrence_id?: string;
+      status?: string;
+      recurrence?: { exceptions?: { id: number; recurrence_id: string }[] };
+    };
+    const isIt = (e: Found | undefined) =>
+      e !== undefined && e.series_id === seriesId && e.recurrence_id === recurrenceId && e.status !== 'trash';
     if (known !== undefined) {
       const response = await this.send('GET', `/cal/events/v1/events/${known}`, lang, undefined, null);
       if (response.status === 200 && isIt(response.json as Found)) return known;
@@ -240,7 +320,8 @@ export class ImportWriter {
     const exception = head.recurrence?.exceptions?.find((e) => e.recurrence_id === recurrenceId);
     if (exception) return exception.id;
     const day = recurrenceId.slice(0, 10);
-    const around = (days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+    const around = (days: number) =>
+      new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
     const query = `post_parent=${seriesId}&start_date=${around(-2)}&end_date=${around(2)}&status=publish,future,draft,pending,private&include_hidden=1&per_page=50`;
     const list = await this.send('GET', `/cal/events/v1/events?${query}`, lang, undefined, null);
     this.expectOk(list);
@@ -253,23 +334,41 @@ export class ImportWriter {
    */
   async forget(kind: Kind, sourceId: string): Promise<void> {
     if (this.dryRun) return;
-    await this.app.services.storage.db.deleteFrom('import_map').where('source', '=', this.source).where('kind', '=', kind).where('source_id', '=', sourceId).execute();
+    await this.app.services.storage.db
+      .deleteFrom('import_map')
+      .where('source', '=', this.source)
+      .where('kind', '=', kind)
+      .where('source_id', '=', sourceId)
+      .execute();
     this.map.delete(`${kind}:${sourceId}`);
   }
 
   /** Moves a record the source no longer has to the trash (`--prune`) and forgets it. */
   async trash(kind: Kind, sourceId: string, localId: number, lang: string): Promise<void> {
     if (this.dryRun) return;
-    const response = await this.send('DELETE', `/cal/events/v1/${ROUTES[kind]}/${localId}${kind === 'category' || kind === 'tag' ? '?force=true' : ''}`, lang, undefined, null);
-    if (response.status >= 400 && response.status !== 404 && response.status !== 410) throw new RecordRefused(`${kind} ${localId}: ${response.status}`);
+    const response = await this.send(
+      'DELETE',
+      `/cal/events/v1/${ROUTES[kind]}/${localId}${kind === 'category' || kind === 'tag' ? '?force=true' : ''}`,
+      lang,
+      undefined,
+      null,
+    );
+    if (response.status >= 400 && response.status !== 404 && response.status !== 410)
+      throw new RecordRefused(`${kind} ${localId}: ${response.status}`);
     // Pruned once: a later run does not report it again, and makes it anew if the source has it back.
-    await this.app.services.storage.db.deleteFrom('import_map').where('source', '=', this.source).where('kind', '=', kind).where('source_id', '=', sourceId).execute();
+    await this.app.services.storage.db
+      .deleteFrom('import_map')
+      .where('source', '=', this.source)
+      .where('kind', '=', kind)
+      .where('source_id', '=', sourceId)
+      .execute();
     this.map.delete(`${kind}:${sourceId}`);
   }
 
   private expectOk(response: { status: number; json: unknown }): void {
     if (response.status < 300) return;
-    const body = response.json as { code?: string; message?: string; data?: { params?: Record<string, string> } } | undefined;
+    const body = response.json as
+      { code?: string; message?: string; data?: { params?: Record<string, string> } } | undefined;
     const params = body?.data?.params ? Object.values(body.data.params).join(' ') : '';
     throw new RecordRefused(`${response.status} ${body?.code ?? ''}: ${params || body?.message || 'refused'}`.trim());
   }
@@ -284,11 +383,19 @@ export class ImportWriter {
   ): Promise<{ status: number; json: unknown; mappedInTransaction: boolean }> {
     for (let attempt = 1; ; attempt += 1) {
       let took = false;
-      const around = step ? <T>(handler: () => Promise<T>) => withCommitStep(async (trx, result) => (took = await step(trx, result)), handler) : undefined;
+      const around = step
+        ? <T>(handler: () => Promise<T>) =>
+            withCommitStep(async (trx, result) => (took = await step(trx, result)), handler)
+        : undefined;
       const response = await injectWithTicket(
         this.app,
         { actor: this.actor, ...(around ? { around } : {}) },
-        { method, url: `${url}${url.includes('?') ? '&' : '?'}i18n_language=${lang}`, ...(body ? { payload: body } : {}), headers: { 'x-request-id': `import-${attempt}` } },
+        {
+          method,
+          url: `${url}${url.includes('?') ? '&' : '?'}i18n_language=${lang}`,
+          ...(body ? { payload: body } : {}),
+          headers: { 'x-request-id': `import-${attempt}` },
+        },
       );
       if (RETRY_STATUSES.has(response.statusCode) && attempt < 3) {
         await new Promise((resolve) => setTimeout(resolve, 200 * 2 ** attempt));

@@ -131,10 +131,21 @@ class Run {
     try {
       const result = await this.writer.write(record);
       counts[result.outcome] += 1;
-      if (result.missing.length > 0) this.report.report.missing_links.push({ kind: record.kind, sourceId: record.sourceId, lang: record.lang, links: result.missing });
+      if (result.missing.length > 0)
+        this.report.report.missing_links.push({
+          kind: record.kind,
+          sourceId: record.sourceId,
+          lang: record.lang,
+          links: result.missing,
+        });
     } catch (error) {
       if (!(error instanceof RecordRefused)) throw error;
-      this.report.skip({ kind: record.kind, sourceId: record.sourceId, lang: record.lang, reason: excerpt(error.message, 300) });
+      this.report.skip({
+        kind: record.kind,
+        sourceId: record.sourceId,
+        lang: record.lang,
+        reason: excerpt(error.message, 300),
+      });
     }
     this.context.progress?.tick(record.kind, record.lang);
   }
@@ -176,8 +187,11 @@ async function importRest(context: ImportContext, options: ImportOptions): Promi
   const writer = new ImportWriter(context.app, source.key, context.actor, context.author, options.dryRun === true);
   await writer.load();
   const run = new Run(context, writer, options);
-  if (source.languages.length === 0) throw new SourceError('The source has none of the languages asked for (or of this site).');
-  const languages = [...source.languages].sort((a, b) => (a === config.defaultLanguage ? -1 : b === config.defaultLanguage ? 1 : 0));
+  if (source.languages.length === 0)
+    throw new SourceError('The source has none of the languages asked for (or of this site).');
+  const languages = [...source.languages].sort((a, b) =>
+    a === config.defaultLanguage ? -1 : b === config.defaultLanguage ? 1 : 0,
+  );
   for (const kind of KINDS) {
     for (const lang of languages) {
       const seen = new Set<string>();
@@ -205,7 +219,9 @@ async function importRest(context: ImportContext, options: ImportOptions): Promi
   }
   for (const warning of source.warnings) run.report.warn(warning);
   if (source.flavour === 'original' && source.languages.length > 1) {
-    run.report.warn(`Languages read from the source: ${source.languages.join(', ')} (roots ${[...source.roots.values()].join(', ')}).`);
+    run.report.warn(
+      `Languages read from the source: ${source.languages.join(', ')} (roots ${[...source.roots.values()].join(', ')}).`,
+    );
   }
   return run.report.finish();
 }
@@ -216,16 +232,24 @@ async function importIcs(context: ImportContext, options: ImportOptions): Promis
   const isUrl = /^https?:\/\//i.test(location);
   let text: string;
   try {
-    text = isUrl ? await getText(location, httpOptions(config, 'ics')) : await readLocal(location, config.importMaxIcsBytes);
+    text = isUrl
+      ? await getText(location, httpOptions(config, 'ics'))
+      : await readLocal(location, config.importMaxIcsBytes);
   } catch (error) {
     if (error instanceof SourceError) throw error;
     throw new SourceError(`Cannot read ${location}: ${(error as Error).message}`);
   }
   const lang = options.language ?? config.defaultLanguage;
-  if (!config.languages.includes(lang)) throw new SourceError(`--language ${lang} is not a site language (${config.languages.join(', ')}).`);
+  if (!config.languages.includes(lang))
+    throw new SourceError(`--language ${lang} is not a site language (${config.languages.join(', ')}).`);
   // Loaded for iCalendar imports only (ical.js is not needed otherwise).
   const { readIcs } = await import('./ics.read.js');
-  const read = readIcs(text, { lang, category: options.category, calendarName: options.calendarName, recurrence: { max: config.recurrenceMax, horizonDays: config.recurrenceHorizonDays } });
+  const read = readIcs(text, {
+    lang,
+    category: options.category,
+    calendarName: options.calendarName,
+    recurrence: { max: config.recurrenceMax, horizonDays: config.recurrenceHorizonDays },
+  });
   const key = `ics:${isUrl ? location : resolve(location)}`;
   const writer = new ImportWriter(context.app, key, context.actor, context.author, options.dryRun === true);
   await writer.load();
@@ -239,8 +263,16 @@ async function importIcs(context: ImportContext, options: ImportOptions): Promis
     if (kind === 'category') for (const record of records) await run.write(record);
     else {
       // Overrides of occurrences once every series is written (they edit its occurrences).
-      await eachLimited(records.filter((r) => !r.occurrence), CONCURRENCY, (record) => run.write(record));
-      await eachLimited(records.filter((r) => r.occurrence), CONCURRENCY, (record) => run.write(record));
+      await eachLimited(
+        records.filter((r) => !r.occurrence),
+        CONCURRENCY,
+        (record) => run.write(record),
+      );
+      await eachLimited(
+        records.filter((r) => r.occurrence),
+        CONCURRENCY,
+        (record) => run.write(record),
+      );
     }
     await run.gone(kind, lang, new Set(records.map((r) => r.sourceId)));
   }
@@ -251,12 +283,16 @@ async function importIcs(context: ImportContext, options: ImportOptions): Promis
 /** A local .ics file (the command line only), under the same cap as one fetched. */
 async function readLocal(path: string, maxBytes: number): Promise<string> {
   const size = (await stat(path)).size;
-  if (size > maxBytes) throw new SourceError(`${path} has ${size} bytes, more than the ${maxBytes} allowed: raise CAL_IMPORT_MAX_ICS_BYTES if the feed is that large.`);
+  if (size > maxBytes)
+    throw new SourceError(
+      `${path} has ${size} bytes, more than the ${maxBytes} allowed: raise CAL_IMPORT_MAX_ICS_BYTES if the feed is that large.`,
+    );
   return readFile(path, 'utf8');
 }
 
 /** Runs one import; throws SourceError (one line, what to do) when the source cannot be read. */
 export async function runImport(context: ImportContext, options: ImportOptions): Promise<ImportReport> {
-  if ((options.from === undefined) === (options.ics === undefined)) throw new SourceError('Give either --from <REST root URL> or --ics <file or URL>.');
+  if ((options.from === undefined) === (options.ics === undefined))
+    throw new SourceError('Give either --from <REST root URL> or --ics <file or URL>.');
   return options.from !== undefined ? importRest(context, options) : importIcs(context, options);
 }

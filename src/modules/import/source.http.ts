@@ -1,4 +1,10 @@
-import { OutboundError, outboundRequest, MAX_REDIRECTS, type OutboundPolicy, type OutboundResponse } from '../../lib/outbound.js';
+import {
+  OutboundError,
+  outboundRequest,
+  MAX_REDIRECTS,
+  type OutboundPolicy,
+  type OutboundResponse,
+} from '../../lib/outbound.js';
 import { excerpt, redactUrl } from '../../lib/redact.js';
 
 /**
@@ -39,8 +45,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The message of an outbound failure, with what would lift it when a setting would. */
 function outboundMessage(error: OutboundError, options: HttpOptions): string {
-  if (error.reason === 'destination' && error.destination === 'private') return `${error.message} (CAL_IMPORT_ALLOW_PRIVATE=1 allows importing from a private network).`;
-  if (error.reason === 'too-large') return `${error.message}: raise ${options.maxBytesSetting} if the source is that large.`;
+  if (error.reason === 'destination' && error.destination === 'private')
+    return `${error.message} (CAL_IMPORT_ALLOW_PRIVATE=1 allows importing from a private network).`;
+  if (error.reason === 'too-large')
+    return `${error.message}: raise ${options.maxBytesSetting} if the source is that large.`;
   return `${error.message}.`;
 }
 
@@ -48,7 +56,12 @@ function outboundMessage(error: OutboundError, options: HttpOptions): string {
  * GET `url` with retries; answers every status but those retried. `accept` is the Accept header;
  * `timeoutMs` the default deadline of one try.
  */
-async function getWithRetries(url: string, options: HttpOptions, accept: string, timeoutMs: number): Promise<OutboundResponse> {
+async function getWithRetries(
+  url: string,
+  options: HttpOptions,
+  accept: string,
+  timeoutMs: number,
+): Promise<OutboundResponse> {
   const tries = options.tries ?? 3;
   let backoff = options.backoffMs ?? 500;
   let last = '';
@@ -98,12 +111,16 @@ export async function getJson(url: string, options: HttpOptions, allow: number[]
     throw new SourceError(`${shown} answered ${response.status}${type.includes('json') ? `: ${brief(text)}` : ''}.`);
   }
   if (/^\s*</.test(text)) {
-    throw new SourceError(`${shown} answered HTML, not JSON: give the REST root of the site (e.g. https://example.org/wp-json/), and check that the REST API is not blocked.`);
+    throw new SourceError(
+      `${shown} answered HTML, not JSON: give the REST root of the site (e.g. https://example.org/wp-json/), and check that the REST API is not blocked.`,
+    );
   }
   try {
     return { status: response.status, headers: response.headers, body: JSON.parse(text) };
   } catch {
-    throw new SourceError(`${shown} answered JSON that does not parse (${text.length} bytes${text.length > 0 ? `, ending "${excerpt(text.slice(-20), 20)}"` : ''}): the answer was cut off, or the site adds output to its REST answers.`);
+    throw new SourceError(
+      `${shown} answered JSON that does not parse (${text.length} bytes${text.length > 0 ? `, ending "${excerpt(text.slice(-20), 20)}"` : ''}): the answer was cut off, or the site adds output to its REST answers.`,
+    );
   }
 }
 

@@ -15,9 +15,19 @@ type Json = Record<string, unknown>;
 const NAMESPACES: Record<Flavour, string> = { original: 'tribe/events/v1', cal: 'cal/events/v1' };
 const PER_PAGE = 50;
 /** The routes of each kind, and the key of their list in the answer. */
-const ROUTES: Record<Kind, string> = { category: 'categories', tag: 'tags', venue: 'venues', organizer: 'organizers', event: 'events' };
+const ROUTES: Record<Kind, string> = {
+  category: 'categories',
+  tag: 'tags',
+  venue: 'venues',
+  organizer: 'organizers',
+  event: 'events',
+};
 /** Post types of WordPress's own REST API, where WPML adds each post's translations. */
-const WP_TYPES: Partial<Record<Kind, string>> = { event: 'tribe_events', venue: 'tribe_venue', organizer: 'tribe_organizer' };
+const WP_TYPES: Partial<Record<Kind, string>> = {
+  event: 'tribe_events',
+  venue: 'tribe_venue',
+  organizer: 'tribe_organizer',
+};
 /** Statuses a user with credentials reads (trashed records are not moved). */
 const STATUSES = 'publish,future,draft,pending,private';
 
@@ -47,12 +57,14 @@ const idOf = (value: unknown): string | null => {
   const id = value && typeof value === 'object' ? (value as Json)['id'] : value;
   return typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)) ? String(id) : null;
 };
-const ids = (list: unknown): string[] => (Array.isArray(list) ? list.map(idOf).filter((id): id is string => id !== null) : []);
+const ids = (list: unknown): string[] =>
+  Array.isArray(list) ? list.map(idOf).filter((id): id is string => id !== null) : [];
 /** Only non-empty: the API refuses an empty description or excerpt. */
 const nonEmpty = (payload: Json, name: string, value: unknown) => {
   if (typeof value === 'string' && value.trim() !== '') payload[name] = value;
 };
-const imageUrl = (image: unknown): string | undefined => (image && typeof image === 'object' ? str((image as Json)['url']) || undefined : undefined);
+const imageUrl = (image: unknown): string | undefined =>
+  image && typeof image === 'object' ? str((image as Json)['url']) || undefined : undefined;
 
 export class RestSource {
   readonly warnings: string[] = [];
@@ -81,13 +93,18 @@ export class RestSource {
     try {
       root = new URL(options.url);
     } catch {
-      throw new SourceError(`--from must be the URL of a REST root (e.g. https://example.org/wp-json/), not "${excerpt(options.url, 100)}".`);
+      throw new SourceError(
+        `--from must be the URL of a REST root (e.g. https://example.org/wp-json/), not "${excerpt(options.url, 100)}".`,
+      );
     }
-    if (!/^https?:$/.test(root.protocol)) throw new SourceError(`--from must be an http(s) URL, not ${excerpt(root.protocol, 20)}`);
+    if (!/^https?:$/.test(root.protocol))
+      throw new SourceError(`--from must be an http(s) URL, not ${excerpt(root.protocol, 20)}`);
     // Credentials in the URL (https://user:password@…) count as --user and --password; they travel
     // in the header of every request, and the URLs built from the root (shown, stored) hold none.
     const user = options.user ?? (root.username === '' ? undefined : decodeURIComponent(root.username));
-    const password = options.password ?? (root.password === '' && root.username === '' ? undefined : decodeURIComponent(root.password));
+    const password =
+      options.password ??
+      (root.password === '' && root.username === '' ? undefined : decodeURIComponent(root.password));
     root.username = '';
     root.password = '';
     root.search = '';
@@ -95,12 +112,21 @@ export class RestSource {
     const http: HttpOptions = { ...options.http, authorization: basicAuth(user, password) };
     const index = (await getJson(root.toString(), http)).body as Json;
     const namespaces = Array.isArray(index['namespaces']) ? (index['namespaces'] as unknown[]).map(String) : null;
-    if (!namespaces) throw new SourceError(`${redactUrl(root.toString())} is not a REST index (no "namespaces" in its answer): give the REST root, e.g. https://example.org/wp-json/.`);
-    const flavour: Flavour | null = namespaces.includes(NAMESPACES.cal) ? 'cal' : namespaces.includes(NAMESPACES.original) ? 'original' : null;
+    if (!namespaces)
+      throw new SourceError(
+        `${redactUrl(root.toString())} is not a REST index (no "namespaces" in its answer): give the REST root, e.g. https://example.org/wp-json/.`,
+      );
+    const flavour: Flavour | null = namespaces.includes(NAMESPACES.cal)
+      ? 'cal'
+      : namespaces.includes(NAMESPACES.original)
+        ? 'original'
+        : null;
     if (!flavour) {
       // The source's own words, quoted short: a huge index must not become a huge message.
       const listed = namespaces.length > 0 ? excerpt(namespaces.slice(0, 50).join(', ')) : 'no namespaces';
-      throw new SourceError(`${redactUrl(root.toString())} has no calendar API: its REST index lists ${listed}, neither tribe/events/v1 nor cal/events/v1.`);
+      throw new SourceError(
+        `${redactUrl(root.toString())} has no calendar API: its REST index lists ${listed}, neither tribe/events/v1 nor cal/events/v1.`,
+      );
     }
     const roots = await RestSource.findLanguages(root, flavour, index, options, http);
     return new RestSource(`rest:${root.toString()}`, flavour, root.toString(), roots, options, http);
@@ -111,8 +137,15 @@ export class RestSource {
    * taken as this site's default language and each other site language's root (`/fr/wp-json/`)
    * is probed; one that answers with the calendar's namespace exists.
    */
-  private static async findLanguages(root: URL, flavour: Flavour, index: Json, options: RestSourceOptions, http: HttpOptions): Promise<Map<string, string>> {
-    const wanted = (lang: string) => options.siteLanguages.includes(lang) && (options.languages === undefined || options.languages.includes(lang));
+  private static async findLanguages(
+    root: URL,
+    flavour: Flavour,
+    index: Json,
+    options: RestSourceOptions,
+    http: HttpOptions,
+  ): Promise<Map<string, string>> {
+    const wanted = (lang: string) =>
+      options.siteLanguages.includes(lang) && (options.languages === undefined || options.languages.includes(lang));
     const rootOf = (lang: string) => {
       const url = new URL(root.toString());
       url.pathname = `/${lang}${url.pathname}`;
@@ -121,8 +154,11 @@ export class RestSource {
     const roots = new Map<string, string>();
     if (flavour === 'cal') {
       const sourceDefault = str(index['language']) || options.defaultLanguage;
-      const languages = Array.isArray(index['languages']) ? (index['languages'] as unknown[]).map(String) : [sourceDefault];
-      for (const lang of languages) if (wanted(lang)) roots.set(lang, lang === sourceDefault ? root.toString() : rootOf(lang));
+      const languages = Array.isArray(index['languages'])
+        ? (index['languages'] as unknown[]).map(String)
+        : [sourceDefault];
+      for (const lang of languages)
+        if (wanted(lang)) roots.set(lang, lang === sourceDefault ? root.toString() : rootOf(lang));
       return roots;
     }
     if (wanted(options.defaultLanguage)) roots.set(options.defaultLanguage, root.toString());
@@ -131,7 +167,8 @@ export class RestSource {
       try {
         const probe = await getJson(rootOf(lang), { ...http, tries: 1 }, [404]);
         const ns = (probe.body as Json)['namespaces'];
-        if (probe.status === 200 && Array.isArray(ns) && ns.includes(NAMESPACES.original)) roots.set(lang, rootOf(lang));
+        if (probe.status === 200 && Array.isArray(ns) && ns.includes(NAMESPACES.original))
+          roots.set(lang, rootOf(lang));
       } catch {
         // No such root: the site does not have that language.
       }
@@ -207,7 +244,9 @@ export class RestSource {
         }
       }
     } catch {
-      this.warnings.push('Events hidden from listings are not in the original\'s event list, and its wp/v2 API did not list them: they were not imported.');
+      this.warnings.push(
+        "Events hidden from listings are not in the original's event list, and its wp/v2 API did not list them: they were not imported.",
+      );
       return;
     }
     for (let i = 0; i < missing.length; i += PER_PAGE) {
@@ -232,7 +271,14 @@ export class RestSource {
   private async wpmlTranslations(kind: Kind, lang: string, items: Json[]): Promise<Map<string, string[]>> {
     const found = new Map<string, string[]>();
     const type = WP_TYPES[kind];
-    if (this.flavour !== 'original' || this.roots.size < 2 || !type || items.length === 0 || this.wpmlAvailable === false) return found;
+    if (
+      this.flavour !== 'original' ||
+      this.roots.size < 2 ||
+      !type ||
+      items.length === 0 ||
+      this.wpmlAvailable === false
+    )
+      return found;
     const url = new URL(`${this.roots.get(lang)!}wp/v2/${type}`);
     url.searchParams.set('include', items.map((i) => String(i['id'])).join(','));
     url.searchParams.set('per_page', String(PER_PAGE));
@@ -245,11 +291,16 @@ export class RestSource {
       this.wpmlAvailable = true;
       for (const post of list) {
         const others = Array.isArray(post['wpml_translations']) ? (post['wpml_translations'] as Json[]) : [];
-        found.set(String(post['id']), others.map((t) => idOf(t['id'])).filter((id): id is string => id !== null));
+        found.set(
+          String(post['id']),
+          others.map((t) => idOf(t['id'])).filter((id): id is string => id !== null),
+        );
       }
     } catch {
       if (this.wpmlAvailable === null) {
-        this.warnings.push('The source does not expose WPML translations in its wp/v2 answers: each language was imported without links between translations.');
+        this.warnings.push(
+          'The source does not expose WPML translations in its wp/v2 answers: each language was imported without links between translations.',
+        );
       }
       this.wpmlAvailable = false;
     }
@@ -261,7 +312,9 @@ export class RestSource {
     if (sourceId === null) return { kind, sourceId: '?', lang, reason: 'no id in the source' };
     const translations =
       this.flavour === 'cal' && item['translations'] && typeof item['translations'] === 'object'
-        ? Object.values(item['translations'] as Json).map(idOf).filter((id): id is string => id !== null && id !== sourceId)
+        ? Object.values(item['translations'] as Json)
+            .map(idOf)
+            .filter((id): id is string => id !== null && id !== sourceId)
         : (wpml.get(sourceId) ?? []);
     const modified = str(item['modified_utc']) || null;
     const base = { kind, sourceId, lang, modified, translations };
@@ -273,18 +326,27 @@ export class RestSource {
         nonEmpty(payload, 'slug', item['slug']);
         nonEmpty(payload, 'description', item['description']);
         const parent = idOf(item['parent']);
-        return { ...base, payload, ...(kind === 'category' && parent !== null && parent !== '0' ? { links: { parent } } : {}) };
+        return {
+          ...base,
+          payload,
+          ...(kind === 'category' && parent !== null && parent !== '0' ? { links: { parent } } : {}),
+        };
       }
       case 'venue':
       case 'organizer': {
         payload[kind] = str(item[kind]);
         if (payload[kind] === '') return { kind, sourceId, lang, reason: `no ${kind} name` };
         for (const field of ['slug', 'description', 'excerpt', 'status']) nonEmpty(payload, field, item[field]);
-        const fields = kind === 'venue' ? ['address', 'city', 'country', 'province', 'state', 'stateprovince', 'zip', 'phone', 'website'] : ['phone', 'website', 'email'];
+        const fields =
+          kind === 'venue'
+            ? ['address', 'city', 'country', 'province', 'state', 'stateprovince', 'zip', 'phone', 'website']
+            : ['phone', 'website', 'email'];
         for (const field of fields) nonEmpty(payload, field, item[field]);
         if (kind === 'venue') {
-          for (const flag of ['show_map', 'show_map_link']) if (typeof item[flag] === 'boolean') payload[flag] = item[flag];
-          if (typeof item['geo_lat'] === 'number' && typeof item['geo_lng'] === 'number') Object.assign(payload, { geo_lat: item['geo_lat'], geo_lng: item['geo_lng'] });
+          for (const flag of ['show_map', 'show_map_link'])
+            if (typeof item[flag] === 'boolean') payload[flag] = item[flag];
+          if (typeof item['geo_lat'] === 'number' && typeof item['geo_lng'] === 'number')
+            Object.assign(payload, { geo_lat: item['geo_lat'], geo_lng: item['geo_lng'] });
         }
         const image = imageUrl(item['image']);
         if (image) payload['image'] = image;
@@ -293,8 +355,10 @@ export class RestSource {
       case 'event': {
         payload['title'] = str(item['title']);
         if (payload['title'] === '') return { kind, sourceId, lang, reason: 'no title' };
-        for (const field of ['slug', 'description', 'excerpt', 'status', 'start_date', 'end_date', 'timezone']) nonEmpty(payload, field, item[field]);
-        for (const flag of ['all_day', 'featured', 'sticky', 'hide_from_listings', 'show_map', 'show_map_link']) if (typeof item[flag] === 'boolean') payload[flag] = item[flag];
+        for (const field of ['slug', 'description', 'excerpt', 'status', 'start_date', 'end_date', 'timezone'])
+          nonEmpty(payload, field, item[field]);
+        for (const flag of ['all_day', 'featured', 'sticky', 'hide_from_listings', 'show_map', 'show_map_link'])
+          if (typeof item[flag] === 'boolean') payload[flag] = item[flag];
         nonEmpty(payload, 'cost', item['cost']);
         const website = str(item['website']);
         // This service answers an event's own page as its website when none was set.
@@ -306,7 +370,12 @@ export class RestSource {
         return {
           ...base,
           payload,
-          links: { ...(venue !== null ? { venue } : {}), organizers: ids(item['organizer']), categories: ids(item['categories']), tags: ids(item['tags']) },
+          links: {
+            ...(venue !== null ? { venue } : {}),
+            organizers: ids(item['organizer']),
+            categories: ids(item['categories']),
+            tags: ids(item['tags']),
+          },
         };
       }
     }

@@ -8,7 +8,15 @@ import { assertMayAssignAuthor } from '../posts/post.service.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
 import { linkedErrors } from './linked.errors.js';
 import { findBySlug, unlinkFromEvents } from './linked.repository.js';
-import { checkLinkedInput, findLinked, insertLinked, loadRelated, toLinkedObject, updateLinked, type LinkedChanges } from './linked.service.js';
+import {
+  checkLinkedInput,
+  findLinked,
+  insertLinked,
+  loadRelated,
+  toLinkedObject,
+  updateLinked,
+  type LinkedChanges,
+} from './linked.service.js';
 import { inTransaction } from '../../db/transaction.js';
 
 /**
@@ -29,7 +37,13 @@ export async function bySlug(db: Db, kind: LinkedKind, slug: string, lang: strin
 }
 
 /** The response object of one record; `single` (GET only) adds json_ld. */
-export async function linkedObject(db: Db, kind: LinkedKind, row: LinkedRow, ctx: RequestContext, single: boolean): Promise<Record<string, unknown>> {
+export async function linkedObject(
+  db: Db,
+  kind: LinkedKind,
+  row: LinkedRow,
+  ctx: RequestContext,
+  single: boolean,
+): Promise<Record<string, unknown>> {
   return toLinkedObject(kind, row, await loadRelated(db, kind, [row], ctx.actor), ctx, single);
 }
 
@@ -39,7 +53,13 @@ export function assertReadable(kind: LinkedKind, row: LinkedRow, ctx: RequestCon
 }
 
 /** Checks a create or update payload; runs before the permission check, as in the original. */
-export async function checkLinkedRecord(db: Db, kind: LinkedKind, input: Record<string, unknown>, ctx: RequestContext, existing: LinkedRow | null): Promise<LinkedChanges> {
+export async function checkLinkedRecord(
+  db: Db,
+  kind: LinkedKind,
+  input: Record<string, unknown>,
+  ctx: RequestContext,
+  existing: LinkedRow | null,
+): Promise<LinkedChanges> {
   const problems = new Problems();
   const changes = await checkLinkedInput(db, kind, input, ctx, existing, problems);
   problems.throwIfAny();
@@ -47,7 +67,12 @@ export async function checkLinkedRecord(db: Db, kind: LinkedKind, input: Record<
 }
 
 /** Creates a checked record, or finds its duplicate (original 4.3); returns its id either way. */
-export async function createLinkedRecord(db: Db, kind: LinkedKind, changes: LinkedChanges, ctx: RequestContext): Promise<number> {
+export async function createLinkedRecord(
+  db: Db,
+  kind: LinkedKind,
+  changes: LinkedChanges,
+  ctx: RequestContext,
+): Promise<number> {
   assertMayAssignAuthor(ctx.actor, changes.common.author);
   return inTransaction(db, async (trx) => {
     const { id, created } = await insertLinked(trx, kind, changes, ctx);
@@ -57,7 +82,13 @@ export async function createLinkedRecord(db: Db, kind: LinkedKind, changes: Link
 }
 
 /** Writes an update; a record entering the trash leaves its events in the same transaction. */
-async function writeUpdate(db: Db, kind: LinkedKind, row: LinkedRow, changes: LinkedChanges, ctx: RequestContext): Promise<void> {
+async function writeUpdate(
+  db: Db,
+  kind: LinkedKind,
+  row: LinkedRow,
+  changes: LinkedChanges,
+  ctx: RequestContext,
+): Promise<void> {
   await inTransaction(db, async (trx) => {
     await updateLinked(trx, kind, row, changes, ctx);
     if (changes.common.status === 'trash' && row.status !== 'trash') await unlinkFromEvents(trx, kind, row.id);
@@ -66,7 +97,13 @@ async function writeUpdate(db: Db, kind: LinkedKind, row: LinkedRow, changes: Li
 }
 
 /** Partial update (SPEC item 1) of a checked payload; the caller must be allowed to edit the record. */
-export async function updateLinkedRecord(db: Db, kind: LinkedKind, row: LinkedRow, changes: LinkedChanges, ctx: RequestContext): Promise<void> {
+export async function updateLinkedRecord(
+  db: Db,
+  kind: LinkedKind,
+  row: LinkedRow,
+  changes: LinkedChanges,
+  ctx: RequestContext,
+): Promise<void> {
   if (!canEdit(ctx.actor, row)) throw restForbidden(true);
   assertMayAssignAuthor(ctx.actor, changes.common.author);
   await writeUpdate(db, kind, row, changes, ctx);

@@ -45,27 +45,45 @@ function truthy(value: unknown, name: string, problems: Problems): boolean | und
 function searchCondition(db: Db, kind: LinkedKind, search: string, problems: Problems): Expression<SqlBool> | null {
   const words = [...new Set(search.split(/[^\p{L}\p{N}-]+/u).filter((w) => w !== ''))];
   // A condition per word and field: a hundred words made a statement PostgreSQL refuses to plan.
-  if (words.length > TEXT_LIMITS.searchWords) problems.add('search', `search has more than ${TEXT_LIMITS.searchWords} different words.`);
+  if (words.length > TEXT_LIMITS.searchWords)
+    problems.add('search', `search has more than ${TEXT_LIMITS.searchWords} different words.`);
   if (words.length === 0 || words.length > TEXT_LIMITS.searchWords) return null;
   const dialect = dialectOf(db);
   const fields = ['title', 'description', 'excerpt', ...kind.dedupeFields];
   const matches = fields.map((field) => {
     const column = sql.ref<string>(`${kind.table}.${field}`);
-    return sql.join(words.map((word) => containsInsensitive(dialect, column, `%${likeEscape(word)}%`)), sql` and `);
+    return sql.join(
+      words.map((word) => containsInsensitive(dialect, column, `%${likeEscape(word)}%`)),
+      sql` and `,
+    );
   });
   return sql<SqlBool>`((${sql.join(matches, sql`) or (`)}))`;
 }
 
 /** Linked to an event starting now or later that the caller may read, and whose links it sees (SPEC item 19). */
-function upcomingCondition(kind: LinkedKind, ctx: RequestContext, shown: Expression<SqlBool>, now: Date): Expression<SqlBool> {
+function upcomingCondition(
+  kind: LinkedKind,
+  ctx: RequestContext,
+  shown: Expression<SqlBool>,
+  now: Date,
+): Expression<SqlBool> {
   const nowText = nowUtc(now);
   // The start_local bound only lets events(venue_id, start_local) skip past events; start_utc decides.
   const localBound = nowUtc(new Date(now.getTime() - LOCAL_MARGIN_MS));
   const readable = visibleTo(ctx.actor, [...READABLE_EVENT_STATUSES], 'e');
-  return hasLinkedEvent(kind, sql<SqlBool>`e.start_local >= ${localBound} and e.start_utc >= ${nowText} and ${readable} and ${shown}`);
+  return hasLinkedEvent(
+    kind,
+    sql<SqlBool>`e.start_local >= ${localBound} and e.start_utc >= ${nowText} and ${readable} and ${shown}`,
+  );
 }
 
-async function buildFilter(db: Db, kind: LinkedKind, q: LinkedListParams, ctx: RequestContext, now: Date): Promise<LinkedFilter> {
+async function buildFilter(
+  db: Db,
+  kind: LinkedKind,
+  q: LinkedListParams,
+  ctx: RequestContext,
+  now: Date,
+): Promise<LinkedFilter> {
   const problems = new Problems();
   const where: Expression<SqlBool>[] = [];
   const echo: [string, string][] = [];
@@ -89,7 +107,8 @@ async function buildFilter(db: Db, kind: LinkedKind, q: LinkedListParams, ctx: R
     echo.push(['has_events', String(q.has_events)]);
   }
   // False or absent is no filter: it does not mean "without upcoming events" (original 3.2).
-  if (truthy(q.only_with_upcoming, 'only_with_upcoming', problems)) where.push(upcomingCondition(kind, ctx, shown, now));
+  if (truthy(q.only_with_upcoming, 'only_with_upcoming', problems))
+    where.push(upcomingCondition(kind, ctx, shown, now));
 
   const statuses = checkStatusFilter(q.status, ctx.actor, problems) ?? defaultListStatuses(ctx.actor);
   where.push(visibleTo(ctx.actor, statuses, kind.table));
@@ -103,7 +122,13 @@ async function buildFilter(db: Db, kind: LinkedKind, q: LinkedListParams, ctx: R
 }
 
 /** GET /venues and /organizers: a COUNT, one page query, then a fixed number of queries for images and translations. */
-export async function listLinked(db: Db, kind: LinkedKind, q: LinkedListParams, ctx: RequestContext, now: Date = new Date()): Promise<Page<LinkedKind['table']>> {
+export async function listLinked(
+  db: Db,
+  kind: LinkedKind,
+  q: LinkedListParams,
+  ctx: RequestContext,
+  now: Date = new Date(),
+): Promise<Page<LinkedKind['table']>> {
   const page = q.page ?? 1;
   const perPage = clampPerPage(q.per_page);
   const filter = await buildFilter(db, kind, q, ctx, now);

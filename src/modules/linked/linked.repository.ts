@@ -53,7 +53,8 @@ export function linkedToEvent(kind: LinkedKind, eventId: number, shown: Expressi
 
 /** Removes this record, and only it, from every event (SPEC item 4). */
 export async function unlinkFromEvents(trx: Db, kind: LinkedKind, id: number): Promise<void> {
-  if (kind.table === 'venues') await trx.updateTable('events').set({ venue_id: null }).where('venue_id', '=', id).execute();
+  if (kind.table === 'venues')
+    await trx.updateTable('events').set({ venue_id: null }).where('venue_id', '=', id).execute();
   else await trx.deleteFrom('event_organizers').where('organizer_id', '=', id).execute();
 }
 
@@ -65,7 +66,12 @@ function filtered(db: Db, kind: LinkedKind, lang: string, where: Expression<SqlB
     .where((eb) => eb.and(where));
 }
 
-export async function countLinked(db: Db, kind: LinkedKind, lang: string, where: Expression<SqlBool>[]): Promise<number> {
+export async function countLinked(
+  db: Db,
+  kind: LinkedKind,
+  lang: string,
+  where: Expression<SqlBool>[],
+): Promise<number> {
   const row = await filtered(db, kind, lang, where)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
@@ -73,6 +79,19 @@ export async function countLinked(db: Db, kind: LinkedKind, lang: string, where:
 }
 
 /** A page, newest publication date first, then highest id (WP_Query's default order). */
-export function pageLinked(db: Db, kind: LinkedKind, lang: string, where: Expression<SqlBool>[], limit: number, offset: number): Promise<LinkedRow[]> {
-  return filtered(db, kind, lang, where).selectAll().orderBy('date', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute() as Promise<LinkedRow[]>;
+export function pageLinked(
+  db: Db,
+  kind: LinkedKind,
+  lang: string,
+  where: Expression<SqlBool>[],
+  limit: number,
+  offset: number,
+): Promise<LinkedRow[]> {
+  return filtered(db, kind, lang, where)
+    .selectAll()
+    .orderBy('date', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute() as Promise<LinkedRow[]>;
 }

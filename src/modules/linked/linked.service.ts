@@ -5,7 +5,15 @@ import { parseTruthy } from '../../http/params.js';
 import type { Problems } from '../../http/problems.js';
 import { zoneOrUtc } from '../../lib/dates.js';
 import { loadImages } from '../images/image.service.js';
-import { checkCommonFields, newPostColumns, updatedPostColumns, loadTranslations, visibleTo, type CommonChanges, type Existing } from '../posts/post.service.js';
+import {
+  checkCommonFields,
+  newPostColumns,
+  updatedPostColumns,
+  loadTranslations,
+  visibleTo,
+  type CommonChanges,
+  type Existing,
+} from '../posts/post.service.js';
 import { POST_STATUSES, type Actor } from '../../auth/roles.js';
 import { dropFalsy, globalId, languageFields, postHead, renderHtml, type Related } from '../posts/post.mapper.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
@@ -44,7 +52,8 @@ export async function checkLinkedInput(
 
   const name = input[kind.nameField];
   if (name !== undefined) {
-    if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_TEXT) problems.add(`${prefix}${kind.nameField}`, `${kind.nameField} must be a non-empty string.`);
+    if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_TEXT)
+      problems.add(`${prefix}${kind.nameField}`, `${kind.nameField} must be a non-empty string.`);
     else changes.name = name.trim();
   }
 
@@ -57,7 +66,8 @@ export async function checkLinkedInput(
     }
     const text = value === null ? '' : String(value).trim();
     if (text.length > MAX_TEXT) problems.add(`${prefix}${field}`, `${field} is too long.`);
-    else if (kind.urlFields.includes(field) && text !== '' && !isHttpUrl(text)) problems.add(`${prefix}${field}`, `${field} is not a valid URL.`);
+    else if (kind.urlFields.includes(field) && text !== '' && !isHttpUrl(text))
+      problems.add(`${prefix}${field}`, `${field} is not a valid URL.`);
     else changes.fields[field] = text;
   }
 
@@ -68,7 +78,8 @@ export async function checkLinkedInput(
       if (parsed === null) problems.add(`${prefix}${flag}`, `${flag} is not a boolean.`);
       else changes.flags[flag] = parsed ? 1 : 0;
     }
-    if (deriveStateProvince(changes.fields, (existing as Partial<VenueRow> | null)?.country)) changes.derived = ['stateprovince'];
+    if (deriveStateProvince(changes.fields, (existing as Partial<VenueRow> | null)?.country))
+      changes.derived = ['stateprovince'];
     // Coordinates belong to the premium geolocation extension; while it is off they are ignored (SPEC item 14).
     if (ctx.settings.geoloc) checkCoordinates(input, changes, problems, prefix);
   }
@@ -80,15 +91,24 @@ export async function checkLinkedInput(
  * update the country not sent is the stored one (`existingCountry`).
  */
 function deriveStateProvince(fields: Record<string, string>, existingCountry: string | undefined): boolean {
-  if (fields['stateprovince'] !== undefined || (fields['state'] === undefined && fields['province'] === undefined)) return false;
+  if (fields['stateprovince'] !== undefined || (fields['state'] === undefined && fields['province'] === undefined))
+    return false;
   const country = (fields['country'] ?? existingCountry ?? '').toLowerCase();
   const us = country === '' || country === 'us' || country === 'usa' || country === 'united states';
   fields['stateprovince'] = (us && fields['state'] ? fields['state'] : fields['province'] || fields['state']) ?? '';
   return true;
 }
 
-function checkCoordinates(input: Record<string, unknown>, changes: LinkedChanges, problems: Problems, prefix: string): void {
-  for (const [field, limit] of [['geo_lat', 90], ['geo_lng', 180]] as const) {
+function checkCoordinates(
+  input: Record<string, unknown>,
+  changes: LinkedChanges,
+  problems: Problems,
+  prefix: string,
+): void {
+  for (const [field, limit] of [
+    ['geo_lat', 90],
+    ['geo_lng', 180],
+  ] as const) {
     const value = input[field];
     if (value === undefined) continue;
     if (value === null || value === '') {
@@ -96,7 +116,8 @@ function checkCoordinates(input: Record<string, unknown>, changes: LinkedChanges
       continue;
     }
     const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-    if (!Number.isFinite(n) || Math.abs(n) > limit) problems.add(`${prefix}${field}`, `${field} must be a number between -${limit} and ${limit}.`);
+    if (!Number.isFinite(n) || Math.abs(n) > limit)
+      problems.add(`${prefix}${field}`, `${field} must be a number between -${limit} and ${limit}.`);
     else changes.geo[field] = n;
   }
 }
@@ -105,13 +126,21 @@ function checkCoordinates(input: Record<string, unknown>, changes: LinkedChanges
  * Creates the record, or returns the existing one when every non-empty field sent matches it
  * case-insensitively (the original's duplicate avoidance; status is not compared).
  */
-export async function insertLinked(trx: Db, kind: LinkedKind, changes: LinkedChanges, ctx: RequestContext): Promise<{ id: number; created: boolean }> {
+export async function insertLinked(
+  trx: Db,
+  kind: LinkedKind,
+  changes: LinkedChanges,
+  ctx: RequestContext,
+): Promise<{ id: number; created: boolean }> {
   const duplicate = await findDuplicate(trx, kind, changes, ctx);
   if (duplicate !== undefined) return { id: duplicate, created: false };
   const name = changes.name ?? '';
   const columns = await newPostColumns(trx, kind.table, changes.common, ctx, name);
   const values = Object.assign({}, columns, changes.fields, changes.flags, changes.geo);
-  await trx.insertInto(kind.table).values(values as never).execute();
+  await trx
+    .insertInto(kind.table)
+    .values(values as never)
+    .execute();
   return { id: columns.id, created: true };
 }
 
@@ -119,27 +148,50 @@ export async function insertLinked(trx: Db, kind: LinkedKind, changes: LinkedCha
  * Only records the caller may read count: answering with someone else's draft would disclose it
  * (SPEC item 6). The name is compared through lower(title), which 002_linked_title_ci indexes.
  */
-async function findDuplicate(db: Db, kind: LinkedKind, changes: LinkedChanges, ctx: RequestContext): Promise<number | undefined> {
+async function findDuplicate(
+  db: Db,
+  kind: LinkedKind,
+  changes: LinkedChanges,
+  ctx: RequestContext,
+): Promise<number | undefined> {
   const compared: [string, string][] = [];
   if (changes.name) compared.push(['title', changes.name]);
-  for (const field of ['description', 'excerpt'] as const) if (changes.common[field]) compared.push([field, changes.common[field]!]);
+  for (const field of ['description', 'excerpt'] as const)
+    if (changes.common[field]) compared.push([field, changes.common[field]!]);
   for (const field of kind.dedupeFields) {
     if (changes.fields[field] && !changes.derived?.includes(field)) compared.push([field, changes.fields[field]!]);
   }
   if (compared.length === 0) return undefined;
-  let query = db.selectFrom(kind.table).select('id').where('lang', '=', ctx.lang).where(visibleTo(ctx.actor, LIVE_STATUSES, kind.table));
-  for (const [column, value] of compared) query = query.where(sql<boolean>`lower(${sql.ref(column)}) = lower(${value})`);
+  let query = db
+    .selectFrom(kind.table)
+    .select('id')
+    .where('lang', '=', ctx.lang)
+    .where(visibleTo(ctx.actor, LIVE_STATUSES, kind.table));
+  for (const [column, value] of compared)
+    query = query.where(sql<boolean>`lower(${sql.ref(column)}) = lower(${value})`);
   const row = await query.orderBy('id').limit(1).executeTakeFirst();
   return row?.id;
 }
 
-export async function updateLinked(trx: Db, kind: LinkedKind, existing: LinkedRow, changes: LinkedChanges, ctx: RequestContext): Promise<void> {
+export async function updateLinked(
+  trx: Db,
+  kind: LinkedKind,
+  existing: LinkedRow,
+  changes: LinkedChanges,
+  ctx: RequestContext,
+): Promise<void> {
   const columns = await updatedPostColumns(trx, kind.table, changes.common, ctx, existing, changes.name);
-  await trx.updateTable(kind.table).set(Object.assign({}, columns, changes.fields, changes.flags, changes.geo) as never).where('id', '=', existing.id).execute();
+  await trx
+    .updateTable(kind.table)
+    .set(Object.assign({}, columns, changes.fields, changes.flags, changes.geo) as never)
+    .where('id', '=', existing.id)
+    .execute();
 }
 
 export function findLinked(db: Db, kind: LinkedKind, id: number): Promise<LinkedRow | undefined> {
-  return db.selectFrom(kind.table).selectAll().where('id', '=', id).executeTakeFirst() as Promise<LinkedRow | undefined>;
+  return db.selectFrom(kind.table).selectAll().where('id', '=', id).executeTakeFirst() as Promise<
+    LinkedRow | undefined
+  >;
 }
 
 /**
@@ -148,14 +200,28 @@ export function findLinked(db: Db, kind: LinkedKind, id: number): Promise<Linked
  */
 export async function loadRelated(db: Db, kind: LinkedKind, rows: LinkedRow[], reader: Actor | null): Promise<Related> {
   const [images, translations] = await Promise.all([
-    loadImages(db, rows.map((r) => r.image_id)),
-    loadTranslations(db, kind.table, rows.map((r) => r.trid), reader),
+    loadImages(
+      db,
+      rows.map((r) => r.image_id),
+    ),
+    loadTranslations(
+      db,
+      kind.table,
+      rows.map((r) => r.trid),
+      reader,
+    ),
   ]);
   return { images, translations };
 }
 
 /** The venue or organizer object, in the original's key order; `single` adds json_ld. */
-export function toLinkedObject(kind: LinkedKind, row: LinkedRow, related: Related, ctx: RequestContext, single: boolean): Record<string, unknown> {
+export function toLinkedObject(
+  kind: LinkedKind,
+  row: LinkedRow,
+  related: Related,
+  ctx: RequestContext,
+  single: boolean,
+): Record<string, unknown> {
   const head = dropFalsy(
     Object.assign(
       postHead(row, ctx, kind.pagePath),

@@ -36,7 +36,8 @@ async function openSqlite(file: string, options: SQLite.Options): Promise<SQLite
 const companions = (file: string) => [`${file}-wal`, `${file}-shm`, `${file}-journal`];
 /** Whether anything, a dangling symbolic link included, has that name. */
 const taken = (file: string) => fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
-const takenMeanwhile = (file: string) => new BackupError(`${file} appeared while the backup was made: it was left as it is; choose a new file.`);
+const takenMeanwhile = (file: string) =>
+  new BackupError(`${file} appeared while the backup was made: it was left as it is; choose a new file.`);
 
 /**
  * What is wrong with `file` as a database of ours, or null: SQLite's integrity and foreign-key
@@ -54,13 +55,20 @@ export async function soundness(file: string): Promise<string | null> {
     const integrity = db.pragma('integrity_check', { simple: true });
     if (integrity !== 'ok') return `fails SQLite's integrity check (${String(integrity)})`;
     if ((db.pragma('foreign_key_check') as unknown[]).length > 0) return "fails SQLite's foreign-key check";
-    const ours = db.prepare("select count(*) as n from sqlite_master where type = 'table' and name in ('kysely_migration', 'events', 'posts')").get() as { n: number };
+    const ours = db
+      .prepare(
+        "select count(*) as n from sqlite_master where type = 'table' and name in ('kysely_migration', 'events', 'posts')",
+      )
+      .get() as { n: number };
     if (ours.n !== 3) return 'is not a database of this service';
-    const ran = (db.prepare('select name from kysely_migration order by name').all() as { name: string }[]).map((m) => m.name);
+    const ran = (db.prepare('select name from kysely_migration order by name').all() as { name: string }[]).map(
+      (m) => m.name,
+    );
     const unknown = ran.filter((name) => !MIGRATION_NAMES.includes(name));
     if (unknown.length > 0) return `was made by a later version (migrations ${unknown.join(', ')} are unknown here)`;
     // The migrator runs them in order, each once: any other record was not made by it.
-    if (ran.length === 0 || ran.some((name, i) => MIGRATION_NAMES[i] !== name)) return `has migrations no version of this service ran (${ran.join(', ') || 'none'})`;
+    if (ran.length === 0 || ran.some((name, i) => MIGRATION_NAMES[i] !== name))
+      return `has migrations no version of this service ran (${ran.join(', ') || 'none'})`;
     return null;
   } catch (error) {
     return `cannot be read (${(error as Error).message})`;
@@ -193,9 +201,11 @@ async function rebuild(file: string, work: string): Promise<string> {
     // Everything into the database file, which alone is renamed into place: what the WAL still
     // held would stay behind in `work`. It stays a WAL database, as the service keeps it.
     const checkpoint = (await sql<{ busy: number }>`pragma wal_checkpoint(truncate)`.execute(fresh.db)).rows[0];
-    if (checkpoint?.busy !== 0) throw new Error(`The restored database could not be checkpointed (${JSON.stringify(checkpoint)}).`);
+    if (checkpoint?.busy !== 0)
+      throw new Error(`The restored database could not be checkpointed (${JSON.stringify(checkpoint)}).`);
   } catch (error) {
-    if (error instanceof CopyError) throw new BackupError(`${file} cannot be restored: ${error.message} Nothing was changed.`);
+    if (error instanceof CopyError)
+      throw new BackupError(`${file} cannot be restored: ${error.message} Nothing was changed.`);
     throw error;
   } finally {
     await fresh?.close();

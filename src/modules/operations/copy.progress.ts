@@ -9,7 +9,11 @@ export interface Progress {
 
 export function progressBar(total: number): Progress {
   const bar = new cliProgress.SingleBar(
-    { format: 'copy [{bar}] {percentage}% | {value}/{total} rows | {eta_formatted} left | {table}', hideCursor: true, stream: process.stderr },
+    {
+      format: 'copy [{bar}] {percentage}% | {value}/{total} rows | {eta_formatted} left | {table}',
+      hideCursor: true,
+      stream: process.stderr,
+    },
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0, { table: '' });

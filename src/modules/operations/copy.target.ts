@@ -46,11 +46,14 @@ export async function withTriggersOff<T>(target: Db, schema: Schema, work: (trx:
  * (by {@link uncopyableVirtualTables}) before anything is written.
  */
 async function rebuildIndexes(trx: Db, schema: Schema): Promise<void> {
-  for (const v of schema.virtual) await sql`insert into ${sql.table(v.name)} (${sql.ref(v.name)}) values ('rebuild')`.execute(trx);
+  for (const v of schema.virtual)
+    await sql`insert into ${sql.table(v.name)} (${sql.ref(v.name)}) values ('rebuild')`.execute(trx);
 }
 
 export function uncopyableVirtualTables(schema: Schema): string[] {
-  return schema.virtual.filter((v) => !/\busing\s+fts5\s*\(.*\bcontent\s*=\s*'?[a-z_]/is.test(v.sql)).map((v) => v.name);
+  return schema.virtual
+    .filter((v) => !/\busing\s+fts5\s*\(.*\bcontent\s*=\s*'?[a-z_]/is.test(v.sql))
+    .map((v) => v.name);
 }
 
 /** Empties every table (children first), for --replace. */
@@ -84,19 +87,24 @@ export function insertStatement(trx: Db, table: string, columns: string[], rows:
   }
   // OVERRIDING SYSTEM VALUE: an identity column takes the id given, as a serial one does.
   const overriding = postgres ? ' overriding system value' : '';
-  return CompiledQuery.raw(`insert into ${quoted(table)} (${columns.map(quoted).join(',')})${overriding} values ${tuples.join(',')}`, parameters);
+  return CompiledQuery.raw(
+    `insert into ${quoted(table)} (${columns.map(quoted).join(',')})${overriding} values ${tuples.join(',')}`,
+    parameters,
+  );
 }
 
 /** The last id each serial table's sequence handed out (SQLite's AUTOINCREMENT marks, PostgreSQL's sequences). */
 export async function highWaterMarks(db: Db, tables: TableInfo[]): Promise<Map<string, number>> {
   const marks = new Map<string, number>();
   if (dialectOf(db) === 'sqlite') {
-    for (const m of (await sql<Row>`select name, seq from sqlite_sequence`.execute(db)).rows) marks.set(String(m['name']), Number(m['seq']));
+    for (const m of (await sql<Row>`select name, seq from sqlite_sequence`.execute(db)).rows)
+      marks.set(String(m['name']), Number(m['seq']));
     return marks;
   }
   for (const table of tables) {
     if (table.serial === null) continue;
-    const sequence = (await sql<Row>`select pg_get_serial_sequence(${table.name}, ${table.serial}) as s`.execute(db)).rows[0]?.['s'];
+    const sequence = (await sql<Row>`select pg_get_serial_sequence(${table.name}, ${table.serial}) as s`.execute(db))
+      .rows[0]?.['s'];
     if (!sequence) continue;
     const state = (await sql<Row>`select last_value, is_called from ${sql.raw(String(sequence))}`.execute(db)).rows[0]!;
     if (state['is_called']) marks.set(table.name, Number(state['last_value']));
@@ -111,11 +119,19 @@ export async function highWaterMarks(db: Db, tables: TableInfo[]): Promise<Map<s
 export async function continueSequences(trx: Db, tables: TableInfo[], marks: Map<string, number>): Promise<void> {
   for (const table of tables) {
     if (table.serial === null) continue;
-    const highest = Number((await sql<Row>`select coalesce(max(${sql.ref(table.serial)}), 0) as n from ${sql.table(table.name)}`.execute(trx)).rows[0]!['n']);
+    const highest = Number(
+      (
+        await sql<Row>`select coalesce(max(${sql.ref(table.serial)}), 0) as n from ${sql.table(table.name)}`.execute(
+          trx,
+        )
+      ).rows[0]!['n'],
+    );
     const next = Math.max(highest, marks.get(table.name) ?? 0);
     if (dialectOf(trx) === 'postgres') {
       // setval(…, 1, false): the next id is 1, for a table that never had a row.
-      await sql`select setval(pg_get_serial_sequence(${table.name}, ${table.serial}), ${Math.max(next, 1)}, ${next > 0})`.execute(trx);
+      await sql`select setval(pg_get_serial_sequence(${table.name}, ${table.serial}), ${Math.max(next, 1)}, ${next > 0})`.execute(
+        trx,
+      );
     } else {
       await sql`delete from sqlite_sequence where name = ${table.name}`.execute(trx);
       if (next > 0) await sql`insert into sqlite_sequence (name, seq) values (${table.name}, ${next})`.execute(trx);
@@ -126,7 +142,8 @@ export async function continueSequences(trx: Db, tables: TableInfo[], marks: Map
 /** Whether `db` holds records: a row in any table with its own id sequence (settings and counters do not count). */
 export async function holdsData(db: Db, tables: TableInfo[]): Promise<string | null> {
   for (const table of tables.filter((t) => t.serial !== null)) {
-    if ((await sql<Row>`select 1 as x from ${sql.table(table.name)} limit 1`.execute(db)).rows.length > 0) return table.name;
+    if ((await sql<Row>`select 1 as x from ${sql.table(table.name)} limit 1`.execute(db)).rows.length > 0)
+      return table.name;
   }
   return null;
 }

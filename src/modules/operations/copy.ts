@@ -3,7 +3,15 @@ import type { Db } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
 import { readRows, readSchema, tableChecksum, TableChecksum, type Row, type Schema, type TableInfo } from './tables.js';
 import { progressBar, type Progress } from './copy.progress.js';
-import { clearTables, continueSequences, highWaterMarks, holdsData, insertStatement, uncopyableVirtualTables, withTriggersOff } from './copy.target.js';
+import {
+  clearTables,
+  continueSequences,
+  highWaterMarks,
+  holdsData,
+  insertStatement,
+  uncopyableVirtualTables,
+  withTriggersOff,
+} from './copy.target.js';
 
 /**
  * `cal-events copy`: every table of one database into another (SQLite ↔ PostgreSQL, or the same
@@ -48,7 +56,11 @@ async function refusal(from: Schema, to: Schema, target: Db, replace: boolean): 
     return `The two databases are not at the same version (${[...missing.map((m) => `target lacks ${m}`), ...extra.map((m) => `source lacks ${m}`)].join(', ')}): run this version of cal-events on both first.`;
   }
   const targets = new Map(to.tables.map((t) => [t.name, t]));
-  const lacking = from.tables.flatMap((t) => (targets.has(t.name) ? t.columns.filter((c) => !targets.get(t.name)!.columns.includes(c)).map((c) => `${t.name}.${c}`) : [t.name]));
+  const lacking = from.tables.flatMap((t) =>
+    targets.has(t.name)
+      ? t.columns.filter((c) => !targets.get(t.name)!.columns.includes(c)).map((c) => `${t.name}.${c}`)
+      : [t.name],
+  );
   if (lacking.length > 0) return `The target has no place for ${lacking.join(', ')}.`;
   const uncopyable = uncopyableVirtualTables(to);
   if (uncopyable.length > 0) return `The target has virtual tables the copy cannot fill: ${uncopyable.join(', ')}.`;
@@ -60,13 +72,18 @@ async function refusal(from: Schema, to: Schema, target: Db, replace: boolean): 
 /** Runs `work` on `source` in one read transaction, so every table is read as of one moment. */
 async function snapshot<T>(source: Db, work: (src: Db) => Promise<T>): Promise<T> {
   const transaction = source.transaction();
-  return (dialectOf(source) === 'postgres' ? transaction.setIsolationLevel('repeatable read').setAccessMode('read only') : transaction).execute(work);
+  return (
+    dialectOf(source) === 'postgres'
+      ? transaction.setIsolationLevel('repeatable read').setAccessMode('read only')
+      : transaction
+  ).execute(work);
 }
 
 /** Rows in all the tables, the length of the progress bar. */
 async function countRows(db: Db, tables: TableInfo[]): Promise<number> {
   let total = 0;
-  for (const t of tables) total += Number((await sql<Row>`select count(*) as n from ${sql.table(t.name)}`.execute(db)).rows[0]!['n']);
+  for (const t of tables)
+    total += Number((await sql<Row>`select count(*) as n from ${sql.table(t.name)}`.execute(db)).rows[0]!['n']);
   return total;
 }
 
@@ -111,12 +128,23 @@ export async function copyDatabase(source: Db, target: Db, options: CopyOptions)
   for (const table of from.tables) {
     const written = await tableChecksum(target, table);
     const expected = read.get(table.name)!;
-    tables.push({ table: table.name, rows: written.rows, checksum: written.value, same: written.rows === expected.rows && written.value === expected.value });
+    tables.push({
+      table: table.name,
+      rows: written.rows,
+      checksum: written.value,
+      same: written.rows === expected.rows && written.value === expected.value,
+    });
   }
   const seconds = (performance.now() - started) / 1000;
   const rows = tables.reduce((n, t) => n + t.rows, 0);
-  const report = { tables, rows, seconds: Math.round(seconds * 10) / 10, rowsPerSecond: Math.round(rows / Math.max(seconds, 0.001)) };
+  const report = {
+    tables,
+    rows,
+    seconds: Math.round(seconds * 10) / 10,
+    rowsPerSecond: Math.round(rows / Math.max(seconds, 0.001)),
+  };
   const different = tables.filter((t) => !t.same).map((t) => t.table);
-  if (different.length > 0) throw new CopyError(`The copy differs from what was read in ${different.join(', ')}.`, report);
+  if (different.length > 0)
+    throw new CopyError(`The copy differs from what was read in ${different.join(', ')}.`, report);
   return report;
 }

@@ -9,7 +9,14 @@ import { ApiError, sendError } from '../../http/errors.js';
  * The requests in flight finish (server.ts waits for them). Fastify's own 503 while closing, with
  * a body of its own, is off (`return503OnClosing: false` in app.ts) so that these answers are ours.
  */
-const shuttingDown = () => new ApiError(503, 'rest_service_unavailable', 'The service is shutting down: retry on another instance.', {}, { 'Retry-After': '2' });
+const shuttingDown = () =>
+  new ApiError(
+    503,
+    'rest_service_unavailable',
+    'The service is shutting down: retry on another instance.',
+    {},
+    { 'Retry-After': '2' },
+  );
 
 export function registerDraining(app: FastifyInstance): void {
   const { lifecycle } = app.services;

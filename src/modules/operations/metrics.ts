@@ -30,7 +30,12 @@ export async function registerMetrics(app: FastifyInstance): Promise<void> {
   if (!config.metrics) return;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'cal_http_requests_total', help: 'HTTP requests by route pattern, method and status class', labelNames: ['route', 'method', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'cal_http_requests_total',
+    help: 'HTTP requests by route pattern, method and status class',
+    labelNames: ['route', 'method', 'status'],
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'cal_http_request_duration_seconds',
     help: 'HTTP request latency by route pattern, method and status class',
@@ -38,7 +43,12 @@ export async function registerMetrics(app: FastifyInstance): Promise<void> {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const queries = new Histogram({ name: 'cal_db_query_duration_seconds', help: 'Database statement time', buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1], registers: [registry] });
+  const queries = new Histogram({
+    name: 'cal_db_query_duration_seconds',
+    help: 'Database statement time',
+    buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1],
+    registers: [registry],
+  });
   const observer: QueryObserver = (ms) => queries.observe(ms / 1000);
   observers.add(observer);
   const { pageCache } = app.services;
@@ -74,7 +84,11 @@ export async function registerMetrics(app: FastifyInstance): Promise<void> {
     async collect() {
       this.reset();
       await fromDatabase('webhook deliveries', async () => {
-        const rows = await db.selectFrom('webhook_deliveries').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
+        const rows = await db
+          .selectFrom('webhook_deliveries')
+          .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+          .groupBy('status')
+          .execute();
         for (const row of rows) this.set({ status: row.status }, Number(row.n));
       });
     },
@@ -108,17 +122,25 @@ export async function registerMetrics(app: FastifyInstance): Promise<void> {
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    const labels = { route: request.routeOptions?.url ?? 'not_found', method: request.method, status: statusClass(reply.statusCode) };
+    const labels = {
+      route: request.routeOptions?.url ?? 'not_found',
+      method: request.method,
+      status: statusClass(reply.statusCode),
+    };
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
   });
 
   const text = async () => ({ type: registry.contentType, body: await registry.metrics() });
   if (config.metricsPort === 0) {
-    app.get('/metrics', { schema: { hide: true }, config: { access: 'public', bare: true }, logLevel: 'warn' }, async (_request, reply) => {
-      const { type, body } = await text();
-      return reply.type(type).header('Cache-Control', 'no-store').send(body);
-    });
+    app.get(
+      '/metrics',
+      { schema: { hide: true }, config: { access: 'public', bare: true }, logLevel: 'warn' },
+      async (_request, reply) => {
+        const { type, body } = await text();
+        return reply.type(type).header('Cache-Control', 'no-store').send(body);
+      },
+    );
   } else {
     const server = http.createServer((request, response) => {
       if (request.url !== '/metrics') {
@@ -131,7 +153,9 @@ export async function registerMetrics(app: FastifyInstance): Promise<void> {
       );
     });
     app.addHook('onListen', async () => {
-      await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.metricsPort, config.host, resolve));
+      await new Promise<void>((resolve, reject) =>
+        server.once('error', reject).listen(config.metricsPort, config.host, resolve),
+      );
     });
     app.addHook('onClose', async () => {
       await new Promise((resolve) => server.close(resolve));

@@ -18,7 +18,8 @@ export const OPERATIONS_USAGE = `  cal-events copy --to <DATA_DIR or postgres://
 export class OperationsUsageError extends Error {}
 
 const isUrl = (location: string) => /^postgres(ql)?:\/\//.test(location);
-const storageAt = (location: string) => connect(isUrl(location) ? { dataDir: '', databaseUrl: location } : { dataDir: location });
+const storageAt = (location: string) =>
+  connect(isUrl(location) ? { dataDir: '', databaseUrl: location } : { dataDir: location });
 const where = (location: string) => (isUrl(location) ? maskUrl(location) : location);
 /** A location as one database has one name: a DATA_DIR as an absolute path. */
 const canonical = (location: string) => (isUrl(location) ? location.replace(/\/+$/, '') : path.resolve(location));
@@ -27,21 +28,36 @@ const canonical = (location: string) => (isUrl(location) ? location.replace(/\/+
 function printReport(report: CopyReport): void {
   const width = Math.max(5, ...report.tables.map((t) => t.table.length));
   process.stdout.write(`${'table'.padEnd(width)}  ${'rows'.padStart(9)}  ${'checksum'.padEnd(32)}  check\n`);
-  for (const t of report.tables) process.stdout.write(`${t.table.padEnd(width)}  ${String(t.rows).padStart(9)}  ${t.checksum}  ${t.same ? 'same' : 'DIFFERENT'}\n`);
-  process.stdout.write(`${'total'.padEnd(width)}  ${String(report.rows).padStart(9)}  in ${report.seconds} s (${report.rowsPerSecond} rows/s)\n`);
+  for (const t of report.tables)
+    process.stdout.write(
+      `${t.table.padEnd(width)}  ${String(t.rows).padStart(9)}  ${t.checksum}  ${t.same ? 'same' : 'DIFFERENT'}\n`,
+    );
+  process.stdout.write(
+    `${'total'.padEnd(width)}  ${String(report.rows).padStart(9)}  in ${report.seconds} s (${report.rowsPerSecond} rows/s)\n`,
+  );
 }
 
 /** Whether `location` is a URL with a password in it. */
-const hasPassword = (location: string) => isUrl(location) && URL.canParse(location) && new URL(location).password !== '';
+const hasPassword = (location: string) =>
+  isUrl(location) && URL.canParse(location) && new URL(location).password !== '';
 
 async function copy(argv: string[], config: Config, env: NodeJS.ProcessEnv): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { from: { type: 'string' }, to: { type: 'string' }, replace: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { from: { type: 'string' }, to: { type: 'string' }, replace: { type: 'boolean' } },
+  });
   // The environment, unlike the arguments, is not shown by `ps` to other users of the machine.
   const to = values.to ?? env['CAL_COPY_TO'];
   if (!to) throw new OperationsUsageError('copy needs --to <DATA_DIR or postgres://…> (or CAL_COPY_TO).');
   const from = values.from ?? env['CAL_COPY_FROM'] ?? config.databaseUrl ?? config.dataDir;
-  for (const [option, location] of [['--to', values.to], ['--from', values.from]] as const) {
-    if (location !== undefined && hasPassword(location)) process.stderr.write(`Note: the password in ${option} is visible to other users (ps); set CAL_COPY_${option.slice(2).toUpperCase()} instead.\n`);
+  for (const [option, location] of [
+    ['--to', values.to],
+    ['--from', values.from],
+  ] as const) {
+    if (location !== undefined && hasPassword(location))
+      process.stderr.write(
+        `Note: the password in ${option} is visible to other users (ps); set CAL_COPY_${option.slice(2).toUpperCase()} instead.\n`,
+      );
   }
   if (canonical(from) === canonical(to)) throw new OperationsUsageError('--from and --to name the same database.');
   const running = isUrl(to) ? null : await serviceOn(to);
@@ -56,7 +72,10 @@ async function copy(argv: string[], config: Config, env: NodeJS.ProcessEnv): Pro
     await migrate(source.db);
     await migrate(target.db);
     process.stderr.write(`Copying ${where(from)} → ${where(to)}\n`);
-    const report = await copyDatabase(source.db, target.db, { replace: values.replace === true, progress: process.stderr.isTTY === true });
+    const report = await copyDatabase(source.db, target.db, {
+      replace: values.replace === true,
+      progress: process.stderr.isTTY === true,
+    });
     printReport(report);
     process.stderr.write(`Every table has the same rows and checksum on both sides.\n`);
     return 0;
@@ -74,7 +93,11 @@ async function copy(argv: string[], config: Config, env: NodeJS.ProcessEnv): Pro
   }
 }
 
-export async function operationsCommand(argv: string[], config: Config, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function operationsCommand(
+  argv: string[],
+  config: Config,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === 'copy') return await copy(rest, config, env);
@@ -86,7 +109,9 @@ export async function operationsCommand(argv: string[], config: Config, env: Nod
     }
     if (command === 'backup') {
       const bytes = await backup(config.dataDir, file);
-      process.stderr.write(`Backed up ${config.dataDir} to ${file} (${bytes} bytes); the copy passed SQLite's integrity and foreign-key checks.\n`);
+      process.stderr.write(
+        `Backed up ${config.dataDir} to ${file} (${bytes} bytes); the copy passed SQLite's integrity and foreign-key checks.\n`,
+      );
       return 0;
     }
     await restore(config.dataDir, file);

@@ -26,7 +26,8 @@ export function holdPidFile(dataDir: string): void {
     createPrivateFile(file, pid);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    if (fs.lstatSync(file).isSymbolicLink()) throw new PidFileError(`${file} is a symbolic link: remove it, then start the service.`);
+    if (fs.lstatSync(file).isSymbolicLink())
+      throw new PidFileError(`${file} is a symbolic link: remove it, then start the service.`);
     fs.rmSync(file);
     // A second EEXIST means another process made it meanwhile: that is an error, not ours to remove.
     createPrivateFile(file, pid);

@@ -41,7 +41,12 @@ async function rows(db: Db, query: ReturnType<typeof sql<Row>>): Promise<Row[]> 
 }
 
 async function postgresTables(db: Db): Promise<{ tables: TableInfo[]; virtual: Schema['virtual'] }> {
-  const names = (await rows(db, sql`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`)).map((r) => String(r['name']));
+  const names = (
+    await rows(
+      db,
+      sql`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`,
+    )
+  ).map((r) => String(r['name']));
   const links = await rows(
     db,
     sql`select child.relname as child, parent.relname as parent from pg_constraint c
@@ -74,7 +79,10 @@ async function postgresTables(db: Db): Promise<{ tables: TableInfo[]; virtual: S
 
 async function sqliteTables(db: Db): Promise<{ tables: TableInfo[]; virtual: Schema['virtual'] }> {
   // pragma table_list tells virtual tables and the shadow tables that hold their data apart.
-  const listed = await rows(db, sql`select t.name, t.type, m.sql from pragma_table_list t join sqlite_master m on m.name = t.name where t.schema = 'main' and t.type in ('table', 'virtual')`);
+  const listed = await rows(
+    db,
+    sql`select t.name, t.type, m.sql from pragma_table_list t join sqlite_master m on m.name = t.name where t.schema = 'main' and t.type in ('table', 'virtual')`,
+  );
   const tables: TableInfo[] = [];
   const virtual: Schema['virtual'] = [];
   for (const { name, type, sql: ddl } of listed) {
@@ -84,7 +92,10 @@ async function sqliteTables(db: Db): Promise<{ tables: TableInfo[]; virtual: Sch
       continue;
     }
     const columns = await rows(db, sql`select name, pk from pragma_table_info(${name})`);
-    const key = columns.filter((c) => Number(c['pk']) > 0).sort((a, b) => Number(a['pk']) - Number(b['pk'])).map((c) => String(c['name']));
+    const key = columns
+      .filter((c) => Number(c['pk']) > 0)
+      .sort((a, b) => Number(a['pk']) - Number(b['pk']))
+      .map((c) => String(c['name']));
     const parents = await rows(db, sql`select distinct "table" as parent from pragma_foreign_key_list(${name})`);
     tables.push({
       name: String(name),
@@ -102,7 +113,9 @@ export function inDependencyOrder(tables: TableInfo[]): TableInfo[] {
   const pending = new Map(tables.map((t) => [t.name, t]));
   const ordered: TableInfo[] = [];
   while (pending.size > 0) {
-    const ready = [...pending.values()].filter((t) => t.parents.every((p) => !pending.has(p))).sort((a, b) => a.name.localeCompare(b.name));
+    const ready = [...pending.values()]
+      .filter((t) => t.parents.every((p) => !pending.has(p)))
+      .sort((a, b) => a.name.localeCompare(b.name));
     if (ready.length === 0) throw new Error(`Foreign keys form a cycle among ${[...pending.keys()].join(', ')}.`);
     for (const t of ready) {
       ordered.push(t);
@@ -115,7 +128,9 @@ export function inDependencyOrder(tables: TableInfo[]): TableInfo[] {
 /** The tables of `db` to copy (parents first), the migrations that ran on it and its virtual tables. */
 export async function readSchema(db: Db): Promise<Schema> {
   const { tables, virtual } = dialectOf(db) === 'postgres' ? await postgresTables(db) : await sqliteTables(db);
-  const migrations = (await rows(db, sql`select name from kysely_migration order by name`)).map((r) => String(r['name']));
+  const migrations = (await rows(db, sql`select name from kysely_migration order by name`)).map((r) =>
+    String(r['name']),
+  );
   return { tables: inDependencyOrder(tables), migrations, virtual };
 }
 
@@ -123,22 +138,34 @@ export async function readSchema(db: Db): Promise<Schema> {
  * Rows of a table in primary-key order, a batch at a time: keyset pagination on the key as a row
  * value (`(a, b) > (?, ?)`, which both databases index), or OFFSET for a table without one.
  */
-export async function* readRows(db: Db, table: TableInfo, batch: number, columns = table.columns): AsyncGenerator<Row[]> {
+export async function* readRows(
+  db: Db,
+  table: TableInfo,
+  batch: number,
+  columns = table.columns,
+): AsyncGenerator<Row[]> {
   const list = sql.join(columns.map((c) => sql.ref(c)));
   const key = sql.join(table.key.map((c) => sql.ref(c)));
   if (table.key.length === 0) {
     for (let offset = 0; ; offset += batch) {
-      const page = await rows(db, sql`select ${list} from ${sql.table(table.name)} order by ${list} limit ${batch} offset ${offset}`);
+      const page = await rows(
+        db,
+        sql`select ${list} from ${sql.table(table.name)} order by ${list} limit ${batch} offset ${offset}`,
+      );
       if (page.length > 0) yield page;
       if (page.length < batch) return;
     }
   }
   const missing = table.key.filter((c) => !columns.includes(c));
-  if (missing.length > 0) throw new Error(`readRows: ${table.name}'s key ${missing.join(', ')} must be among the columns read.`);
+  if (missing.length > 0)
+    throw new Error(`readRows: ${table.name}'s key ${missing.join(', ')} must be among the columns read.`);
   let after: unknown[] | null = null;
   for (;;) {
     const where = after === null ? sql`` : sql`where (${key}) > (${sql.join(after.map((v) => sql`${v}`))})`;
-    const page = await rows(db, sql`select ${list} from ${sql.table(table.name)} ${where} order by ${key} limit ${batch}`);
+    const page = await rows(
+      db,
+      sql`select ${list} from ${sql.table(table.name)} ${where} order by ${key} limit ${batch}`,
+    );
     if (page.length > 0) yield page;
     if (page.length < batch) return;
     const last = page.at(-1)!;
@@ -169,7 +196,9 @@ export class TableChecksum {
 
   add(batch: Row[]): void {
     for (const row of batch) {
-      const digest = createHash('sha256').update(JSON.stringify(this.columns.map((c) => normalized(row[c])))).digest();
+      const digest = createHash('sha256')
+        .update(JSON.stringify(this.columns.map((c) => normalized(row[c]))))
+        .digest();
       this.sum = (this.sum + BigInt(`0x${digest.subarray(0, 16).toString('hex')}`)) & ((1n << 128n) - 1n);
     }
     this.rows += batch.length;

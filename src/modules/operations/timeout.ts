@@ -7,7 +7,9 @@ export class TimeoutError extends Error {}
  */
 export async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new TimeoutError(`no answer within ${ms} ms`)), ms)));
+  const timeout = new Promise<never>(
+    (_resolve, reject) => (timer = setTimeout(() => reject(new TimeoutError(`no answer within ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([work, timeout]);
   } finally {

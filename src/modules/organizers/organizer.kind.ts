@@ -28,7 +28,11 @@ export const ORGANIZER: LinkedKind = {
   dedupeFields: ['phone', 'email', 'website'],
   code: 'organizer',
   label: 'Organizer',
-  bodyFields: (row) => ({ phone: asOrganizer(row).phone, website: asOrganizer(row).website, email: asOrganizer(row).email }),
+  bodyFields: (row) => ({
+    phone: asOrganizer(row).phone,
+    website: asOrganizer(row).website,
+    email: asOrganizer(row).email,
+  }),
   tailFields: () => ({}),
   jsonLd: (row) => organizerJsonLd(asOrganizer(row)),
 };

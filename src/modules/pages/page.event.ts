@@ -37,7 +37,12 @@ export function googleCalendarLink(event: Obj, location: string): string {
   const dates = allDay
     ? `${compact(text(event['start_date']).slice(0, 10))}/${compact(dayAfter(text(event['end_date']).slice(0, 10)))}`
     : `${compact(start)}Z/${compact(end)}Z`;
-  const params = new URLSearchParams({ action: 'TEMPLATE', text: text(event['title']), dates, details: text(event['url']) });
+  const params = new URLSearchParams({
+    action: 'TEMPLATE',
+    text: text(event['title']),
+    dates,
+    details: text(event['url']),
+  });
   if (location !== '') params.set('location', location);
   if (!allDay) params.set('ctz', text(event['timezone']));
   return `https://calendar.google.com/calendar/render?${params.toString()}`;
@@ -67,17 +72,34 @@ export function eventDates(event: Obj, lang: string) {
     start: allDay ? start.slice(0, 10) : iso(text(event['utc_start_date'])),
     end: allDay ? end.slice(0, 10) : iso(text(event['utc_end_date'])),
     /** "CET (Europe/Paris)": the zone the times are in; all-day events have none. */
-    zone: allDay ? '' : text(event['timezone_abbr']) === text(event['timezone']) ? text(event['timezone']) : `${text(event['timezone_abbr'])} (${text(event['timezone'])})`,
+    zone: allDay
+      ? ''
+      : text(event['timezone_abbr']) === text(event['timezone'])
+        ? text(event['timezone'])
+        : `${text(event['timezone_abbr'])} (${text(event['timezone'])})`,
   };
 }
 
 function terms(list: unknown, href: (slug: string) => string): Linked[] {
-  return Array.isArray(list) ? (list as Obj[]).map((t) => ({ name: text(t['name']), href: href(text(t['slug'])) })) : [];
+  return Array.isArray(list)
+    ? (list as Obj[]).map((t) => ({ name: text(t['name']), href: href(text(t['slug'])) }))
+    : [];
 }
 
 /** The event page's view model. `blank`: a password-protected event, shown without its content. */
-export function eventPageView(row: EventRow, event: Obj, paths: PagePaths, lang: string, m: Messages, blank: boolean, series: SeriesOverview | null = null) {
-  const venue = event['venue'] && typeof event['venue'] === 'object' && !Array.isArray(event['venue']) && 'id' in event['venue'] ? (event['venue'] as Obj) : null;
+export function eventPageView(
+  row: EventRow,
+  event: Obj,
+  paths: PagePaths,
+  lang: string,
+  m: Messages,
+  blank: boolean,
+  series: SeriesOverview | null = null,
+) {
+  const venue =
+    event['venue'] && typeof event['venue'] === 'object' && !Array.isArray(event['venue']) && 'id' in event['venue']
+      ? (event['venue'] as Obj)
+      : null;
   const address = venue ? addressLine(venue) : '';
   const image = event['image'] && typeof event['image'] === 'object' ? (event['image'] as Obj) : null;
   const website = text(event['website']);
@@ -113,7 +135,21 @@ export function eventPageView(row: EventRow, event: Obj, paths: PagePaths, lang:
     tags: terms(event['tags'], paths.tag),
     series: series && {
       summary: series.summary,
-      next: series.next.map((o) => ({ href: paths.event(o.slug), dates: eventDates({ all_day: o.all_day === 1, start_date: o.start_local, end_date: o.end_local, utc_start_date: o.start_utc, utc_end_date: o.end_utc, timezone: o.timezone, timezone_abbr: o.timezone_abbr }, lang) })),
+      next: series.next.map((o) => ({
+        href: paths.event(o.slug),
+        dates: eventDates(
+          {
+            all_day: o.all_day === 1,
+            start_date: o.start_local,
+            end_date: o.end_local,
+            utc_start_date: o.start_utc,
+            utc_end_date: o.end_utc,
+            timezone: o.timezone,
+            timezone_abbr: o.timezone_abbr,
+          },
+          lang,
+        ),
+      })),
     },
     ics: paths.api(`events/${row.id}?format=ical`),
     google: googleCalendarLink(event, venue ? [text(venue['venue']), address].filter(Boolean).join(', ') : ''),
@@ -125,14 +161,19 @@ export type EventPageView = ReturnType<typeof eventPageView>;
 
 /** One event of a list (list, day, venue, organizer and term pages). */
 export function eventSummary(event: Obj, paths: PagePaths, lang: string) {
-  const venue = event['venue'] && typeof event['venue'] === 'object' && 'id' in (event['venue'] as Obj) ? (event['venue'] as Obj) : null;
+  const venue =
+    event['venue'] && typeof event['venue'] === 'object' && 'id' in (event['venue'] as Obj)
+      ? (event['venue'] as Obj)
+      : null;
   const image = event['image'] && typeof event['image'] === 'object' ? (event['image'] as Obj) : null;
   return {
     title: text(event['title']),
     href: paths.event(text(event['slug'])),
     dates: eventDates(event, lang),
     featured: event['featured'] === true,
-    venue: venue ? { name: text(venue['venue']), href: paths.venue(text(venue['slug'])), address: addressLine(venue) } : null,
+    venue: venue
+      ? { name: text(venue['venue']), href: paths.venue(text(venue['slug'])), address: addressLine(venue) }
+      : null,
     excerpt: text(event['excerpt']),
     cost: text(event['cost']),
     image: image ? text(image['url']) : '',

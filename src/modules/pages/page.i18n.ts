@@ -335,13 +335,16 @@ export function wallDate(local: string): Date {
 
 export const formats = {
   /** "Sunday, March 14, 2027" */
-  longDay: (lang: string, local: string) => formatter(lang, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(wallDate(local)),
+  longDay: (lang: string, local: string) =>
+    formatter(lang, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(wallDate(local)),
   /** "Mar 14" */
-  shortDay: (lang: string, local: string) => formatter(lang, { month: 'short', day: 'numeric' }).format(wallDate(local)),
+  shortDay: (lang: string, local: string) =>
+    formatter(lang, { month: 'short', day: 'numeric' }).format(wallDate(local)),
   /** "March 2027" */
   month: (lang: string, local: string) => formatter(lang, { month: 'long', year: 'numeric' }).format(wallDate(local)),
   /** "7:30 PM" / "19:30" */
-  time: (lang: string, local: string) => formatter(lang, { hour: 'numeric', minute: '2-digit' }).format(wallDate(local)),
+  time: (lang: string, local: string) =>
+    formatter(lang, { hour: 'numeric', minute: '2-digit' }).format(wallDate(local)),
   /** "Mon" */
   weekdayShort: (lang: string, local: string) => formatter(lang, { weekday: 'short' }).format(wallDate(local)),
   /**
@@ -349,10 +352,14 @@ export const formats = {
    * leave out what both ends share, in each language's order.
    */
   range: (lang: string, startLocal: string, endLocal: string, allDay: boolean) => {
-    const options: Intl.DateTimeFormatOptions = allDay ? { dateStyle: 'full' } : { dateStyle: 'full', timeStyle: 'short' };
+    const options: Intl.DateTimeFormatOptions = allDay
+      ? { dateStyle: 'full' }
+      : { dateStyle: 'full', timeStyle: 'short' };
     const start = wallDate(allDay ? startLocal.slice(0, 10) : startLocal);
     const end = wallDate(allDay ? endLocal.slice(0, 10) : endLocal);
-    return end.getTime() <= start.getTime() ? formatter(lang, options).format(start) : formatter(lang, options).formatRange(start, end);
+    return end.getTime() <= start.getTime()
+      ? formatter(lang, options).format(start)
+      : formatter(lang, options).formatRange(start, end);
   },
   /** "Monday" */
   weekdayLong: (lang: string, local: string) => formatter(lang, { weekday: 'long' }).format(wallDate(local)),

@@ -17,7 +17,8 @@ export const FILTER_NAMES = ['category', 'tag', 'venue', 'search'] as const;
 /** `?a=1&b=2` of the given values (empty ones left out), or ''. */
 export function queryString(values: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== '') params.set(name, String(value));
+  for (const [name, value] of Object.entries(values))
+    if (value !== undefined && value !== '') params.set(name, String(value));
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
 }

@@ -25,7 +25,15 @@ export interface GridEvent {
   featured: number;
 }
 
-const GRID_COLUMNS = ['events.id', 'events.slug', 'events.title', 'events.start_local', 'events.end_local', 'events.all_day', 'events.featured'] as const;
+const GRID_COLUMNS = [
+  'events.id',
+  'events.slug',
+  'events.title',
+  'events.start_local',
+  'events.end_local',
+  'events.all_day',
+  'events.featured',
+] as const;
 
 /**
  * Start days before a window holding more than this many events that reach into it: read as one
@@ -76,17 +84,28 @@ async function spanningRanges(db: Db, lang: string, fromDay: string): Promise<[s
     .orderBy('start_day')
     .execute();
   if (days.length === 0) return [];
-  if (days.length > MAX_SPANNING_DAYS) return [[dayStart(days[0]!.start_day), dayEnd(days[days.length - 1]!.start_day)]];
+  if (days.length > MAX_SPANNING_DAYS)
+    return [[dayStart(days[0]!.start_day), dayEnd(days[days.length - 1]!.start_day)]];
   return days.map((d) => [dayStart(d.start_day), dayEnd(d.start_day)]);
 }
 
 /** Events that started before `fromDay` and are still going on then, by start. */
-async function spanningEvents(db: Db, ctx: RequestContext, where: Expression<SqlBool>[], fromDay: string, limit: number): Promise<EventRow[]> {
+async function spanningEvents(
+  db: Db,
+  ctx: RequestContext,
+  where: Expression<SqlBool>[],
+  fromDay: string,
+  limit: number,
+): Promise<EventRow[]> {
   const ranges = await spanningRanges(db, ctx.lang, fromDay);
   if (ranges.length === 0) return [];
   return (await listed(db, ctx, where)
     .selectAll('events')
-    .where((eb) => eb.or(ranges.map(([from, to]) => eb.and([eb('events.start_local', '>=', from), eb('events.start_local', '<=', to)]))))
+    .where((eb) =>
+      eb.or(
+        ranges.map(([from, to]) => eb.and([eb('events.start_local', '>=', from), eb('events.start_local', '<=', to)])),
+      ),
+    )
     .where('events.end_local', '>=', dayStart(fromDay))
     .orderBy('events.start_local')
     .orderBy('events.id')
@@ -102,15 +121,30 @@ const dayRows = (days: string[]) => sql`(values ${sql.join(days.map((d) => sql`(
  * runs one planned subquery per day through a lateral join (planning a union of forty-two took
  * longer than running it); SQLite, which has no lateral joins, a union of one query per day.
  */
-async function firstOfEachDay(db: Db, ctx: RequestContext, where: Expression<SqlBool>[], days: string[], limit: number): Promise<GridEvent[]> {
+async function firstOfEachDay(
+  db: Db,
+  ctx: RequestContext,
+  where: Expression<SqlBool>[],
+  days: string[],
+  limit: number,
+): Promise<GridEvent[]> {
   const ofDay = (from: RawBuilder<string> | string, to: RawBuilder<string> | string) =>
-    listed(db, ctx, where).select(GRID_COLUMNS).where('events.start_local', '>=', from).where('events.start_local', '<=', to).orderBy('events.start_local').orderBy('events.id').limit(limit);
+    listed(db, ctx, where)
+      .select(GRID_COLUMNS)
+      .where('events.start_local', '>=', from)
+      .where('events.start_local', '<=', to)
+      .orderBy('events.start_local')
+      .orderBy('events.id')
+      .limit(limit);
   if (dialectOf(db) === 'postgres') {
     const lateral = ofDay(sql<string>`d.day || ' 00:00:00'`, sql<string>`d.day || ' 23:59:59'`);
-    return (await sql<GridEvent>`select e.* from ${dayRows(days)} cross join lateral (${lateral}) as e`.execute(db)).rows;
+    return (await sql<GridEvent>`select e.* from ${dayRows(days)} cross join lateral (${lateral}) as e`.execute(db))
+      .rows;
   }
   // Each day's query wrapped as a derived table: a compound select takes no LIMIT of its members.
-  const [first, ...rest] = days.map((day, i) => db.selectFrom(ofDay(dayStart(day), dayEnd(day)).as(`d${i}`)).selectAll());
+  const [first, ...rest] = days.map((day, i) =>
+    db.selectFrom(ofDay(dayStart(day), dayEnd(day)).as(`d${i}`)).selectAll(),
+  );
   return (await rest.reduce((q, next) => q.unionAll(next), first!).execute()) as GridEvent[];
 }
 
@@ -127,9 +161,18 @@ export interface GridDay {
  * one the events that started before the grid and reach into it. An event lasting several days
  * is shown on each of its days.
  */
-export async function gridEvents(db: Db, ctx: RequestContext, filter: PageFilter, days: string[], perDay: number): Promise<Map<string, GridDay>> {
+export async function gridEvents(
+  db: Db,
+  ctx: RequestContext,
+  filter: PageFilter,
+  days: string[],
+  perDay: number,
+): Promise<Map<string, GridDay>> {
   const { where } = filter;
-  const [rows, spanning] = await Promise.all([firstOfEachDay(db, ctx, where, days, perDay + 1), spanningEvents(db, ctx, where, days[0]!, perDay * days.length)]);
+  const [rows, spanning] = await Promise.all([
+    firstOfEachDay(db, ctx, where, days, perDay + 1),
+    spanningEvents(db, ctx, where, days[0]!, perDay * days.length),
+  ]);
 
   const grid = new Map<string, GridDay>(days.map((day) => [day, { events: [], more: 0 }]));
   const starting = new Map<string, GridEvent[]>();
@@ -156,7 +199,12 @@ export async function gridEvents(db: Db, ctx: RequestContext, filter: PageFilter
 }
 
 /** How many listed events start on each of `days`: from the per-day counts when they hold them (009, 013, 018). */
-async function dayCounts(db: Db, ctx: RequestContext, filter: PageFilter, days: string[]): Promise<Map<string, number>> {
+async function dayCounts(
+  db: Db,
+  ctx: RequestContext,
+  filter: PageFilter,
+  days: string[],
+): Promise<Map<string, number>> {
   if (days.length === 0) return new Map();
   const { where, countKey } = filter;
   if (countKey !== null) {
@@ -175,10 +223,14 @@ async function dayCounts(db: Db, ctx: RequestContext, filter: PageFilter, days: 
       .where('events.start_local', '<=', to);
   if (dialectOf(db) === 'postgres') {
     const perDay = count(sql<string>`d.day || ' 00:00:00'`, sql<string>`d.day || ' 23:59:59'`);
-    const rows = (await sql<{ day: string; n: number | string }>`select d.day, (${perDay}) as n from ${dayRows(days)}`.execute(db)).rows;
+    const rows = (
+      await sql<{ day: string; n: number | string }>`select d.day, (${perDay}) as n from ${dayRows(days)}`.execute(db)
+    ).rows;
     return new Map(rows.map((r) => [r.day, Number(r.n)]));
   }
-  const [first, ...rest] = days.map((d) => count(dayStart(d), dayEnd(d)).select(sql<string>`cast(${d} as text)`.as('day')));
+  const [first, ...rest] = days.map((d) =>
+    count(dayStart(d), dayEnd(d)).select(sql<string>`cast(${d} as text)`.as('day')),
+  );
   const rows = await rest.reduce((q, next) => q.unionAll(next), first!).execute();
   return new Map(rows.map((r) => [r.day, Number(r.n)]));
 }

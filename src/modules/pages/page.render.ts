@@ -59,7 +59,12 @@ export interface PageScope {
 
 export function pageScope(request: FastifyRequest): PageScope {
   const { ctx } = request;
-  return { lang: ctx.lang, m: messagesOf(ctx.lang), paths: pagePaths(rootPathOf(pageConfig(request), ctx.lang)), today: feedToday(ctx) };
+  return {
+    lang: ctx.lang,
+    m: messagesOf(ctx.lang),
+    paths: pagePaths(rootPathOf(pageConfig(request), ctx.lang)),
+    today: feedToday(ctx),
+  };
 }
 
 function pageConfig(request: FastifyRequest) {
@@ -68,7 +73,10 @@ function pageConfig(request: FastifyRequest) {
 
 /** `</script>` and `<!--` cannot end or open anything inside a JSON script element once `<` is escaped. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 export class PageRenderer {
@@ -84,7 +92,10 @@ export class PageRenderer {
     // The address as asked, with its language root (request.url is the path under the root).
     const here = request.originalUrl;
     const translations: Translations =
-      head.translations ?? Object.fromEntries(config.languages.map((lang) => [lang, `${rootPathOf(config, lang)}${request.url.replace(/^\/+/, '')}`]));
+      head.translations ??
+      Object.fromEntries(
+        config.languages.map((lang) => [lang, `${rootPathOf(config, lang)}${request.url.replace(/^\/+/, '')}`]),
+      );
     const switcher = config.languages.map((lang) => ({
       lang,
       name: languageName(lang),
@@ -110,7 +121,13 @@ export class PageRenderer {
     };
   }
 
-  async render(request: FastifyRequest, scope: PageScope, template: string, head: PageHead, data: object): Promise<string> {
+  async render(
+    request: FastifyRequest,
+    scope: PageScope,
+    template: string,
+    head: PageHead,
+    data: object,
+  ): Promise<string> {
     return this.app.view(template, { ...this.layout(request, scope, head), ...data });
   }
 
@@ -126,11 +143,20 @@ export class PageRenderer {
   ): Promise<FastifyReply> {
     const scope = pageScope(request);
     try {
-      return await this.app.services.pageCache.respondRaw(request, reply, ['html', request.url, scope.today, ...keyParts], async () => {
-        const { template, head, data } = await produce(scope);
-        const html = await this.render(request, scope, template, head, data);
-        return { type: 'text/html; charset=utf-8', headers: { 'Content-Language': scope.lang }, body: Buffer.from(html) };
-      });
+      return await this.app.services.pageCache.respondRaw(
+        request,
+        reply,
+        ['html', request.url, scope.today, ...keyParts],
+        async () => {
+          const { template, head, data } = await produce(scope);
+          const html = await this.render(request, scope, template, head, data);
+          return {
+            type: 'text/html; charset=utf-8',
+            headers: { 'Content-Language': scope.lang },
+            body: Buffer.from(html),
+          };
+        },
+      );
     } catch (error) {
       if (error instanceof PageProblem) return this.problem(request, reply, scope, error);
       throw error;
@@ -138,11 +164,31 @@ export class PageRenderer {
   }
 
   /** The site's own page for a missing, removed or unreadable page, in the request's language. */
-  async problem(request: FastifyRequest, reply: FastifyReply, scope: PageScope, problem: PageProblem): Promise<FastifyReply> {
+  async problem(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    scope: PageScope,
+    problem: PageProblem,
+  ): Promise<FastifyReply> {
     const { m } = scope;
     const [title, text] =
-      problem.status === 410 ? [m.goneTitle, m.goneText] : problem.status === 404 ? [m.notFoundTitle, m.notFoundText] : [m.errorTitle, problem.message];
-    const html = await this.render(request, scope, 'problem', { title, translations: {}, robots: 'noindex' }, { status: problem.status, text });
-    return reply.code(problem.status).header('Cache-Control', 'no-store').header('Content-Language', scope.lang).type('text/html; charset=utf-8').send(html);
+      problem.status === 410
+        ? [m.goneTitle, m.goneText]
+        : problem.status === 404
+          ? [m.notFoundTitle, m.notFoundText]
+          : [m.errorTitle, problem.message];
+    const html = await this.render(
+      request,
+      scope,
+      'problem',
+      { title, translations: {}, robots: 'noindex' },
+      { status: problem.status, text },
+    );
+    return reply
+      .code(problem.status)
+      .header('Cache-Control', 'no-store')
+      .header('Content-Language', scope.lang)
+      .type('text/html; charset=utf-8')
+      .send(html);
   }
 }

@@ -56,7 +56,15 @@ export interface GridCell {
   more: number;
 }
 
-export function monthView(month: DateTime, days: string[], grid: Map<string, GridDay>, lang: string, today: string, paths: PagePaths, query: string) {
+export function monthView(
+  month: DateTime,
+  days: string[],
+  grid: Map<string, GridDay>,
+  lang: string,
+  today: string,
+  paths: PagePaths,
+  query: string,
+) {
   const cells: GridCell[] = days.map((date) => {
     const cell = grid.get(date) ?? { events: [], more: 0 };
     return {
@@ -81,7 +89,9 @@ export function monthView(month: DateTime, days: string[], grid: Map<string, Gri
   const key = (date: DateTime) => iso(date).slice(0, 7);
   return {
     caption: formats.month(lang, iso(month)),
-    weekdays: days.slice(0, 7).map((d) => ({ short: formats.weekdayShort(lang, d), long: formats.weekdayLong(lang, d) })),
+    weekdays: days
+      .slice(0, 7)
+      .map((d) => ({ short: formats.weekdayShort(lang, d), long: formats.weekdayLong(lang, d) })),
     weeks,
     prev: paths.month(key(month.minus({ months: 1 }))) + query,
     next: paths.month(key(month.plus({ months: 1 }))) + query,

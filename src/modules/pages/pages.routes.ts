@@ -64,7 +64,8 @@ function pageNumber(query: Query): number {
   const raw = param(query, 'page');
   if (raw === '') return 1;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE) throw new PageProblem(400, `page must be a whole number from 1 to ${MAX_PAGE}.`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE)
+    throw new PageProblem(400, `page must be a whole number from 1 to ${MAX_PAGE}.`);
   return n;
 }
 
@@ -88,7 +89,12 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
   const { db } = app.services.storage;
   const { config } = app.services;
   const assets = loadAssets();
-  await app.register(view, { engine: { eta: new Eta() }, root: pagesFile('./templates/'), viewExt: 'eta', production: true });
+  await app.register(view, {
+    engine: { eta: new Eta() },
+    root: pagesFile('./templates/'),
+    viewExt: 'eta',
+    production: true,
+  });
   const pages = new PageRenderer(app, assets);
 
   // Pages show the public view whoever asks: no draft reaches a page, and one cached page serves all.
@@ -134,7 +140,14 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
   /** The filter form's choices and current values, and the iCalendar feed of the same events. */
   async function filterForm(scope: PageScope, filters: ViewFilters, q: EventListParams) {
     const terms = (taxonomy: 'cal_events_cat' | 'post_tag') =>
-      db.selectFrom('terms').select(['name', 'slug']).where('taxonomy', '=', taxonomy).where('lang', '=', scope.lang).orderBy('name').limit(MAX_CHOICES).execute();
+      db
+        .selectFrom('terms')
+        .select(['name', 'slug'])
+        .where('taxonomy', '=', taxonomy)
+        .where('lang', '=', scope.lang)
+        .orderBy('name')
+        .limit(MAX_CHOICES)
+        .execute();
     const [categories, tags, venues] = await Promise.all([
       terms('cal_events_cat'),
       terms('post_tag'),
@@ -147,13 +160,27 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
         .limit(MAX_CHOICES)
         .execute(),
     ]);
-    const feed = scope.paths.api('events') + queryString({ format: 'ical', categories: filters.category, tags: filters.tag, venue: q.venue?.join(','), search: filters.search });
+    const feed =
+      scope.paths.api('events') +
+      queryString({
+        format: 'ical',
+        categories: filters.category,
+        tags: filters.tag,
+        venue: q.venue?.join(','),
+        search: filters.search,
+      });
     return { filters, choices: { categories, tags, venues }, feed, filtered: Object.keys(filters).length > 0 };
   }
 
   async function summaries(request: FastifyRequest, scope: PageScope, rows: EventRow[]) {
     const relations = await loadEventRelations(db, rows, request.ctx, false);
-    return rows.map((row) => eventSummary(toEventObject(row, relations, request.ctx, { single: false, blank: row.password !== '' }), scope.paths, scope.lang));
+    return rows.map((row) =>
+      eventSummary(
+        toEventObject(row, relations, request.ctx, { single: false, blank: row.password !== '' }),
+        scope.paths,
+        scope.lang,
+      ),
+    );
   }
 
   // --- Month ---------------------------------------------------------------------------------
@@ -172,14 +199,20 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
       const form = await filterForm(scope, filters, q);
       return {
         template: 'month',
-        head: { title: `${model.caption} · ${scope.m.siteName}`, feed: form.feed, robots: form.filtered ? 'noindex' : '' },
+        head: {
+          title: `${model.caption} · ${scope.m.siteName}`,
+          feed: form.feed,
+          robots: form.filtered ? 'noindex' : '',
+        },
         data: { view: 'month', month: model, form, todayHref: scope.paths.month() + keep },
       };
     });
   }
 
   get('/events', (request, reply) => monthPage(request, reply, null));
-  get('/events/month/:month', (request, reply) => monthPage(request, reply, (request.params as { month: string }).month));
+  get('/events/month/:month', (request, reply) =>
+    monthPage(request, reply, (request.params as { month: string }).month),
+  );
 
   // --- List and day --------------------------------------------------------------------------
 
@@ -193,7 +226,11 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
     intro?: object | null;
   }
 
-  async function listPage(request: FastifyRequest, reply: FastifyReply, options: () => Promise<ListOptions>): Promise<FastifyReply> {
+  async function listPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    options: () => Promise<ListOptions>,
+  ): Promise<FastifyReply> {
     return pages.respond(request, reply, [], async (scope) => {
       const opts = await options();
       const query = request.query as Query;
@@ -202,13 +239,26 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
       const past = param(query, 'past') === '1';
       const q = { ...(await listParams(scope, filters)), ...opts.fixed };
       const { where } = await filterOf(request, q);
-      const slice = await listSlice(db, request.ctx, where, past ? { before: scope.today } : { from: scope.today }, (page - 1) * LIST_PER_PAGE, LIST_PER_PAGE);
+      const slice = await listSlice(
+        db,
+        request.ctx,
+        where,
+        past ? { before: scope.today } : { from: scope.today },
+        (page - 1) * LIST_PER_PAGE,
+        LIST_PER_PAGE,
+      );
       const here = request.url.split('?')[0]!;
-      const link = (values: Record<string, string | number | undefined>) => `${rootPathOf(config, scope.lang)}${here.replace(/^\/+/, '')}${queryString({ ...filters, ...values })}`;
+      const link = (values: Record<string, string | number | undefined>) =>
+        `${rootPathOf(config, scope.lang)}${here.replace(/^\/+/, '')}${queryString({ ...filters, ...values })}`;
       const form = await filterForm(scope, filters, q);
       return {
         template: 'list',
-        head: { title: `${opts.title(scope)} · ${scope.m.siteName}`, feed: form.feed, robots: form.filtered || page > 1 ? 'noindex' : '', ...(opts.translations ? { translations: opts.translations } : {}) },
+        head: {
+          title: `${opts.title(scope)} · ${scope.m.siteName}`,
+          feed: form.feed,
+          robots: form.filtered || page > 1 ? 'noindex' : '',
+          ...(opts.translations ? { translations: opts.translations } : {}),
+        },
         data: {
           view: 'list',
           heading: opts.heading ?? (past ? scope.m.past : scope.m.upcoming),
@@ -217,7 +267,13 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
           past,
           pageNumber: page,
           // Upcoming pages go forward in time, past pages backward.
-          newer: past ? (page > 1 ? link({ past: 1, page: page - 1 }) : link({})) : page > 1 ? link({ page: page - 1 }) : null,
+          newer: past
+            ? page > 1
+              ? link({ past: 1, page: page - 1 })
+              : link({})
+            : page > 1
+              ? link({ page: page - 1 })
+              : null,
           older: past ? (slice.more ? link({ past: 1, page: page + 1 }) : null) : page === 1 ? link({ past: 1 }) : null,
           later: !past && slice.more ? link({ page: page + 1 }) : null,
           form: opts.form ? form : null,
@@ -226,7 +282,9 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
     });
   }
 
-  get('/events/list', (request, reply) => listPage(request, reply, async () => ({ title: (s) => s.m.list, form: true })));
+  get('/events/list', (request, reply) =>
+    listPage(request, reply, async () => ({ title: (s) => s.m.list, form: true })),
+  );
 
   get('/events/day/:day', async (request, reply) =>
     pages.respond(request, reply, [], async (scope) => {
@@ -272,9 +330,20 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
       listPage(request, reply, async () => {
         const { slug } = request.params as { slug: string };
         const lang = request.ctx.lang;
-        const term = await db.selectFrom('terms').selectAll().where('taxonomy', '=', taxonomy).where('lang', '=', lang).where('slug', '=', slug).executeTakeFirst();
+        const term = await db
+          .selectFrom('terms')
+          .selectAll()
+          .where('taxonomy', '=', taxonomy)
+          .where('lang', '=', lang)
+          .where('slug', '=', slug)
+          .executeTakeFirst();
         if (!term) throw new PageProblem(404);
-        const members = await db.selectFrom('terms').select(['lang', 'slug']).where('trid', '=', term.trid).where('taxonomy', '=', taxonomy).execute();
+        const members = await db
+          .selectFrom('terms')
+          .select(['lang', 'slug'])
+          .where('trid', '=', term.trid)
+          .where('taxonomy', '=', taxonomy)
+          .execute();
         const translations = Object.fromEntries(
           members.map((t) => {
             const paths = pagePaths(rootPathOf(config, t.lang));
@@ -319,18 +388,39 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
       const translations = await translationPaths('events', row, (paths, s) => paths.event(s));
       return {
         template: 'event',
-        head: { title: `${model.title} · ${scope.m.siteName}`, translations, jsonLd: eventLd(row, event, blank), description: model.dates.text },
+        head: {
+          title: `${model.title} · ${scope.m.siteName}`,
+          translations,
+          jsonLd: eventLd(row, event, blank),
+          description: model.dates.text,
+        },
         data: { view: 'event', event: model, backHref: scope.paths.month(row.start_local.slice(0, 7)) },
       };
     }),
   );
 
   /** Paths of a record's published translations, for the switcher and hreflang. */
-  async function translationPaths(table: 'events' | 'venues' | 'organizers', row: { id: number; trid: number; lang: string; slug: string }, path: (paths: ReturnType<typeof pagePaths>, slug: string) => string): Promise<Translations> {
+  async function translationPaths(
+    table: 'events' | 'venues' | 'organizers',
+    row: { id: number; trid: number; lang: string; slug: string },
+    path: (paths: ReturnType<typeof pagePaths>, slug: string) => string,
+  ): Promise<Translations> {
     const group = (await loadTranslations(db, table, [row.trid], null)).get(row.trid) ?? {};
-    const ids = Object.entries(group).filter(([lang]) => lang !== row.lang).map(([, id]) => id);
-    const others = ids.length === 0 ? [] : await db.selectFrom(table).select(['lang', 'slug']).where('id', 'in', ids).where(sql<SqlBool>`status = 'publish'`).execute();
-    return Object.fromEntries([...others, row].map((r) => [r.lang, path(pagePaths(rootPathOf(config, r.lang)), r.slug)]));
+    const ids = Object.entries(group)
+      .filter(([lang]) => lang !== row.lang)
+      .map(([, id]) => id);
+    const others =
+      ids.length === 0
+        ? []
+        : await db
+            .selectFrom(table)
+            .select(['lang', 'slug'])
+            .where('id', 'in', ids)
+            .where(sql<SqlBool>`status = 'publish'`)
+            .execute();
+    return Object.fromEntries(
+      [...others, row].map((r) => [r.lang, path(pagePaths(rootPathOf(config, r.lang)), r.slug)]),
+    );
   }
 
   // --- Venues and organizers -----------------------------------------------------------------
@@ -347,12 +437,26 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
         if (!row || row.status !== 'publish') throw new PageProblem(404);
         const page = pageNumber(request.query as Query);
         const { where } = await filterOf(request, { [name]: [row.id] });
-        const slice = await listSlice(db, request.ctx, where, { from: scope.today }, (page - 1) * LIST_PER_PAGE, LIST_PER_PAGE);
-        const translations = await translationPaths(kind.table, row, (paths, s) => (name === 'venue' ? paths.venue(s) : paths.organizer(s)));
+        const slice = await listSlice(
+          db,
+          request.ctx,
+          where,
+          { from: scope.today },
+          (page - 1) * LIST_PER_PAGE,
+          LIST_PER_PAGE,
+        );
+        const translations = await translationPaths(kind.table, row, (paths, s) =>
+          name === 'venue' ? paths.venue(s) : paths.organizer(s),
+        );
         const base = name === 'venue' ? scope.paths.venue(row.slug) : scope.paths.organizer(row.slug);
         return {
           template: 'linked',
-          head: { title: `${row.title} · ${scope.m.siteName}`, translations, jsonLd: linkedLd(kind, row), feed: scope.paths.api('events') + queryString({ format: 'ical', [name]: row.id }) },
+          head: {
+            title: `${row.title} · ${scope.m.siteName}`,
+            translations,
+            jsonLd: linkedLd(kind, row),
+            feed: scope.paths.api('events') + queryString({ format: 'ical', [name]: row.id }),
+          },
           data: {
             view: name,
             record: linkedView(kind, row),

@@ -55,12 +55,33 @@ export function dropFalsy<T extends Record<string, unknown>>(object: T): Partial
 
 /** Keys blanked in password-protected content (the original's PASSWORD_PROTECTED_FIELDS). */
 const BLANK: Record<string, unknown> = {
-  description: '', excerpt: '', cost: '', website: '', email: '', phone: '', stateprovince: '', zip: '', province: '', country: '', city: '', address: '',
+  description: '',
+  excerpt: '',
+  cost: '',
+  website: '',
+  email: '',
+  phone: '',
+  stateprovince: '',
+  zip: '',
+  province: '',
+  country: '',
+  city: '',
+  address: '',
   image: false,
-  all_day: null, show_map: null, show_map_link: null, hide_from_listings: null, sticky: null, featured: null,
-  categories: [], tags: [], venue: [], organizer: [], custom_fields: [],
+  all_day: null,
+  show_map: null,
+  show_map_link: null,
+  hide_from_listings: null,
+  sticky: null,
+  featured: null,
+  categories: [],
+  tags: [],
+  venue: [],
+  organizer: [],
+  custom_fields: [],
   cost_details: { currency_symbol: '', currency_position: '', currency_code: '', values: [] },
-  geo_lat: 0, geo_lng: 0,
+  geo_lat: 0,
+  geo_lng: 0,
 };
 
 /** Blanks protected fields wherever they occur, as the original does (its quirks included). */
@@ -68,7 +89,14 @@ export function blankProtected<T extends Record<string, unknown>>(object: T): T 
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(object)) {
     if (key in BLANK) out[key] = structuredClone(BLANK[key]);
-    else if (value && typeof value === 'object' && !Array.isArray(value) && key !== 'translations' && key !== 'start_date_details') out[key] = blankProtected(value as Record<string, unknown>);
+    else if (
+      value &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      key !== 'translations' &&
+      key !== 'start_date_details'
+    )
+      out[key] = blankProtected(value as Record<string, unknown>);
     else out[key] = value;
   }
   return out as T;

@@ -23,7 +23,11 @@ export type PostTableName = 'events' | 'venues' | 'organizers';
 type PostsDb = Kysely<Record<PostTableName, PostColumns> & Pick<Database, 'posts' | 'terms'>>;
 const posts = (db: Db): PostsDb => db as unknown as PostsDb;
 
-const KIND: Record<PostTableName, 'event' | 'venue' | 'organizer'> = { events: 'event', venues: 'venue', organizers: 'organizer' };
+const KIND: Record<PostTableName, 'event' | 'venue' | 'organizer'> = {
+  events: 'event',
+  venues: 'venue',
+  organizers: 'organizer',
+};
 
 /** One prepared query per table (a table name is part of the SQL, never a placeholder). */
 function perTable<A extends PreparedArgs<A>, R>(
@@ -93,7 +97,8 @@ export async function checkCommonFields(
 
   if (input.author !== undefined) {
     const author = asId(input.author);
-    if (author === null || !(await users.findById(db, author))) problems.add('author', 'author is not the id of an existing user.');
+    if (author === null || !(await users.findById(db, author)))
+      problems.add('author', 'author is not the id of an existing user.');
     else changes.author = author;
   }
 
@@ -160,13 +165,24 @@ export async function checkCommonFields(
  * confirmed) and be allowed to edit it (403), or it would take a language of others' records,
  * and a series' rule with it. A conflict names the record in the way only to a caller who may read it.
  */
-async function checkTranslationOf(db: Db, table: PostTableName, value: unknown, ctx: RequestContext, existing: Existing | null, problems: Problems): Promise<number | undefined> {
+async function checkTranslationOf(
+  db: Db,
+  table: PostTableName,
+  value: unknown,
+  ctx: RequestContext,
+  existing: Existing | null,
+  problems: Problems,
+): Promise<number | undefined> {
   const id = asId(value);
   if (id === null) {
     problems.add('translation_of', 'translation_of is not an id.');
     return undefined;
   }
-  const source = await posts(db).selectFrom(table).select(['id', 'lang', 'trid', 'author', 'status']).where('id', '=', id).executeTakeFirst();
+  const source = await posts(db)
+    .selectFrom(table)
+    .select(['id', 'lang', 'trid', 'author', 'status'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!source || !canRead(ctx.actor, source)) {
     problems.add('translation_of', `translation_of is not the id of a ${KIND[table]}.`);
     return undefined;
@@ -176,7 +192,8 @@ async function checkTranslationOf(db: Db, table: PostTableName, value: unknown, 
     problems.add('translation_of', 'translation_of is a record in the same language.');
     return undefined;
   }
-  if (!canEdit(ctx.actor, source)) throw forbidden('rest_cannot_edit', `Sorry, you are not allowed to add a translation to this ${KIND[table]}.`);
+  if (!canEdit(ctx.actor, source))
+    throw forbidden('rest_cannot_edit', `Sorry, you are not allowed to add a translation to this ${KIND[table]}.`);
   if (existing && (await groupSize(db, table, existing.trid)) > 1) {
     throw conflict('translation-exists', 'This record already belongs to a translation group.');
   }
@@ -188,13 +205,21 @@ async function checkTranslationOf(db: Db, table: PostTableName, value: unknown, 
     .where('status', '<>', 'trash')
     .executeTakeFirst();
   if (taken && taken.id !== existing?.id) {
-    throw conflict('translation-exists', `The translation group already has a record in ${recordLang}.`, canRead(ctx.actor, taken) ? { existing: taken.id } : {});
+    throw conflict(
+      'translation-exists',
+      `The translation group already has a record in ${recordLang}.`,
+      canRead(ctx.actor, taken) ? { existing: taken.id } : {},
+    );
   }
   return source.trid;
 }
 
 async function groupSize(db: Db, table: PostTableName, trid: number): Promise<number> {
-  const row = await posts(db).selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('trid', '=', trid).executeTakeFirstOrThrow();
+  const row = await posts(db)
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('trid', '=', trid)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -208,7 +233,14 @@ export function assertMayAssignAuthor(actor: Actor | null, author: number | unde
 }
 
 const slugTaken = perTable((db, table, args: { lang: string; slug: string; excludeId: number }) =>
-  db.selectFrom(table).select('id').where('lang', '=', args.lang).where('slug', '=', args.slug).where('status', '<>', 'trash').where('id', '<>', args.excludeId).limit(1),
+  db
+    .selectFrom(table)
+    .select('id')
+    .where('lang', '=', args.lang)
+    .where('slug', '=', args.slug)
+    .where('status', '<>', 'trash')
+    .where('id', '<>', args.excludeId)
+    .limit(1),
 );
 
 /**
@@ -216,7 +248,13 @@ const slugTaken = perTable((db, table, args: { lang: string; slug: string; exclu
  * Candidates are looked up by exact value, so the (lang, slug) index serves it: the base alone
  * first (usually free), then a batch at a time.
  */
-export async function uniqueSlug(db: Db, table: PostTableName, lang: string, base: string, excludeId: number | null): Promise<string> {
+export async function uniqueSlug(
+  db: Db,
+  table: PostTableName,
+  lang: string,
+  base: string,
+  excludeId: number | null,
+): Promise<string> {
   if ((await slugTaken[table](db, { lang, slug: base, excludeId: excludeId ?? 0 })).length === 0) return base;
   const BATCH = 20;
   for (let first = 2; ; first += BATCH) {
@@ -236,7 +274,13 @@ export async function uniqueSlug(db: Db, table: PostTableName, lang: string, bas
 }
 
 /** Columns for a new record from its checked common fields; allocates the shared post id. */
-export async function newPostColumns(trx: Db, table: PostTableName, changes: CommonChanges, ctx: RequestContext, title: string): Promise<PostColumns> {
+export async function newPostColumns(
+  trx: Db,
+  table: PostTableName,
+  changes: CommonChanges,
+  ctx: RequestContext,
+  title: string,
+): Promise<PostColumns> {
   const id = await allocatePostId(trx, KIND[table]);
   const now = nowUtc();
   const zone = zoneOrUtc(ctx.settings.timezone);
@@ -261,7 +305,14 @@ export async function newPostColumns(trx: Db, table: PostTableName, changes: Com
 }
 
 /** The common columns an update changes; untouched fields are left out (SPEC item 1). */
-export async function updatedPostColumns(trx: Db, table: PostTableName, changes: CommonChanges, ctx: RequestContext, existing: Existing, title: string | undefined): Promise<Partial<PostColumns>> {
+export async function updatedPostColumns(
+  trx: Db,
+  table: PostTableName,
+  changes: CommonChanges,
+  ctx: RequestContext,
+  existing: Existing,
+  title: string | undefined,
+): Promise<Partial<PostColumns>> {
   const now = nowUtc();
   const zone = zoneOrUtc(ctx.settings.timezone);
   const columns: Partial<PostColumns> = { modified: utcToLocal(now, zone), modified_utc: now };
@@ -278,7 +329,12 @@ export async function updatedPostColumns(trx: Db, table: PostTableName, changes:
   const leavingTrash = existing.status === 'trash' && changes.status !== undefined && changes.status !== 'trash';
   // A record back from the trash whose language was taken in its group meanwhile (a new
   // translation replaced it) leaves the group: a group holds one live record per language.
-  if (leavingTrash && changes.trid === undefined && !changes.leaveGroup && (await languageTaken(trx, table, existing))) {
+  if (
+    leavingTrash &&
+    changes.trid === undefined &&
+    !changes.leaveGroup &&
+    (await languageTaken(trx, table, existing))
+  ) {
     await leaveGroup(trx, table, existing, columns);
   }
   if (changes.slug !== undefined || leavingTrash) {
@@ -302,14 +358,30 @@ async function languageTaken(trx: Db, table: PostTableName, existing: Existing):
 }
 
 /** Takes a record out of its translation group; the group keeps its other members linked. */
-async function leaveGroup(trx: Db, table: PostTableName, existing: Existing, columns: Partial<PostColumns>): Promise<void> {
+async function leaveGroup(
+  trx: Db,
+  table: PostTableName,
+  existing: Existing,
+  columns: Partial<PostColumns>,
+): Promise<void> {
   if (existing.trid !== existing.id) {
     columns.trid = existing.id;
     return;
   }
   // The group is named after this record: hand the name to the oldest remaining member.
-  const heir = await posts(trx).selectFrom(table).select((eb) => eb.fn.min('id').as('id')).where('trid', '=', existing.id).where('id', '<>', existing.id).executeTakeFirst();
-  if (heir?.id) await posts(trx).updateTable(table).set({ trid: heir.id }).where('trid', '=', existing.id).where('id', '<>', existing.id).execute();
+  const heir = await posts(trx)
+    .selectFrom(table)
+    .select((eb) => eb.fn.min('id').as('id'))
+    .where('trid', '=', existing.id)
+    .where('id', '<>', existing.id)
+    .executeTakeFirst();
+  if (heir?.id)
+    await posts(trx)
+      .updateTable(table)
+      .set({ trid: heir.id })
+      .where('trid', '=', existing.id)
+      .where('id', '<>', existing.id)
+      .execute();
 }
 
 const groupMembers = perTable((db, table, args: { ids: number[] }) =>
@@ -335,14 +407,23 @@ export interface ShownMembers<R extends PostColumns> {
  * group holds two candidates. Groups name no record the reader may not read (a draft translation
  * is neither shown nor named to the public), unless it is shown itself (a linked record is).
  */
-export async function loadShownMembers<R extends PostColumns>(db: Db, table: PostTableName, ids: number[], lang: string, reader: Actor | null): Promise<ShownMembers<R>> {
+export async function loadShownMembers<R extends PostColumns>(
+  db: Db,
+  table: PostTableName,
+  ids: number[],
+  lang: string,
+  reader: Actor | null,
+): Promise<ShownMembers<R>> {
   const wanted = [...new Set(ids)];
   const result: ShownMembers<R> = { shown: new Map(), translations: new Map() };
   if (wanted.length === 0) return result;
-  const members = ((await groupMembers[table](db, { ids: wanted })) as R[]).filter((member) => member.status !== 'trash');
+  const members = ((await groupMembers[table](db, { ids: wanted })) as R[]).filter(
+    (member) => member.status !== 'trash',
+  );
   const inLanguage = new Map<number, R>();
   for (const member of members) {
-    if (member.lang === lang && !inLanguage.has(member.trid) && canRead(reader, member)) inLanguage.set(member.trid, member);
+    if (member.lang === lang && !inLanguage.has(member.trid) && canRead(reader, member))
+      inLanguage.set(member.trid, member);
   }
   const byId = new Map(members.map((member) => [member.id, member]));
   for (const id of wanted) {
@@ -370,20 +451,35 @@ export async function withTranslations(db: Db, table: PostTableName, ids: number
   return [...new Set([...ids, ...rows.map((r) => r.id)])];
 }
 
-const termGroups = prepared((db, args: { trids: number[] }) => db.selectFrom('terms').select(['id', 'trid', 'lang']).where('trid', 'in', args.trids).orderBy('id'));
+const termGroups = prepared((db, args: { trids: number[] }) =>
+  db.selectFrom('terms').select(['id', 'trid', 'lang']).where('trid', 'in', args.trids).orderBy('id'),
+);
 const postGroups = perTable((db, table, args: { trids: number[] }) =>
-  db.selectFrom(table).select(['id', 'trid', 'lang', 'author', 'status']).where('trid', 'in', args.trids).where('status', '<>', 'trash').orderBy('id'),
+  db
+    .selectFrom(table)
+    .select(['id', 'trid', 'lang', 'author', 'status'])
+    .where('trid', 'in', args.trids)
+    .where('status', '<>', 'trash')
+    .orderBy('id'),
 );
 
 /**
  * `{lang: id}` of each translation group, one query for a page, naming only the records `reader`
  * may read (a draft translation is not named to the public; every term is public).
  */
-export async function loadTranslations(db: Db, table: PostTableName | 'terms', trids: number[], reader: Actor | null): Promise<Map<number, Record<string, number>>> {
+export async function loadTranslations(
+  db: Db,
+  table: PostTableName | 'terms',
+  trids: number[],
+  reader: Actor | null,
+): Promise<Map<number, Record<string, number>>> {
   const groups = new Map<number, Record<string, number>>();
   const wanted = [...new Set(trids)];
   if (wanted.length === 0) return groups;
-  const rows = table === 'terms' ? await termGroups(db, { trids: wanted }) : (await postGroups[table](db, { trids: wanted })).filter((row) => canRead(reader, row));
+  const rows =
+    table === 'terms'
+      ? await termGroups(db, { trids: wanted })
+      : (await postGroups[table](db, { trids: wanted })).filter((row) => canRead(reader, row));
   for (const row of rows) {
     const group = groups.get(row.trid) ?? {};
     group[row.lang] ??= row.id;
@@ -430,6 +526,7 @@ export function checkStatusFilter(value: unknown, actor: Actor | null, problems:
     if (items.length !== 1 || items[0] !== 'publish') problems.add('status', 'status must be publish for this user.');
     return ['publish'];
   }
-  if (items.some((s) => !(POST_STATUSES as readonly string[]).includes(s))) problems.add('status', `status items must be among ${POST_STATUSES.join(', ')}.`);
+  if (items.some((s) => !(POST_STATUSES as readonly string[]).includes(s)))
+    problems.add('status', `status items must be among ${POST_STATUSES.join(', ')}.`);
   return items;
 }

@@ -22,7 +22,13 @@ const HOUR = 3_600_000;
 const SLACK = 86_400_000;
 
 /** Extends one series if it is still due; returns the number of occurrences created. */
-async function extendSeries(db: Db, seriesId: number, policy: RecurrencePolicy, at: Date, cutoff: string): Promise<number> {
+async function extendSeries(
+  db: Db,
+  seriesId: number,
+  policy: RecurrencePolicy,
+  at: Date,
+  cutoff: string,
+): Promise<number> {
   return inTransaction(db, async (trx) => {
     await lockRow(trx, 'events', seriesId);
     const stored = await store.findRecurrence(trx, seriesId);
@@ -49,7 +55,10 @@ async function extendSeries(db: Db, seriesId: number, policy: RecurrencePolicy, 
 
 /** Extends every due series as of `at`; returns the number of occurrences created. Tests pass a moved clock. */
 export async function extendHorizons(db: Db, policy: RecurrencePolicy, at: Date = policy.now()): Promise<number> {
-  const cutoff = new Date(at.getTime() + policy.horizonDays * 86_400_000 - SLACK).toISOString().slice(0, 19).replace('T', ' ');
+  const cutoff = new Date(at.getTime() + policy.horizonDays * 86_400_000 - SLACK)
+    .toISOString()
+    .slice(0, 19)
+    .replace('T', ' ');
   let created = 0;
   const seen = new Set<number>();
   for (;;) {
@@ -67,7 +76,9 @@ export function startHorizonStep(app: FastifyInstance, db: Db, policy: Recurrenc
   let timer: NodeJS.Timeout | undefined;
   let first: NodeJS.Timeout | undefined;
   const run = () => {
-    extendHorizons(db, policy).catch((error: unknown) => app.log.error({ err: error }, 'extending recurring series failed'));
+    extendHorizons(db, policy).catch((error: unknown) =>
+      app.log.error({ err: error }, 'extending recurring series failed'),
+    );
   };
   app.addHook('onReady', async () => {
     timer = setInterval(run, HOUR);

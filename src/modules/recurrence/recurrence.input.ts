@@ -46,7 +46,14 @@ function occurrenceWall(value: unknown, zone: Zone, startLocal: string): string 
   return parseDateInput(text, zone);
 }
 
-function dateList(value: unknown, field: 'rdates' | 'exdates', zone: Zone, startLocal: string, policy: RecurrencePolicy, problems: Problems): string[] {
+function dateList(
+  value: unknown,
+  field: 'rdates' | 'exdates',
+  zone: Zone,
+  startLocal: string,
+  policy: RecurrencePolicy,
+  problems: Problems,
+): string[] {
   if (value === undefined || value === null) return [];
   const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
   if (items === null) {
@@ -74,14 +81,22 @@ function dateList(value: unknown, field: 'rdates' | 'exdates', zone: Zone, start
  * at `startLocal` in `zone`: the rule must be one the library reads, not sub-daily, and yield at
  * most `policy.max` occurrences up to its end or, for a rule without one, up to the horizon.
  */
-export function checkRecurrence(value: unknown, zone: Zone, startLocal: string, policy: RecurrencePolicy, problems: Problems): CheckedRecurrence | undefined {
+export function checkRecurrence(
+  value: unknown,
+  zone: Zone,
+  startLocal: string,
+  policy: RecurrencePolicy,
+  problems: Problems,
+): CheckedRecurrence | undefined {
   const input = typeof value === 'string' ? { rrule: value } : value;
   if (!input || typeof input !== 'object' || Array.isArray(input)) {
     problems.add('recurrence', 'recurrence must be an object with rrule, rdates and exdates, or null.');
     return undefined;
   }
   const fields = input as Record<string, unknown>;
-  const unknownKeys = Object.keys(fields).filter((key) => !['rrule', 'rdates', 'exdates', 'summary', 'exceptions'].includes(key));
+  const unknownKeys = Object.keys(fields).filter(
+    (key) => !['rrule', 'rdates', 'exdates', 'summary', 'exceptions'].includes(key),
+  );
   if (unknownKeys.length > 0) {
     problems.add('recurrence', `recurrence has unknown field(s) ${unknownKeys.join(', ')}.`);
     return undefined;
@@ -99,12 +114,18 @@ export function checkRecurrence(value: unknown, zone: Zone, startLocal: string, 
   const exdates = dateList(fields['exdates'], 'exdates', zone, startLocal, policy, problems);
   if (problems.has('recurrence.rdates') || problems.has('recurrence.exdates')) return undefined;
   if (exdates.includes(startLocal)) {
-    problems.add('recurrence.exdates', 'recurrence.exdates must not hold the first occurrence: the series is its first date; move start_date instead.');
+    problems.add(
+      'recurrence.exdates',
+      'recurrence.exdates must not hold the first occurrence: the series is its first date; move start_date instead.',
+    );
     return undefined;
   }
   const recurrence: Recurrence = { rrule: fields['rrule'].trim().replace(/^RRULE:/i, ''), rdates, exdates };
   if (rule.count !== null && rule.count > policy.max) {
-    problems.add('recurrence.rrule', `recurrence.rrule has ${rule.count} occurrences; at most ${policy.max} are allowed.`);
+    problems.add(
+      'recurrence.rrule',
+      `recurrence.rrule has ${rule.count} occurrences; at most ${policy.max} are allowed.`,
+    );
     return undefined;
   }
   // A rule with an end is counted to its end; one without, to the horizon it is materialized to.
@@ -112,7 +133,10 @@ export function checkRecurrence(value: unknown, zone: Zone, startLocal: string, 
   const { starts } = expand(rule, recurrence, startLocal, through, policy.max);
   if (starts.length > policy.max) {
     const where = through.startsWith('9999') ? '' : ` within the next ${policy.horizonDays} days`;
-    problems.add('recurrence.rrule', `recurrence.rrule has more than ${policy.max} occurrences${where}; at most ${policy.max} are allowed.`);
+    problems.add(
+      'recurrence.rrule',
+      `recurrence.rrule has more than ${policy.max} occurrences${where}; at most ${policy.max} are allowed.`,
+    );
     return undefined;
   }
   return { recurrence, rule };

@@ -12,14 +12,21 @@ export interface SeriesRelations {
   exceptions: Map<number, { id: number; recurrence_id: string }[]>;
 }
 
-const isSeries = (row: EventRow): boolean => row.series_id !== null && row.series_id !== undefined && row.series_id === row.id;
+const isSeries = (row: EventRow): boolean =>
+  row.series_id !== null && row.series_id !== undefined && row.series_id === row.id;
 
 export async function loadSeriesRelations(db: Db, rows: EventRow[], ctx: RequestContext): Promise<SeriesRelations> {
   const series = rows.filter(isSeries);
   if (series.length === 0) return { rules: new Map(), exceptions: new Map() };
   // Exceptions name occurrences that may be drafts: only those who may edit the series see them.
   const editable = series.filter((row) => canEdit(ctx.actor, row)).map((row) => row.id);
-  const [rules, exceptions] = await Promise.all([findRecurrences(db, series.map((row) => row.id)), exceptionsOf(db, editable)]);
+  const [rules, exceptions] = await Promise.all([
+    findRecurrences(
+      db,
+      series.map((row) => row.id),
+    ),
+    exceptionsOf(db, editable),
+  ]);
   for (const id of editable) if (!exceptions.has(id)) exceptions.set(id, []);
   return { rules, exceptions };
 }

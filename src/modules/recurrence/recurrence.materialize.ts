@@ -21,17 +21,29 @@ function chunks<T>(items: T[], size = CHUNK): T[][] {
 }
 
 /** The dates of the occurrence whose original start (recurrence id) is `wall`, with the series' local duration. */
-export function occurrenceDates(series: EventRow, wall: string): Pick<EventTable, 'start_local' | 'end_local' | 'start_utc' | 'end_utc' | 'timezone_abbr'> {
+export function occurrenceDates(
+  series: EventRow,
+  wall: string,
+): Pick<EventTable, 'start_local' | 'end_local' | 'start_utc' | 'end_utc' | 'timezone_abbr'> {
   const zone = zoneOrUtc(series.timezone);
   const start = pinWallTime(wall, zone);
   const end = pinWallTime(addWall(wall, wallDuration(series.start_local, series.end_local)), zone);
-  return { start_local: start.local, end_local: end.local, start_utc: start.utc, end_utc: end.utc, timezone_abbr: timezoneAbbr(start.local, zone, series.timezone) };
+  return {
+    start_local: start.local,
+    end_local: end.local,
+    start_utc: start.utc,
+    end_utc: end.utc,
+    timezone_abbr: timezoneAbbr(start.local, zone, series.timezone),
+  };
 }
 
 /** New ids from the shared post sequence, in one statement. */
 async function allocateIds(trx: Db, count: number): Promise<number[]> {
   const ids: number[] = [];
-  for (const part of chunks(Array.from({ length: count }, () => ({ type: 'event' as const })), 1000)) {
+  for (const part of chunks(
+    Array.from({ length: count }, () => ({ type: 'event' as const })),
+    1000,
+  )) {
     const rows = await trx.insertInto('posts').values(part).returning('id').execute();
     ids.push(...rows.map((r) => r.id));
   }
@@ -43,7 +55,13 @@ async function occurrenceSlugs(trx: Db, series: EventRow, walls: string[]): Prom
   const wanted = walls.map((wall) => `${series.slug}-${wall.slice(0, 10)}`);
   const taken = new Set<string>();
   for (const part of chunks([...new Set(wanted)], 500)) {
-    const rows = await trx.selectFrom('events').select('slug').where('lang', '=', series.lang).where('slug', 'in', part).where('status', '<>', 'trash').execute();
+    const rows = await trx
+      .selectFrom('events')
+      .select('slug')
+      .where('lang', '=', series.lang)
+      .where('slug', 'in', part)
+      .where('status', '<>', 'trash')
+      .execute();
     for (const row of rows) taken.add(row.slug);
   }
   return wanted.map((slug) => {
@@ -61,7 +79,13 @@ async function occurrenceSlugs(trx: Db, series: EventRow, walls: string[]): Prom
  */
 async function translationGroups(trx: Db, series: EventRow, walls: string[]): Promise<Map<string, number>> {
   const groups = new Map<string, number>();
-  const siblings = await trx.selectFrom('events').select('id').where('trid', '=', series.trid).where('id', '<>', series.id).whereRef('series_id', '=', 'id').execute();
+  const siblings = await trx
+    .selectFrom('events')
+    .select('id')
+    .where('trid', '=', series.trid)
+    .where('id', '<>', series.id)
+    .whereRef('series_id', '=', 'id')
+    .execute();
   if (siblings.length === 0) return groups;
   const siblingIds = siblings.map((s) => s.id);
   for (const part of chunks(walls, 500)) {
@@ -72,7 +96,15 @@ async function translationGroups(trx: Db, series: EventRow, walls: string[]): Pr
       .where('o.recurrence_id', 'in', part)
       .where('o.status', '<>', 'trash')
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('events as mine').select('mine.id').whereRef('mine.trid', '=', 'o.trid').where('mine.lang', '=', series.lang).where('mine.status', '<>', 'trash'))),
+        not(
+          exists(
+            selectFrom('events as mine')
+              .select('mine.id')
+              .whereRef('mine.trid', '=', 'o.trid')
+              .where('mine.lang', '=', series.lang)
+              .where('mine.status', '<>', 'trash'),
+          ),
+        ),
       )
       .execute();
     for (const row of rows) if (!groups.has(row.recurrence_id!)) groups.set(row.recurrence_id!, row.trid);
@@ -111,13 +143,20 @@ export async function materialize(trx: Db, series: EventRow, walls: string[]): P
   for (const part of chunks(rows)) await trx.insertInto('events').values(part).execute();
   const organizerIds = organizerLinks.map((l) => l.organizer_id);
   await linkAll(trx, ids, organizerIds, termIds);
-  await shiftTermCounts(trx, { termIds, published: false }, { termIds, published: series.status === 'publish' }, ids.length);
+  await shiftTermCounts(
+    trx,
+    { termIds, published: false },
+    { termIds, published: series.status === 'publish' },
+    ids.length,
+  );
   return ids;
 }
 
 /** Links every event of `ids` to the organizers (in order) and terms given. */
 export async function linkAll(trx: Db, ids: number[], organizerIds: number[], termIds: number[]): Promise<void> {
-  const organizerRows = ids.flatMap((event_id) => organizerIds.map((organizer_id, position) => ({ event_id, organizer_id, position })));
+  const organizerRows = ids.flatMap((event_id) =>
+    organizerIds.map((organizer_id, position) => ({ event_id, organizer_id, position })),
+  );
   for (const part of chunks(organizerRows, 1000)) await trx.insertInto('event_organizers').values(part).execute();
   const termRows = ids.flatMap((event_id) => termIds.map((term_id) => ({ event_id, term_id })));
   for (const part of chunks(termRows, 1000)) await trx.insertInto('event_terms').values(part).execute();
@@ -130,5 +169,11 @@ export async function forChunks(ids: number[], work: (part: number[]) => Promise
 
 /** Bumps the revision (iCalendar SEQUENCE) of many events at once. */
 export async function bumpRevisions(trx: Db, ids: number[]): Promise<void> {
-  await forChunks(ids, (part) => trx.updateTable('events').set({ revision: sql`revision + 1` }).where('id', 'in', part).execute());
+  await forChunks(ids, (part) =>
+    trx
+      .updateTable('events')
+      .set({ revision: sql`revision + 1` })
+      .where('id', 'in', part)
+      .execute(),
+  );
 }

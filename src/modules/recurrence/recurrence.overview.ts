@@ -8,7 +8,10 @@ import { summarize } from './recurrence.summary.js';
 /** What the public page of a recurring event says about its series: the rule in words and the next published dates. */
 export interface SeriesOverview {
   summary: string;
-  next: Pick<EventRow, 'id' | 'slug' | 'start_local' | 'end_local' | 'start_utc' | 'end_utc' | 'all_day' | 'timezone' | 'timezone_abbr'>[];
+  next: Pick<
+    EventRow,
+    'id' | 'slug' | 'start_local' | 'end_local' | 'start_utc' | 'end_utc' | 'all_day' | 'timezone' | 'timezone_abbr'
+  >[];
 }
 
 /**
@@ -16,12 +19,19 @@ export interface SeriesOverview {
  * listed occurrences only (pages show the public view), from `fromLocal` on, at most `limit`
  * (through the series index: a series has at most CAL_RECURRENCE_MAX rows to sort).
  */
-export async function seriesOverview(db: Db, row: EventRow, lang: string, fromLocal: string, limit: number): Promise<SeriesOverview | null> {
+export async function seriesOverview(
+  db: Db,
+  row: EventRow,
+  lang: string,
+  fromLocal: string,
+  limit: number,
+): Promise<SeriesOverview | null> {
   const seriesId = row.series_id;
   if (seriesId === null || seriesId === undefined) return null;
   const stored = await findRecurrence(db, seriesId);
   if (!stored) return null;
-  const series = seriesId === row.id ? row : await db.selectFrom('events').selectAll().where('id', '=', seriesId).executeTakeFirst();
+  const series =
+    seriesId === row.id ? row : await db.selectFrom('events').selectAll().where('id', '=', seriesId).executeTakeFirst();
   if (!series) return null;
   const rule = parseRule(stored.rrule, zoneOrUtc(series.timezone));
   const next = await db

@@ -32,8 +32,20 @@ export async function findRecurrence(db: Db, seriesId: number): Promise<StoredRe
   return (await findRecurrences(db, [seriesId])).get(seriesId);
 }
 
-export async function saveRecurrence(db: Db, seriesId: number, recurrence: Recurrence, expandedUntil: string, complete: boolean): Promise<void> {
-  const values = { rrule: recurrence.rrule, rdates: JSON.stringify(recurrence.rdates), exdates: JSON.stringify(recurrence.exdates), expanded_until: expandedUntil, complete: complete ? 1 : 0 };
+export async function saveRecurrence(
+  db: Db,
+  seriesId: number,
+  recurrence: Recurrence,
+  expandedUntil: string,
+  complete: boolean,
+): Promise<void> {
+  const values = {
+    rrule: recurrence.rrule,
+    rdates: JSON.stringify(recurrence.rdates),
+    exdates: JSON.stringify(recurrence.exdates),
+    expanded_until: expandedUntil,
+    complete: complete ? 1 : 0,
+  };
   await db
     .insertInto('event_recurrence')
     .values({ series_id: seriesId, ...values })
@@ -60,18 +72,32 @@ export function liveOccurrences(db: Db, seriesId: number): Promise<EventRow[]> {
 
 /** How many occurrences a series has had, the trashed ones included (the cap counts what was created). */
 export async function occurrenceCount(db: Db, seriesId: number): Promise<number> {
-  const row = await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('series_id', '=', seriesId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('series_id', '=', seriesId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** Series whose occurrences stop short of `horizon` (local wall time compared per zone by the caller). */
 export async function openSeries(db: Db, before: string, limit: number): Promise<number[]> {
-  const rows = await db.selectFrom('event_recurrence').select('series_id').where('complete', '=', 0).where('expanded_until', '<', before).orderBy('expanded_until').limit(limit).execute();
+  const rows = await db
+    .selectFrom('event_recurrence')
+    .select('series_id')
+    .where('complete', '=', 0)
+    .where('expanded_until', '<', before)
+    .orderBy('expanded_until')
+    .limit(limit)
+    .execute();
   return rows.map((r) => r.series_id);
 }
 
 /** The exceptions of series (edited occurrences still live), for their editors. */
-export async function exceptionsOf(db: Db, seriesIds: number[]): Promise<Map<number, { id: number; recurrence_id: string }[]>> {
+export async function exceptionsOf(
+  db: Db,
+  seriesIds: number[],
+): Promise<Map<number, { id: number; recurrence_id: string }[]>> {
   const found = new Map<number, { id: number; recurrence_id: string }[]>();
   if (seriesIds.length === 0) return found;
   const rows = await db

@@ -56,7 +56,8 @@ function readRule(text: string, zone: Zone): Rule | string {
   if (body === '' || /[\r\n]/.test(body)) return 'recurrence.rrule must be one RRULE line.';
   const freq = /(?:^|;)FREQ=([^;]*)/i.exec(body)?.[1]?.toUpperCase();
   if (freq === undefined) return 'recurrence.rrule has no FREQ.';
-  if (!['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'].includes(freq)) return `recurrence.rrule: FREQ=${freq} is not a frequency (DAILY, WEEKLY, MONTHLY or YEARLY).`;
+  if (!['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'].includes(freq))
+    return `recurrence.rrule: FREQ=${freq} is not a frequency (DAILY, WEEKLY, MONTHLY or YEARLY).`;
   let options: Partial<Options>;
   try {
     options = RRule.parseString(body);
@@ -64,10 +65,14 @@ function readRule(text: string, zone: Zone): Rule | string {
     return `recurrence.rrule cannot be read: ${(error as Error).message}.`;
   }
   if (options.freq === undefined || options.freq === null) return 'recurrence.rrule has no FREQ.';
-  if (REFUSED_FREQUENCIES.has(options.freq)) return 'recurrence.rrule: FREQ=SECONDLY, MINUTELY and HOURLY are not supported; use DAILY with BYHOUR.';
-  if (options.dtstart || options.tzid) return 'recurrence.rrule must not hold DTSTART or TZID: the event\'s start and time zone are used.';
-  if (options.count !== undefined && options.count !== null && options.until) return 'recurrence.rrule must not have both COUNT and UNTIL.';
-  if (options.interval !== undefined && (options.interval < 1 || !Number.isInteger(options.interval))) return 'recurrence.rrule: INTERVAL must be a positive integer.';
+  if (REFUSED_FREQUENCIES.has(options.freq))
+    return 'recurrence.rrule: FREQ=SECONDLY, MINUTELY and HOURLY are not supported; use DAILY with BYHOUR.';
+  if (options.dtstart || options.tzid)
+    return "recurrence.rrule must not hold DTSTART or TZID: the event's start and time zone are used.";
+  if (options.count !== undefined && options.count !== null && options.until)
+    return 'recurrence.rrule must not have both COUNT and UNTIL.';
+  if (options.interval !== undefined && (options.interval < 1 || !Number.isInteger(options.interval)))
+    return 'recurrence.rrule: INTERVAL must be a positive integer.';
   const until = /(?:^|;)UNTIL=(\d{8})(T\d{6})?(Z?)/i.exec(body);
   let untilLocal: string | null = null;
   let untilDate: string | null = null;
@@ -84,7 +89,13 @@ function readRule(text: string, zone: Zone): Rule | string {
   // through (BYDAY=XX); every rule kept matches at least once in 28 years, so later walks stop soon
   // after their bound.
   try {
-    const probe = new RRule({ ...options, dtstart: toFloating('9971-01-01 00:00:00'), until: null, count: 1, interval: 1 }).all();
+    const probe = new RRule({
+      ...options,
+      dtstart: toFloating('9971-01-01 00:00:00'),
+      until: null,
+      count: 1,
+      interval: 1,
+    }).all();
     if (probe.length === 0) return 'recurrence.rrule matches no date (none in 28 years).';
   } catch {
     return 'recurrence.rrule has a part that cannot be read.';
@@ -111,7 +122,12 @@ export function withCount(rrule: string, count: number): string {
 }
 
 function libraryRule(rule: Rule, startLocal: string): RRuleType {
-  return new RRule({ ...rule.options, dtstart: toFloating(startLocal), until: rule.untilLocal ? toFloating(rule.untilLocal) : null, tzid: null });
+  return new RRule({
+    ...rule.options,
+    dtstart: toFloating(startLocal),
+    until: rule.untilLocal ? toFloating(rule.untilLocal) : null,
+    tzid: null,
+  });
 }
 
 export interface Expansion {
@@ -137,10 +153,23 @@ export const SPAN_YEARS = 20;
  * them (the caller refuses more than `limit`). The rule is walked from its start either way, so
  * COUNT and INTERVAL keep their phase.
  */
-export function expand(rule: Rule, recurrence: Recurrence, startLocal: string, throughLocal: string, limit: number, afterLocal: string | null = null): Expansion {
+export function expand(
+  rule: Rule,
+  recurrence: Recurrence,
+  startLocal: string,
+  throughLocal: string,
+  limit: number,
+  afterLocal: string | null = null,
+): Expansion {
   const span = `${String(Number(startLocal.slice(0, 4)) + SPAN_YEARS).padStart(4, '0')}${startLocal.slice(4)}`;
   const boundLocal = [throughLocal, span, rule.untilLocal ?? throughLocal].sort()[0]!;
-  const library = new RRule({ ...rule.options, dtstart: toFloating(startLocal), until: toFloating(boundLocal), count: rule.count, tzid: null });
+  const library = new RRule({
+    ...rule.options,
+    dtstart: toFloating(startLocal),
+    until: toFloating(boundLocal),
+    count: rule.count,
+    tzid: null,
+  });
   const after = afterLocal === null ? null : toFloating(afterLocal);
   const ruleInstances: string[] = [];
   // RFC 5545: DTSTART always counts as the first occurrence, so when it is not itself an instance
@@ -156,10 +185,18 @@ export function expand(rule: Rule, recurrence: Recurrence, startLocal: string, t
   });
   const excluded = new Set(recurrence.exdates);
   const inWindow = (d: string): boolean => d <= boundLocal && (afterLocal === null || d > afterLocal);
-  const all = new Set([...(inWindow(startLocal) ? [startLocal] : []), ...ruleInstances, ...recurrence.rdates.filter((d) => d >= startLocal && inWindow(d))]);
+  const all = new Set([
+    ...(inWindow(startLocal) ? [startLocal] : []),
+    ...ruleInstances,
+    ...recurrence.rdates.filter((d) => d >= startLocal && inWindow(d)),
+  ]);
   const starts = [...all].filter((d) => !excluded.has(d)).sort();
   // Finished: the rule's end (UNTIL, COUNT or the span) is behind the window, and no extra date is ahead.
-  const ruleDone = (rule.untilLocal !== null && rule.untilLocal <= throughLocal) || walked > budget || (rule.count !== null && walked >= budget) || span <= throughLocal;
+  const ruleDone =
+    (rule.untilLocal !== null && rule.untilLocal <= throughLocal) ||
+    walked > budget ||
+    (rule.count !== null && walked >= budget) ||
+    span <= throughLocal;
   const complete = ruleDone && !recurrence.rdates.some((d) => d > boundLocal);
   return { starts, complete, ruleInstances };
 }

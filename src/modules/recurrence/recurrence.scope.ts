@@ -11,7 +11,16 @@ import { trashEventIn, updateEventIn } from '../events/event.service.js';
 import type { RecurrencePolicy } from './recurrence.input.js';
 import * as store from './recurrence.repository.js';
 import { addWall, wallDuration, type Recurrence } from './recurrence.rule.js';
-import { propagate, reexpand, seriesOf, splitSeries, startSeries, stopSeries, excludeDate, trashSeries } from './recurrence.series.js';
+import {
+  propagate,
+  reexpand,
+  seriesOf,
+  splitSeries,
+  startSeries,
+  stopSeries,
+  excludeDate,
+  trashSeries,
+} from './recurrence.series.js';
 
 /**
  * Which part of a series a write addresses (`?scope=`), as calendar clients offer it: this
@@ -20,11 +29,23 @@ import { propagate, reexpand, seriesOf, splitSeries, startSeries, stopSeries, ex
  */
 export type Scope = 'this' | 'following' | 'all';
 
-const DATE_COLUMNS = ['start_local', 'end_local', 'start_utc', 'end_utc', 'timezone', 'timezone_abbr', 'all_day'] as const satisfies readonly (keyof EventTable)[];
+const DATE_COLUMNS = [
+  'start_local',
+  'end_local',
+  'start_utc',
+  'end_utc',
+  'timezone',
+  'timezone_abbr',
+  'all_day',
+] as const satisfies readonly (keyof EventTable)[];
 
 function scopeOf(row: EventRow, requested: Scope | undefined): Scope {
   if (row.series_id !== row.id) return requested ?? 'this';
-  if (requested === 'this') throw invalidParams({ scope: 'scope=this cannot address the first occurrence: it is the series. Update it with scope=all, or move the series\' start_date.' });
+  if (requested === 'this')
+    throw invalidParams({
+      scope:
+        "scope=this cannot address the first occurrence: it is the series. Update it with scope=all, or move the series' start_date.",
+    });
   return 'all';
 }
 
@@ -39,7 +60,13 @@ function shiftedToSeries(changes: EventChanges, occurrence: EventRow, series: Ev
   const end = addWall(start, wallDuration(sent.start_local, sent.end_local));
   const tzName = sent.timezone ?? series.timezone;
   const zone = zoneOrUtc(tzName);
-  const columns = Object.assign({}, sent, { start_local: start, end_local: end, start_utc: localToUtc(start, zone), end_utc: localToUtc(end, zone), timezone_abbr: timezoneAbbr(start, zone, tzName) });
+  const columns = Object.assign({}, sent, {
+    start_local: start,
+    end_local: end,
+    start_utc: localToUtc(start, zone),
+    end_utc: localToUtc(end, zone),
+    timezone_abbr: timezoneAbbr(start, zone, tzName),
+  });
   return { ...changes, columns };
 }
 
@@ -55,7 +82,13 @@ function followStart(stored: Recurrence, from: string, to: string): Recurrence {
 }
 
 /** A series edit: the series row, then what follows it (its mirrors, and a re-expansion when the rule or dates moved). */
-async function editSeries(trx: Db, series: EventRow, changes: EventChanges, ctx: RequestContext, policy: RecurrencePolicy): Promise<EventRow> {
+async function editSeries(
+  trx: Db,
+  series: EventRow,
+  changes: EventChanges,
+  ctx: RequestContext,
+  policy: RecurrencePolicy,
+): Promise<EventRow> {
   const termsBefore = await events.allTermIds(trx, series.id);
   const updated = await updateEventIn(trx, series, changes, ctx);
   if (changes.recurrence === null) return stopSeries(trx, updated);
@@ -68,12 +101,16 @@ async function editSeries(trx: Db, series: EventRow, changes: EventChanges, ctx:
     organizersChanged: changes.organizers !== undefined,
     termsChanged,
   });
-  const datesMoved = DATE_COLUMNS.some((column) => changes.columns[column] !== undefined && changes.columns[column] !== series[column]);
+  const datesMoved = DATE_COLUMNS.some(
+    (column) => changes.columns[column] !== undefined && changes.columns[column] !== series[column],
+  );
   if (!changes.recurrence && !datesMoved) return updated;
   const stored = await store.findRecurrence(trx, series.id);
-  const recurrence = changes.recurrence?.recurrence ?? (stored && followStart(stored, series.start_local, updated.start_local));
+  const recurrence =
+    changes.recurrence?.recurrence ?? (stored && followStart(stored, series.start_local, updated.start_local));
   if (!recurrence) return updated;
-  if (updated.recurrence_id !== updated.start_local) await events.update(trx, series.id, { recurrence_id: updated.start_local });
+  if (updated.recurrence_id !== updated.start_local)
+    await events.update(trx, series.id, { recurrence_id: updated.start_local });
   await reexpand(trx, Object.assign({}, updated, { recurrence_id: updated.start_local }), recurrence, policy);
   return Object.assign({}, updated, { recurrence_id: updated.start_local });
 }
@@ -82,7 +119,14 @@ async function editSeries(trx: Db, series: EventRow, changes: EventChanges, ctx:
  * An update under a scope, in one transaction. Returns the row the answer shows: the occurrence
  * for `this`, the (new) series for `all` and `following`.
  */
-export function updateInScope(db: Db, row: EventRow, changes: EventChanges, ctx: RequestContext, requested: Scope | undefined, policy: RecurrencePolicy): Promise<EventRow> {
+export function updateInScope(
+  db: Db,
+  row: EventRow,
+  changes: EventChanges,
+  ctx: RequestContext,
+  requested: Scope | undefined,
+  policy: RecurrencePolicy,
+): Promise<EventRow> {
   return inTransaction(db, async (trx) => {
     if (row.series_id === null || row.series_id === undefined) {
       const updated = await updateEventIn(trx, row, changes, ctx);
@@ -90,7 +134,10 @@ export function updateInScope(db: Db, row: EventRow, changes: EventChanges, ctx:
     }
     const scope = scopeOf(row, requested);
     if (scope === 'this') {
-      if (changes.recurrence !== undefined) throw invalidParams({ recurrence: 'recurrence belongs to the series: send it with scope=all or scope=following.' });
+      if (changes.recurrence !== undefined)
+        throw invalidParams({
+          recurrence: 'recurrence belongs to the series: send it with scope=all or scope=following.',
+        });
       const updated = await updateEventIn(trx, row, changes, ctx);
       await events.update(trx, row.id, { recurrence_exception: 1 });
       return Object.assign({}, updated, { recurrence_exception: 1 });
@@ -110,7 +157,13 @@ export function updateInScope(db: Db, row: EventRow, changes: EventChanges, ctx:
  * (or the series itself) trashes the series and every occurrence; `following` ends the series
  * before this one and trashes the rest. Returns the addressed row as stored afterwards.
  */
-export async function deleteInScope(db: Db, row: EventRow, ctx: RequestContext, requested: Scope | undefined, policy: RecurrencePolicy): Promise<EventRow> {
+export async function deleteInScope(
+  db: Db,
+  row: EventRow,
+  ctx: RequestContext,
+  requested: Scope | undefined,
+  policy: RecurrencePolicy,
+): Promise<EventRow> {
   await inTransaction(db, async (trx) => {
     if (row.series_id === null || row.series_id === undefined) return trashEventIn(trx, row, ctx);
     const scope = row.series_id === row.id ? 'all' : (requested ?? 'this');

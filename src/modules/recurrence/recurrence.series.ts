@@ -40,12 +40,31 @@ const MIRRORED = [
 ] as const satisfies readonly (keyof EventTable)[];
 
 /** Makes `row` (just written with its links) a series and materializes its occurrences to the horizon. */
-export async function startSeries(trx: Db, row: EventRow, checked: CheckedRecurrence, policy: RecurrencePolicy): Promise<EventRow> {
-  const series = Object.assign({}, row, { series_id: row.id, recurrence_id: row.start_local, recurrence_exception: 0, post_parent: null });
-  await events.update(trx, row.id, { series_id: row.id, recurrence_id: row.start_local, recurrence_exception: 0, post_parent: null });
+export async function startSeries(
+  trx: Db,
+  row: EventRow,
+  checked: CheckedRecurrence,
+  policy: RecurrencePolicy,
+): Promise<EventRow> {
+  const series = Object.assign({}, row, {
+    series_id: row.id,
+    recurrence_id: row.start_local,
+    recurrence_exception: 0,
+    post_parent: null,
+  });
+  await events.update(trx, row.id, {
+    series_id: row.id,
+    recurrence_id: row.start_local,
+    recurrence_exception: 0,
+    post_parent: null,
+  });
   const through = horizonLocal(policy, zoneOrUtc(row.timezone));
   const expansion = expand(checked.rule, checked.recurrence, row.start_local, through, policy.max);
-  await materialize(trx, series, expansion.starts.filter((wall) => wall !== row.start_local));
+  await materialize(
+    trx,
+    series,
+    expansion.starts.filter((wall) => wall !== row.start_local),
+  );
   await store.saveRecurrence(trx, row.id, checked.recurrence, through, expansion.complete);
   return series;
 }
@@ -53,9 +72,20 @@ export async function startSeries(trx: Db, row: EventRow, checked: CheckedRecurr
 /** Trashes non-exception occurrences in bulk (they share the series' status and terms). */
 async function trashMirrors(trx: Db, series: EventRow, ids: number[], termIds: number[]): Promise<void> {
   if (ids.length === 0) return;
-  await forChunks(ids, (part) => trx.updateTable('events').set({ status: 'trash', trashed_from: series.status, modified_utc: nowUtc() }).where('id', 'in', part).execute());
+  await forChunks(ids, (part) =>
+    trx
+      .updateTable('events')
+      .set({ status: 'trash', trashed_from: series.status, modified_utc: nowUtc() })
+      .where('id', 'in', part)
+      .execute(),
+  );
   await bumpRevisions(trx, ids);
-  await shiftTermCounts(trx, { termIds, published: series.status === 'publish' }, { termIds, published: false }, ids.length);
+  await shiftTermCounts(
+    trx,
+    { termIds, published: series.status === 'publish' },
+    { termIds, published: false },
+    ids.length,
+  );
 }
 
 /** Trashes every live non-exception occurrence of a series; returns the live occurrences as they were. */
@@ -80,7 +110,12 @@ async function trashOne(trx: Db, row: EventRow): Promise<void> {
  * instead of replacing it), trashing the ones that no longer match and creating the new ones.
  * Exceptions are left as they are. Returns them, for the response to report.
  */
-export async function reexpand(trx: Db, series: EventRow, recurrence: Recurrence, policy: RecurrencePolicy): Promise<EventRow[]> {
+export async function reexpand(
+  trx: Db,
+  series: EventRow,
+  recurrence: Recurrence,
+  policy: RecurrencePolicy,
+): Promise<EventRow[]> {
   const zone = zoneOrUtc(series.timezone);
   const rule = parseRule(recurrence.rrule, zone);
   if (typeof rule === 'string') throw new Error(`stored rule of series ${series.id} unreadable: ${rule}`);
@@ -94,25 +129,40 @@ export async function reexpand(trx: Db, series: EventRow, recurrence: Recurrence
   const mirrors = live.filter((row) => row.recurrence_exception !== 1);
   const byWall = new Map(mirrors.map((row) => [row.recurrence_id!, row]));
   const byDay = new Map<string, EventRow[]>();
-  for (const row of mirrors) byDay.set(row.recurrence_id!.slice(0, 10), [...(byDay.get(row.recurrence_id!.slice(0, 10)) ?? []), row]);
+  for (const row of mirrors)
+    byDay.set(row.recurrence_id!.slice(0, 10), [...(byDay.get(row.recurrence_id!.slice(0, 10)) ?? []), row]);
   const kept = new Set<number>();
   const moves: { row: EventRow; wall: string }[] = [];
   const missing: string[] = [];
   for (const wall of wanted) {
     const exact = byWall.get(wall);
-    const row = exact && !kept.has(exact.id) ? exact : byDay.get(wall.slice(0, 10))?.find((r) => !kept.has(r.id) && !wanted.includes(r.recurrence_id!));
+    const row =
+      exact && !kept.has(exact.id)
+        ? exact
+        : byDay.get(wall.slice(0, 10))?.find((r) => !kept.has(r.id) && !wanted.includes(r.recurrence_id!));
     if (!row) {
       missing.push(wall);
       continue;
     }
     kept.add(row.id);
     const dates = occurrenceDates(series, wall);
-    if (row.recurrence_id !== wall || row.start_local !== dates.start_local || row.end_local !== dates.end_local || row.timezone !== series.timezone || row.all_day !== series.all_day) {
+    if (
+      row.recurrence_id !== wall ||
+      row.start_local !== dates.start_local ||
+      row.end_local !== dates.end_local ||
+      row.timezone !== series.timezone ||
+      row.all_day !== series.all_day
+    ) {
       moves.push({ row, wall });
     }
   }
   for (const { row, wall } of moves) {
-    await events.update(trx, row.id, { ...occurrenceDates(series, wall), recurrence_id: wall, timezone: series.timezone, all_day: series.all_day });
+    await events.update(trx, row.id, {
+      ...occurrenceDates(series, wall),
+      recurrence_id: wall,
+      timezone: series.timezone,
+      all_day: series.all_day,
+    });
   }
   await bumpRevisions(
     trx,
@@ -143,11 +193,14 @@ export interface SeriesEdit {
 /** Carries a series edit to its non-exception occurrences: columns, links and term counts. */
 export async function propagate(trx: Db, edit: SeriesEdit): Promise<void> {
   const { before, after } = edit;
-  const targets = (await store.liveOccurrences(trx, after.id)).filter((row) => row.recurrence_exception !== 1).map((row) => row.id);
+  const targets = (await store.liveOccurrences(trx, after.id))
+    .filter((row) => row.recurrence_exception !== 1)
+    .map((row) => row.id);
   if (targets.length === 0) return;
   const columns: Partial<EventTable> = {};
   for (const key of MIRRORED) if (after[key] !== before[key]) Object.assign(columns, { [key]: after[key] });
-  if (Object.keys(columns).length > 0) await forChunks(targets, (part) => trx.updateTable('events').set(columns).where('id', 'in', part).execute());
+  if (Object.keys(columns).length > 0)
+    await forChunks(targets, (part) => trx.updateTable('events').set(columns).where('id', 'in', part).execute());
   if (edit.organizersChanged) {
     const organizerIds = (await events.organizerLinks(trx, [after.id])).map((l) => l.organizer_id);
     await forChunks(targets, (part) => trx.deleteFrom('event_organizers').where('event_id', 'in', part).execute());
@@ -157,7 +210,12 @@ export async function propagate(trx: Db, edit: SeriesEdit): Promise<void> {
     await forChunks(targets, (part) => trx.deleteFrom('event_terms').where('event_id', 'in', part).execute());
     await linkAll(trx, targets, [], edit.termsAfter);
   }
-  await shiftTermCounts(trx, { termIds: edit.termsBefore, published: before.status === 'publish' }, { termIds: edit.termsAfter, published: after.status === 'publish' }, targets.length);
+  await shiftTermCounts(
+    trx,
+    { termIds: edit.termsBefore, published: before.status === 'publish' },
+    { termIds: edit.termsAfter, published: after.status === 'publish' },
+    targets.length,
+  );
   await bumpRevisions(trx, targets);
 }
 
@@ -195,7 +253,12 @@ export async function trashSeries(trx: Db, series: EventRow): Promise<void> {
  * at it, taking the later occurrences (exceptions included), the later RDATEs and EXDATEs and,
  * for a COUNT rule, the count still to come. Returns the new series row (the occurrence itself).
  */
-export async function splitSeries(trx: Db, series: EventRow, occurrence: EventRow, policy: RecurrencePolicy): Promise<EventRow> {
+export async function splitSeries(
+  trx: Db,
+  series: EventRow,
+  occurrence: EventRow,
+  policy: RecurrencePolicy,
+): Promise<EventRow> {
   const stored = await store.findRecurrence(trx, series.id);
   if (!stored) throw new Error(`series ${series.id} has no rule`);
   const zone = zoneOrUtc(series.timezone);
@@ -208,13 +271,34 @@ export async function splitSeries(trx: Db, series: EventRow, occurrence: EventRo
     const before = expand(rule, stored, series.start_local, lastBefore, policy.max).ruleInstances.length;
     laterRule = withCount(stored.rrule, Math.max(1, rule.count - before));
   }
-  const earlier: Recurrence = { rrule: withUntil(stored.rrule, localToUtc(lastBefore, zone)), rdates: stored.rdates.filter((d) => d < wall), exdates: stored.exdates.filter((d) => d < wall) };
-  const later: Recurrence = { rrule: laterRule, rdates: stored.rdates.filter((d) => d > wall), exdates: stored.exdates.filter((d) => d > wall) };
+  const earlier: Recurrence = {
+    rrule: withUntil(stored.rrule, localToUtc(lastBefore, zone)),
+    rdates: stored.rdates.filter((d) => d < wall),
+    exdates: stored.exdates.filter((d) => d < wall),
+  };
+  const later: Recurrence = {
+    rrule: laterRule,
+    rdates: stored.rdates.filter((d) => d > wall),
+    exdates: stored.exdates.filter((d) => d > wall),
+  };
   await store.saveRecurrence(trx, series.id, earlier, lastBefore, true);
 
-  const moved = (await store.liveOccurrences(trx, series.id)).filter((row) => row.recurrence_id! > wall).map((row) => row.id);
-  await forChunks(moved, (part) => trx.updateTable('events').set({ series_id: occurrence.id, post_parent: occurrence.id }).where('id', 'in', part).execute());
-  const head = { series_id: occurrence.id, post_parent: null, recurrence_id: occurrence.start_local, recurrence_exception: 0 };
+  const moved = (await store.liveOccurrences(trx, series.id))
+    .filter((row) => row.recurrence_id! > wall)
+    .map((row) => row.id);
+  await forChunks(moved, (part) =>
+    trx
+      .updateTable('events')
+      .set({ series_id: occurrence.id, post_parent: occurrence.id })
+      .where('id', 'in', part)
+      .execute(),
+  );
+  const head = {
+    series_id: occurrence.id,
+    post_parent: null,
+    recurrence_id: occurrence.start_local,
+    recurrence_exception: 0,
+  };
   await events.update(trx, occurrence.id, head);
   await store.saveRecurrence(trx, occurrence.id, later, stored.expandedUntil, stored.complete);
   return Object.assign({}, occurrence, head);

@@ -13,11 +13,29 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { settings, config } = app.services;
 
-  app.get('/settings', { schema: { ...doc, summary: 'Read the site settings', response: responses({ 200: SettingsSchema }) }, config: admin }, async () => settings.get());
+  app.get(
+    '/settings',
+    {
+      schema: { ...doc, summary: 'Read the site settings', response: responses({ 200: SettingsSchema }) },
+      config: admin,
+    },
+    async () => settings.get(),
+  );
 
   app.patch(
     '/settings',
-    { schema: { ...doc, summary: 'Change site settings', body: SettingsPatchSchema, response: responses({ 200: SettingsSchema }) }, config: admin },
-    async (request) => settings.update(parseSettingsPatch(request.body, { siteUrlFromEnv: config.siteUrl !== undefined, isValidTimezone })),
+    {
+      schema: {
+        ...doc,
+        summary: 'Change site settings',
+        body: SettingsPatchSchema,
+        response: responses({ 200: SettingsSchema }),
+      },
+      config: admin,
+    },
+    async (request) =>
+      settings.update(
+        parseSettingsPatch(request.body, { siteUrlFromEnv: config.siteUrl !== undefined, isValidTimezone }),
+      ),
   );
 }

@@ -7,7 +7,10 @@ import { isHttpUrl } from '../../lib/url.js';
  * `type: ['string', 'null']` rather than anyOf: with Ajv's coerceTypes an anyOf tries the string
  * branch first and turns a JSON null into "" before the null branch is reached.
  */
-const NullableUrl = Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'Public site address (http or https), null for the service\'s own origin' });
+const NullableUrl = Type.Unsafe<string | null>({
+  type: ['string', 'null'],
+  description: "Public site address (http or https), null for the service's own origin",
+});
 
 const Unit = Type.Enum(['mi', 'km'], { description: 'Unit of geoloc_radius' });
 
@@ -31,15 +34,18 @@ export const SettingsPatchSchema = Type.Object({
 });
 export type SettingsPatch = Static<typeof SettingsPatchSchema>;
 
-
 /**
  * The checks JSON Schema cannot make, all reported at once; returns only the known keys (the
  * body may carry others, which are ignored and must never reach the settings table).
  */
-export function parseSettingsPatch(body: SettingsPatch, options: { siteUrlFromEnv: boolean; isValidTimezone: (tz: string) => boolean }): Partial<Settings> {
+export function parseSettingsPatch(
+  body: SettingsPatch,
+  options: { siteUrlFromEnv: boolean; isValidTimezone: (tz: string) => boolean },
+): Partial<Settings> {
   const problems = new Problems();
   const { timezone, geoloc, geoloc_radius, geoloc_unit, site_url } = body;
-  if (timezone !== undefined && !options.isValidTimezone(timezone)) problems.add('timezone', 'timezone is not a valid time zone.');
+  if (timezone !== undefined && !options.isValidTimezone(timezone))
+    problems.add('timezone', 'timezone is not a valid time zone.');
   if (site_url !== undefined && options.siteUrlFromEnv) {
     problems.add('site_url', 'site_url is set by the environment (CAL_SITE_URL) and cannot be changed here.');
   } else if (typeof site_url === 'string' && !isHttpUrl(site_url)) {

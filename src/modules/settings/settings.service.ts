@@ -5,7 +5,6 @@ import type { Settings } from '../../http/site-settings.js';
 
 export type { Settings };
 
-
 /** Settings are re-read at most this often, so every instance sees a change within a second. */
 const TTL_MS = 1_000;
 
@@ -19,12 +18,22 @@ export class SettingsStore {
   ) {}
 
   defaults(): Settings {
-    return { timezone: this.config.timezone, geoloc: this.config.geoloc, geoloc_radius: 25, geoloc_unit: 'mi', site_url: this.config.siteUrl ?? null };
+    return {
+      timezone: this.config.timezone,
+      geoloc: this.config.geoloc,
+      geoloc_radius: 25,
+      geoloc_unit: 'mi',
+      site_url: this.config.siteUrl ?? null,
+    };
   }
 
   async get(): Promise<Settings> {
     if (this.cached && Date.now() - this.cached.at < TTL_MS) return this.cached.value;
-    const rows = await this.db.selectFrom('settings').select(['key', 'value']).where('key', 'in', ['timezone', 'geoloc', 'geoloc_radius', 'geoloc_unit', 'site_url']).execute();
+    const rows = await this.db
+      .selectFrom('settings')
+      .select(['key', 'value'])
+      .where('key', 'in', ['timezone', 'geoloc', 'geoloc_radius', 'geoloc_unit', 'site_url'])
+      .execute();
     const value: Settings = this.defaults();
     for (const row of rows) (value as unknown as Record<string, unknown>)[row.key] = JSON.parse(row.value);
     // An operator's CAL_SITE_URL always wins over a stored one.

@@ -20,7 +20,10 @@ export interface ChangePage {
 }
 
 /** The entry of a logged change for a reader, from the records as they are now (currentRecords). */
-export function toEntry(row: Pick<ChangeRow, 'kind' | 'record_id' | 'change' | 'at_utc'>, records: Map<RecordKey, CurrentRecord>): ChangeEntry {
+export function toEntry(
+  row: Pick<ChangeRow, 'kind' | 'record_id' | 'change' | 'at_utc'>,
+  records: Map<RecordKey, CurrentRecord>,
+): ChangeEntry {
   const current = records.get(keyOf(row.kind, row.record_id));
   const entry: ChangeEntry = { kind: row.kind, id: row.record_id, change: row.change, modified_utc: row.at_utc };
   if (!current) return Object.assign(entry, { change: 'deleted' as const });
@@ -35,10 +38,17 @@ export function toEntry(row: Pick<ChangeRow, 'kind' | 'record_id' | 'change' | '
  * the caller may no longer read (unpublished, made private, trashed for readers who cannot see
  * the trash) a `trashed` tombstone.
  */
-export async function readChanges(db: Db, ctx: RequestContext, since: string | undefined, kinds: readonly ChangeKind[], perPage: number): Promise<ChangePage> {
+export async function readChanges(
+  db: Db,
+  ctx: RequestContext,
+  since: string | undefined,
+  kinds: readonly ChangeKind[],
+  perPage: number,
+): Promise<ChangePage> {
   const pruned = await prunedThrough(db);
   const from = since === undefined ? pruned : decodeToken(since);
-  if (from < pruned) throw gone('sync-token-expired', 'This sync token is older than the retained history: start over without since.');
+  if (from < pruned)
+    throw gone('sync-token-expired', 'This sync token is older than the retained history: start over without since.');
   const rows = await changesAfter(db, ctx.lang, from, kinds, ctx.actor, perPage);
   const page = rows.slice(0, perPage);
   const records = await currentRecords(db, page, ctx);

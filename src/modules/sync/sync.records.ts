@@ -32,16 +32,29 @@ async function events(db: Db, ids: number[], ctx: RequestContext, out: Map<Recor
   const readable = rows.filter((row) => canRead(ctx.actor, row));
   const relations = await loadEventRelations(db, readable, ctx, true);
   for (const row of rows) {
-    const object = canRead(ctx.actor, row) ? toEventObject(row, relations, ctx, { single: true, blank: !unlocked(row, ctx, {}) }) : null;
+    const object = canRead(ctx.actor, row)
+      ? toEventObject(row, relations, ctx, { single: true, blank: !unlocked(row, ctx, {}) })
+      : null;
     out.set(keyOf('event', row.id), { object, status: row.status });
   }
 }
 
-async function linked(db: Db, kind: LinkedKind, key: ChangeKind, ids: number[], ctx: RequestContext, out: Map<RecordKey, CurrentRecord>): Promise<void> {
+async function linked(
+  db: Db,
+  kind: LinkedKind,
+  key: ChangeKind,
+  ids: number[],
+  ctx: RequestContext,
+  out: Map<RecordKey, CurrentRecord>,
+): Promise<void> {
   if (ids.length === 0) return;
   const rows = (await db.selectFrom(kind.table).selectAll().where('id', 'in', ids).execute()) as LinkedRow[];
   const related = await loadRelated(db, kind, rows, ctx.actor);
-  for (const row of rows) out.set(keyOf(key, row.id), { object: canRead(ctx.actor, row) ? toLinkedObject(kind, row, related, ctx, true) : null, status: row.status });
+  for (const row of rows)
+    out.set(keyOf(key, row.id), {
+      object: canRead(ctx.actor, row) ? toLinkedObject(kind, row, related, ctx, true) : null,
+      status: row.status,
+    });
 }
 
 async function terms(db: Db, ids: number[], ctx: RequestContext, out: Map<RecordKey, CurrentRecord>): Promise<void> {
@@ -50,13 +63,22 @@ async function terms(db: Db, ids: number[], ctx: RequestContext, out: Map<Record
   const translations = await translationsOf(db, rows);
   for (const row of rows) {
     const def = taxonomyDef(row.taxonomy);
-    out.set(keyOf(row.taxonomy === 'cal_events_cat' ? 'category' : 'tag', row.id), { object: toTermObject(def, row, translations, ctx, true), status: 'publish' });
+    out.set(keyOf(row.taxonomy === 'cal_events_cat' ? 'category' : 'tag', row.id), {
+      object: toTermObject(def, row, translations, ctx, true),
+      status: 'publish',
+    });
   }
 }
 
 /** The current records behind `entries` (deleted ones are simply not found). */
-export async function currentRecords(db: Db, entries: { kind: ChangeKind; record_id: number }[], ctx: RequestContext): Promise<Map<RecordKey, CurrentRecord>> {
-  const ids = (kinds: ChangeKind[]) => [...new Set(entries.filter((e) => kinds.includes(e.kind)).map((e) => e.record_id))];
+export async function currentRecords(
+  db: Db,
+  entries: { kind: ChangeKind; record_id: number }[],
+  ctx: RequestContext,
+): Promise<Map<RecordKey, CurrentRecord>> {
+  const ids = (kinds: ChangeKind[]) => [
+    ...new Set(entries.filter((e) => kinds.includes(e.kind)).map((e) => e.record_id)),
+  ];
   const out = new Map<RecordKey, CurrentRecord>();
   await Promise.all([
     events(db, ids(['event']), ctx, out),

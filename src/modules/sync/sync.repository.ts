@@ -15,11 +15,20 @@ export const CHANGE_KINDS: readonly ChangeKind[] = ['event', 'venue', 'organizer
 function visibleChanges(actor: Actor | null): SqlBool | ReturnType<typeof sql<SqlBool>> {
   if (can(actor, 'edit_others_posts')) return sql<SqlBool>`1 = 1`;
   const publicOnes = sql<SqlBool>`(is_public = 1 or was_public = 1)`;
-  return actor !== null && can(actor, 'edit_posts') ? sql<SqlBool>`(${publicOnes} or author = ${actor.id})` : publicOnes;
+  return actor !== null && can(actor, 'edit_posts')
+    ? sql<SqlBool>`(${publicOnes} or author = ${actor.id})`
+    : publicOnes;
 }
 
 /** A page of a language's changes after `position`, in commit order (one more than asked, to tell `more`). */
-export function changesAfter(db: Db, lang: string, position: number, kinds: readonly ChangeKind[], actor: Actor | null, limit: number): Promise<ChangeRow[]> {
+export function changesAfter(
+  db: Db,
+  lang: string,
+  position: number,
+  kinds: readonly ChangeKind[],
+  actor: Actor | null,
+  limit: number,
+): Promise<ChangeRow[]> {
   return db
     .selectFrom('change_log')
     .selectAll()
@@ -44,10 +53,18 @@ export async function prunedThrough(db: Db): Promise<number> {
  */
 export async function prune(db: Db, beforeUtc: string): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const last = await trx.selectFrom('change_log').select((eb) => eb.fn.max('position').as('p')).where('at_utc', '<', beforeUtc).executeTakeFirst();
+    const last = await trx
+      .selectFrom('change_log')
+      .select((eb) => eb.fn.max('position').as('p'))
+      .where('at_utc', '<', beforeUtc)
+      .executeTakeFirst();
     const through = Number(last?.p ?? 0);
     if (through === 0) return 0;
-    await trx.updateTable('change_log_state').set({ pruned_through: sql`case when pruned_through > ${through} then pruned_through else ${through} end` }).where('id', '=', 1).execute();
+    await trx
+      .updateTable('change_log_state')
+      .set({ pruned_through: sql`case when pruned_through > ${through} then pruned_through else ${through} end` })
+      .where('id', '=', 1)
+      .execute();
     const result = await trx.deleteFrom('change_log').where('position', '<=', through).executeTakeFirst();
     return Number(result.numDeletedRows);
   });

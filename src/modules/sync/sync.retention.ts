@@ -15,7 +15,9 @@ export function startRetentionStep(app: FastifyInstance, db: Db, retentionDays: 
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     timer = setInterval(() => {
-      pruneChanges(db, retentionDays).catch((error: unknown) => app.log.error({ err: error }, 'pruning the change history failed'));
+      pruneChanges(db, retentionDays).catch((error: unknown) =>
+        app.log.error({ err: error }, 'pruning the change history failed'),
+      );
     }, HOUR);
     timer.unref();
   });

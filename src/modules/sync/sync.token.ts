@@ -14,7 +14,8 @@ export function encodeToken(position: number): string {
 /** The position a token names; a 400 naming `since` when it is not one of ours. */
 export function decodeToken(token: string): number {
   const text = /^[A-Za-z0-9_-]{1,40}$/.test(token) ? Buffer.from(token, 'base64url').toString('utf8') : '';
-  const position = text.startsWith(PREFIX) && /^\d{1,15}$/.test(text.slice(PREFIX.length)) ? Number(text.slice(PREFIX.length)) : NaN;
+  const position =
+    text.startsWith(PREFIX) && /^\d{1,15}$/.test(text.slice(PREFIX.length)) ? Number(text.slice(PREFIX.length)) : NaN;
   if (!Number.isSafeInteger(position)) throw invalidParam('since', 'since is not a sync token given by this service.');
   return position;
 }

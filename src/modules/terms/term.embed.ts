@@ -24,10 +24,29 @@ const embeddedTerms = prepared((db, args: { eventIds: number[]; lang: string }) 
     .selectFrom('event_terms as et')
     .innerJoin('terms as t', 't.id', 'et.term_id')
     // The translation, only looked for when the linked term is in another language.
-    .leftJoin('terms as tr', (join) => join.onRef('tr.trid', '=', 't.trid').onRef('tr.taxonomy', '=', 't.taxonomy').on('tr.lang', '=', args.lang).on('t.lang', '<>', args.lang))
+    .leftJoin('terms as tr', (join) =>
+      join
+        .onRef('tr.trid', '=', 't.trid')
+        .onRef('tr.taxonomy', '=', 't.taxonomy')
+        .on('tr.lang', '=', args.lang)
+        .on('t.lang', '<>', args.lang),
+    )
     .innerJoin('terms as s', (join) => join.on(sql<boolean>`s.id = coalesce(tr.id, t.id)`))
     .innerJoin('terms as m', 'm.trid', 's.trid')
-    .select(['et.event_id', 's.id', 's.taxonomy', 's.lang', 's.trid', 's.name', 's.slug', 's.description', 's.parent', 's.count', 'm.id as member_id', 'm.lang as member_lang'])
+    .select([
+      'et.event_id',
+      's.id',
+      's.taxonomy',
+      's.lang',
+      's.trid',
+      's.name',
+      's.slug',
+      's.description',
+      's.parent',
+      's.count',
+      'm.id as member_id',
+      'm.lang as member_lang',
+    ])
     .where('et.event_id', 'in', args.eventIds)
     .orderBy('et.event_id')
     .orderBy(sql`lower(s.name)`)
@@ -40,7 +59,11 @@ const embeddedTerms = prepared((db, args: { eventIds: number[]; lang: string }) 
  * when there is one (SPEC "Languages"), ordered by name, with its group's translations. One query
  * for any number of events: each shown term comes once per member of its group.
  */
-export async function loadEmbeddedTerms(db: Db, eventIds: number[], ctx: Pick<RequestContext, 'lang' | 'base'>): Promise<Map<number, EventTerms>> {
+export async function loadEmbeddedTerms(
+  db: Db,
+  eventIds: number[],
+  ctx: Pick<RequestContext, 'lang' | 'base'>,
+): Promise<Map<number, EventTerms>> {
   const result = new Map<number, EventTerms>(eventIds.map((id) => [id, { categories: [], tags: [] }]));
   if (eventIds.length === 0) return result;
   const rows = await embeddedTerms(db, { eventIds: [...new Set(eventIds)], lang: ctx.lang });
@@ -57,7 +80,9 @@ export async function loadEmbeddedTerms(db: Db, eventIds: number[], ctx: Pick<Re
     if (seen.has(key)) continue;
     seen.add(key);
     const entry = result.get(eventId)!;
-    (term.taxonomy === 'cal_events_cat' ? entry.categories : entry.tags).push(toEmbeddedTerm(term as TermRow, translations, ctx));
+    (term.taxonomy === 'cal_events_cat' ? entry.categories : entry.tags).push(
+      toEmbeddedTerm(term as TermRow, translations, ctx),
+    );
   }
   return result;
 }
@@ -93,7 +118,12 @@ function termItems(items: unknown): (number | string)[] | null {
  * matched by slug, then by name (any case) in the taxonomy and language; unmatched ones are
  * returned in `names` for creation. Duplicates are removed. null when the form is not accepted.
  */
-export async function resolveTermInputs(db: Db, taxonomy: Taxonomy, items: unknown, lang: string): Promise<TermInputs | null> {
+export async function resolveTermInputs(
+  db: Db,
+  taxonomy: Taxonomy,
+  items: unknown,
+  lang: string,
+): Promise<TermInputs | null> {
   const list = termItems(items);
   if (list === null) return null;
   const numbers = list.filter((i): i is number => typeof i === 'number');
@@ -101,7 +131,15 @@ export async function resolveTermInputs(db: Db, taxonomy: Taxonomy, items: unkno
   const ids: number[] = [];
   if (numbers.length > 0) {
     const valid = numbers.filter((n) => Number.isSafeInteger(n) && n > 0);
-    const found = valid.length === 0 ? [] : await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('id', 'in', [...new Set(valid)]).execute();
+    const found =
+      valid.length === 0
+        ? []
+        : await db
+            .selectFrom('terms')
+            .select('id')
+            .where('taxonomy', '=', taxonomy)
+            .where('id', 'in', [...new Set(valid)])
+            .execute();
     const known = new Set(found.map((r) => r.id));
     ids.push(...valid.filter((n) => known.has(n)));
   }
@@ -117,7 +155,11 @@ export async function resolveTermInputs(db: Db, taxonomy: Taxonomy, items: unkno
 
 /** A union of two index searches: with an OR, SQLite walks every term of the taxonomy and language. */
 const termsNamed = prepared((db, args: { taxonomy: Taxonomy; lang: string; slugs: string[]; lowered: string[] }) => {
-  const terms = db.selectFrom('terms').select(['id', 'slug', 'name']).where('taxonomy', '=', args.taxonomy).where('lang', '=', args.lang);
+  const terms = db
+    .selectFrom('terms')
+    .select(['id', 'slug', 'name'])
+    .where('taxonomy', '=', args.taxonomy)
+    .where('lang', '=', args.lang);
   const byName = terms.where(sql<string>`lower(name)`, 'in', args.lowered);
   return (args.slugs.length > 0 ? terms.where('slug', 'in', args.slugs).union(byName) : byName).orderBy('id');
 });
@@ -143,7 +185,12 @@ async function matchNames(db: Db, taxonomy: Taxonomy, texts: string[], lang: str
  * Inside the event's write transaction: creates the `names` (a name created meanwhile by another
  * request is reused) and returns the ids of all the terms, existing ones first.
  */
-export async function applyTermInputs(trx: Db, taxonomy: Taxonomy, resolved: TermInputs, lang: string): Promise<number[]> {
+export async function applyTermInputs(
+  trx: Db,
+  taxonomy: Taxonomy,
+  resolved: TermInputs,
+  lang: string,
+): Promise<number[]> {
   const ids = [...resolved.ids];
   if (resolved.names.length > 0) await lockNames(trx, taxonomy, lang);
   const existing = await matchNames(trx, taxonomy, resolved.names, lang);
@@ -196,7 +243,12 @@ const addToCounts = prepared((db, args: { ids: number[]; by: number }) =>
  * of that one event; cheaper than recounting a large category on every write. `events`: how many
  * events made that same change (the occurrences of a series move together).
  */
-export async function shiftTermCounts(trx: Db, before: { termIds: number[]; published: boolean }, after: { termIds: number[]; published: boolean }, events = 1): Promise<void> {
+export async function shiftTermCounts(
+  trx: Db,
+  before: { termIds: number[]; published: boolean },
+  after: { termIds: number[]; published: boolean },
+  events = 1,
+): Promise<void> {
   if (events === 0) return;
   const counted = (side: { termIds: number[]; published: boolean }) => new Set(side.published ? side.termIds : []);
   const was = counted(before);

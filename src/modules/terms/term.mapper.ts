@@ -10,9 +10,17 @@ export type TermTranslations = Map<number, Record<string, number>>;
 type UrlContext = Pick<RequestContext, 'base'>;
 
 /** `urls` of both shapes: self, collection, and `up` only under a parent (R/Post_Repository.php). */
-export function termUrls(def: TaxonomyDef, row: TermRow, ctx: UrlContext): { self: string; collection: string; up?: string } {
+export function termUrls(
+  def: TaxonomyDef,
+  row: TermRow,
+  ctx: UrlContext,
+): { self: string; collection: string; up?: string } {
   const collection = `${ctx.base}/${def.route}`;
-  return { self: `${collection}/${row.id}`, collection, ...(row.parent !== 0 ? { up: `${collection}/${row.parent}` } : {}) };
+  return {
+    self: `${collection}/${row.id}`,
+    collection,
+    ...(row.parent !== 0 ? { up: `${collection}/${row.parent}` } : {}),
+  };
 }
 
 function languageFields(row: TermRow, translations: TermTranslations) {
@@ -39,7 +47,13 @@ function termLinks(def: TaxonomyDef, row: TermRow, ctx: RequestContext): Record<
  * The term endpoints' object (original 1.4 B). `links` for single GET, create and update only:
  * list items and the deleted term have none, as in the original.
  */
-export function toTermObject(def: TaxonomyDef, row: TermRow, translations: TermTranslations, ctx: RequestContext, links: boolean): Record<string, unknown> {
+export function toTermObject(
+  def: TaxonomyDef,
+  row: TermRow,
+  translations: TermTranslations,
+  ctx: RequestContext,
+  links: boolean,
+): Record<string, unknown> {
   return {
     id: row.id,
     count: row.count,
@@ -78,7 +92,12 @@ export function toEmbeddedTerm(row: TermRow, translations: TermTranslations, ctx
  * The list envelope (original 2.3). `rest_url` is always the bare base and the next/previous links
  * carry only `page`: the original drops `per_page` and the filters there (a quirk clients follow).
  */
-export function toTermList(def: TaxonomyDef, items: Record<string, unknown>[], page: { page: number; total: number; totalPages: number }, ctx: RequestContext): Record<string, unknown> {
+export function toTermList(
+  def: TaxonomyDef,
+  items: Record<string, unknown>[],
+  page: { page: number; total: number; totalPages: number },
+  ctx: RequestContext,
+): Record<string, unknown> {
   const restUrl = `${ctx.base}/${def.route}/`;
   return {
     rest_url: restUrl,

@@ -7,7 +7,17 @@ import type { Taxonomy } from './term.taxonomy.js';
 
 /** Storage of categories and tags. The first parameter is the database or a transaction. */
 
-export const TERM_COLUMNS = ['id', 'taxonomy', 'lang', 'trid', 'name', 'slug', 'description', 'parent', 'count'] as const;
+export const TERM_COLUMNS = [
+  'id',
+  'taxonomy',
+  'lang',
+  'trid',
+  'name',
+  'slug',
+  'description',
+  'parent',
+  'count',
+] as const;
 
 /** Case-insensitive name comparison, the same expression as the `terms_tax_lang_lname` index. */
 const lowerName = (column = 'name') => sql<string>`lower(${sql.ref(column)})`;
@@ -17,11 +27,23 @@ export function findById(db: Db, id: number): Promise<TermRow | undefined> {
 }
 
 export function findInTaxonomy(db: Db, taxonomy: Taxonomy, id: number): Promise<TermRow | undefined> {
-  return db.selectFrom('terms').select(TERM_COLUMNS).where('id', '=', id).where('taxonomy', '=', taxonomy).executeTakeFirst();
+  return db
+    .selectFrom('terms')
+    .select(TERM_COLUMNS)
+    .where('id', '=', id)
+    .where('taxonomy', '=', taxonomy)
+    .executeTakeFirst();
 }
 
 /** A term with this name (any case) under `parent`, other than `excludeId`: WordPress's term_exists. */
-export async function findSibling(db: Db, taxonomy: Taxonomy, lang: string, parent: number, name: string, excludeId: number | null): Promise<number | undefined> {
+export async function findSibling(
+  db: Db,
+  taxonomy: Taxonomy,
+  lang: string,
+  parent: number,
+  name: string,
+  excludeId: number | null,
+): Promise<number | undefined> {
   const row = await db
     .selectFrom('terms')
     .select('id')
@@ -40,7 +62,13 @@ export async function findSibling(db: Db, taxonomy: Taxonomy, lang: string, pare
  * The first free slug of `base` in the taxonomy and language. Candidates share at least the first
  * 150 characters of `base` (suffixes only shorten very long slugs), so one prefix query finds them all.
  */
-export async function uniqueSlug(db: Db, taxonomy: Taxonomy, lang: string, base: string, excludeId: number | null): Promise<string> {
+export async function uniqueSlug(
+  db: Db,
+  taxonomy: Taxonomy,
+  lang: string,
+  base: string,
+  excludeId: number | null,
+): Promise<string> {
   const prefix = `${likeEscape(Array.from(base).slice(0, 150).join(''))}%`;
   const rows = await db
     .selectFrom('terms')
@@ -104,13 +132,22 @@ export async function countExisting(db: Db, taxonomy: Taxonomy, ids: number[]): 
 }
 
 /** What decides who sees an event's terms (event.access.ts): its author, status and password; undefined when there is none. */
-export function eventAccess(db: Db, id: number): Promise<{ author: number; status: string; password: string } | undefined> {
+export function eventAccess(
+  db: Db,
+  id: number,
+): Promise<{ author: number; status: string; password: string } | undefined> {
   return db.selectFrom('events').select(['author', 'status', 'password']).where('id', '=', id).executeTakeFirst();
 }
 
 /** The other members of a translation group. */
 export async function groupMembers(db: Db, trid: number, excludeId: number): Promise<{ id: number; lang: string }[]> {
-  return db.selectFrom('terms').select(['id', 'lang']).where('trid', '=', trid).where('id', '<>', excludeId).orderBy('id').execute();
+  return db
+    .selectFrom('terms')
+    .select(['id', 'lang'])
+    .where('trid', '=', trid)
+    .where('id', '<>', excludeId)
+    .orderBy('id')
+    .execute();
 }
 
 export async function setGroup(db: Db, ids: number[], trid: number): Promise<void> {
@@ -161,17 +198,28 @@ function filtered(db: Db, filter: TermFilter) {
     .$if(filter.hideEmpty, (qb) => qb.where(notEmpty(filter)))
     .$if(filter.search !== undefined, (qb) => {
       const pattern = `%${likeEscape(filter.search!)}%`;
-      return qb.where((eb) => eb.or([containsInsensitive(dialect, sql.ref('name'), pattern), containsInsensitive(dialect, sql.ref('slug'), pattern)]));
+      return qb.where((eb) =>
+        eb.or([
+          containsInsensitive(dialect, sql.ref('name'), pattern),
+          containsInsensitive(dialect, sql.ref('slug'), pattern),
+        ]),
+      );
     })
     .$if(filter.include !== undefined && filter.include.length > 0, (qb) => qb.where('id', 'in', filter.include!))
     .$if(filter.exclude !== undefined && filter.exclude.length > 0, (qb) => qb.where('id', 'not in', filter.exclude!))
     .$if(filter.parent !== undefined, (qb) => qb.where('parent', '=', filter.parent!))
     .$if(filter.slug !== undefined, (qb) => qb.where('slug', '=', filter.slug!))
-    .$if(filter.eventId !== undefined, (qb) => qb.where('id', 'in', (eb) => eb.selectFrom('event_terms').select('term_id').where('event_id', '=', filter.eventId!)));
+    .$if(filter.eventId !== undefined, (qb) =>
+      qb.where('id', 'in', (eb) =>
+        eb.selectFrom('event_terms').select('term_id').where('event_id', '=', filter.eventId!),
+      ),
+    );
 }
 
 export async function count(db: Db, filter: TermFilter): Promise<number> {
-  const row = await filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -187,17 +235,30 @@ function sortKey(order: TermOrder, include: number[] | undefined): Expression<un
       return sql.ref(order.orderby);
     case 'include':
       if (!include || include.length === 0) return lowerName();
-      return sql`case ${sql.join(include.map((id, i) => sql`when id = ${id} then ${i}`), sql` `)} end`;
+      return sql`case ${sql.join(
+        include.map((id, i) => sql`when id = ${id} then ${i}`),
+        sql` `,
+      )} end`;
     default:
       return null;
   }
 }
 
-export async function page(db: Db, filter: TermFilter, order: TermOrder, limit: number, offset: number): Promise<TermRow[]> {
+export async function page(
+  db: Db,
+  filter: TermFilter,
+  order: TermOrder,
+  limit: number,
+  offset: number,
+): Promise<TermRow[]> {
   const key = sortKey(order, filter.include);
   let query = filtered(db, filter).select(TERM_COLUMNS);
   if (key !== null) query = query.orderBy(key, order.direction);
-  return query.orderBy('id', key === null ? order.direction : 'asc').limit(limit).offset(offset).execute();
+  return query
+    .orderBy('id', key === null ? order.direction : 'asc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 /**

@@ -3,7 +3,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { NAMESPACE } from '../../http/context.js';
 import { conditionalResponses, ID_SEGMENT, IdParams, IfMatchHeaders, responses } from '../../http/schemas.js';
 import { toTermList, toTermObject } from './term.mapper.js';
-import { termCreateBody, termListQuery, termListSchema, TermRef, termUpdateBody, type TermInput, type TermListQuery } from './term.schema.js';
+import {
+  termCreateBody,
+  termListQuery,
+  termListSchema,
+  TermRef,
+  termUpdateBody,
+  type TermInput,
+  type TermListQuery,
+} from './term.schema.js';
 import { createTerm, deleteTerm, getTerm, listTerms, precheck, translationsOf, updateTerm } from './term.service.js';
 import { TAXONOMIES, type TaxonomyDef } from './term.taxonomy.js';
 import { totalHeaders } from '../../http/pagination.js';
@@ -42,18 +50,34 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
   const validateFirst = async (request: FastifyRequest): Promise<void> => {
     const raw = (request.params as { id?: string }).id;
     const body = request.body;
-    const parent = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)['parent'] : undefined;
+    const parent =
+      body && typeof body === 'object' && !Array.isArray(body)
+        ? (body as Record<string, unknown>)['parent']
+        : undefined;
     await precheck(db, def, raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null, parent);
   };
 
   app.get(
     base,
-    { schema: { tags, summary: `List ${def.route}`, querystring: termListQuery(def), response: responses({ 200: termListSchema(def) }) }, config: PUBLIC },
+    {
+      schema: {
+        tags,
+        summary: `List ${def.route}`,
+        querystring: termListQuery(def),
+        response: responses({ 200: termListSchema(def) }),
+      },
+      config: PUBLIC,
+    },
     async (request, reply) =>
       app.services.pageCache.respond(request, reply, [request.url], async () => {
         const page = await listTerms(db, def, request.query as TermListQuery, request.ctx);
         const translations = await translationsOf(db, page.rows);
-        const body = toTermList(def, page.rows.map((row) => toTermObject(def, row, translations, request.ctx, false)), page, request.ctx);
+        const body = toTermList(
+          def,
+          page.rows.map((row) => toTermObject(def, row, translations, request.ctx, false)),
+          page,
+          request.ctx,
+        );
         return { body, headers: totalHeaders({ total: page.total, total_pages: page.totalPages }) };
       }),
   );
@@ -61,7 +85,13 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
   app.post(
     base,
     {
-      schema: { tags, security, summary: `Create a ${def.label}`, body: termCreateBody(def), response: responses({ 201: TermRef }) },
+      schema: {
+        tags,
+        security,
+        summary: `Create a ${def.label}`,
+        body: termCreateBody(def),
+        response: responses({ 201: TermRef }),
+      },
       config: write,
       preValidation: validateFirst,
     },
@@ -76,7 +106,10 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
 
   app.get(
     `${base}/${ID_SEGMENT}`,
-    { schema: { tags, summary: `Read a ${def.label}`, params: IdParams, response: responses({ 200: TermRef }) }, config: PUBLIC },
+    {
+      schema: { tags, summary: `Read a ${def.label}`, params: IdParams, response: responses({ 200: TermRef }) },
+      config: PUBLIC,
+    },
     async (request, reply) =>
       app.services.pageCache.respond(request, reply, [request.url], async () => {
         const row = await getTerm(db, def, request.params.id);
@@ -87,12 +120,24 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
   app.route({
     method: ['POST', 'PUT', 'PATCH'],
     url: `${base}/${ID_SEGMENT}`,
-    schema: { tags, security, summary: `Update a ${def.label} (only the fields sent)`, params: IdParams, body: termUpdateBody(def), headers: IfMatchHeaders, response: conditionalResponses({ 200: TermRef }) },
+    schema: {
+      tags,
+      security,
+      summary: `Update a ${def.label} (only the fields sent)`,
+      params: IdParams,
+      body: termUpdateBody(def),
+      headers: IfMatchHeaders,
+      response: conditionalResponses({ 200: TermRef }),
+    },
     config: write,
     preValidation: validateFirst,
     handler: async (request, reply) => {
       const { id } = request.params;
-      const row = await underIfMatch(request, (trx) => currentEtag(trx, id, request.ctx), () => updateTerm(db, def, id, (request.body ?? {}) as TermInput, request.ctx));
+      const row = await underIfMatch(
+        request,
+        (trx) => currentEtag(trx, id, request.ctx),
+        () => updateTerm(db, def, id, (request.body ?? {}) as TermInput, request.ctx),
+      );
       // The same object a GET answers: its tag is the one a following read carries.
       const body = toTermObject(def, row, await translationsOf(db, [row]), request.ctx, true);
       return withEtag(reply, etagOfBody(body), body);
@@ -101,10 +146,25 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
 
   app.delete(
     `${base}/${ID_SEGMENT}`,
-    { schema: { tags, security, summary: `Delete a ${def.label} for good`, params: IdParams, headers: IfMatchHeaders, response: conditionalResponses({ 200: TermRef }) }, config: write, preValidation: validateFirst },
+    {
+      schema: {
+        tags,
+        security,
+        summary: `Delete a ${def.label} for good`,
+        params: IdParams,
+        headers: IfMatchHeaders,
+        response: conditionalResponses({ 200: TermRef }),
+      },
+      config: write,
+      preValidation: validateFirst,
+    },
     async (request) => {
       const { id } = request.params;
-      const { row, translations } = await underIfMatch(request, (trx) => currentEtag(trx, id, request.ctx), () => deleteTerm(db, def, id));
+      const { row, translations } = await underIfMatch(
+        request,
+        (trx) => currentEtag(trx, id, request.ctx),
+        () => deleteTerm(db, def, id),
+      );
       return toTermObject(def, row, translations, request.ctx, false);
     },
   );

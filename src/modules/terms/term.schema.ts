@@ -15,11 +15,17 @@ const Urls = Type.Object({
   up: Type.Optional(Type.String({ description: 'The parent term, when there is one' })),
 });
 
-const Translations = Type.Record(Type.String(), Type.Integer(), { description: 'Id of the term in each language of its translation group, itself included' });
-
-const Links = Type.Record(Type.String(), Type.Array(Type.Object({ href: Type.String() }, { additionalProperties: true })), {
-  description: 'HAL links (single-term responses only)',
+const Translations = Type.Record(Type.String(), Type.Integer(), {
+  description: 'Id of the term in each language of its translation group, itself included',
 });
+
+const Links = Type.Record(
+  Type.String(),
+  Type.Array(Type.Object({ href: Type.String() }, { additionalProperties: true })),
+  {
+    description: 'HAL links (single-term responses only)',
+  },
+);
 
 /**
  * The term endpoints' shape (original 1.4 B), the `Term` component of both taxonomies: `parent`
@@ -89,17 +95,34 @@ export type TermOrderby = (typeof ORDERBY)[number];
 const CategoryListQuery = Type.Object({
   page: Type.Optional(Page),
   per_page: Type.Optional(PerPage),
-  search: Type.Optional(Type.String({ minLength: 1, maxLength: TEXT_LIMITS.search, description: 'Terms whose name or slug contains this text' })),
+  search: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: TEXT_LIMITS.search,
+      description: 'Terms whose name or slug contains this text',
+    }),
+  ),
   exclude: Type.Optional(IdList('Leave out these term ids')),
   include: Type.Optional(IdList('Only these term ids')),
   order: Type.Optional(Type.String({ minLength: 1, description: 'asc or desc (case-insensitive)' })),
-  orderby: Type.Optional(Type.String({ enum: [...ORDERBY], default: 'name', description: 'Sort by this term attribute' })),
+  orderby: Type.Optional(
+    Type.String({ enum: [...ORDERBY], default: 'name', description: 'Sort by this term attribute' }),
+  ),
   hide_empty: Type.Optional(Truthy('Hide terms without published events (default true)')),
-  parent: Type.Optional(Type.Integer({ minimum: 0, description: 'Only direct children of this category (0: top level)' })),
+  parent: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Only direct children of this category (0: top level)' }),
+  ),
   post: Type.Optional(Type.Integer({ minimum: 1, description: 'Only terms of this event' })),
-  event: Type.Optional(Type.Integer({ minimum: 1, description: 'Only terms of this event (alias of post, wins over it)' })),
+  event: Type.Optional(
+    Type.Integer({ minimum: 1, description: 'Only terms of this event (alias of post, wins over it)' }),
+  ),
   slug: Type.Optional(Type.String({ minLength: 1, description: 'Only the term with this slug' })),
-  context: Type.Optional(Type.String({ description: 'edit: the terms of a password-protected event (post, event) the caller may edit are listed (view: they are not)' })),
+  context: Type.Optional(
+    Type.String({
+      description:
+        'edit: the terms of a password-protected event (post, event) the caller may edit are listed (view: they are not)',
+    }),
+  ),
   ...CommonQuery,
 });
 export type TermListQuery = Static<typeof CategoryListQuery>;
@@ -113,7 +136,11 @@ const Fields = {
   description: Type.Optional(Type.String({ minLength: 1, description: 'Description (plain text or HTML)' })),
   slug: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Slug; made unique with -2, -3…' })),
   parent: Type.Optional(Type.Integer({ minimum: 0, description: 'Parent category id, 0 for none (categories only)' })),
-  translation_of: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'Id of the term this one translates; null on update leaves the group' }))),
+  translation_of: Type.Optional(
+    Nullable(
+      Type.Integer({ minimum: 1, description: 'Id of the term this one translates; null on update leaves the group' }),
+    ),
+  ),
   i18n_language: Type.Optional(I18nLanguage),
 };
 const Name = Type.String({ minLength: 1, maxLength: 200, description: 'Name' });

@@ -21,10 +21,18 @@ export const termErrors = {
   notFound: (): ApiError => notFound('rest_term_invalid', 'Term does not exist.'),
   // WordPress words the two cases differently: siblings for hierarchical taxonomies, the whole taxonomy otherwise.
   exists: (def: TaxonomyDef, termId: number): ApiError =>
-    new ApiError(400, 'term_exists', def.hierarchical ? 'A term with the name provided already exists with this parent.' : 'A term with the name provided already exists in this taxonomy.', {
-      term_id: termId,
-    }),
-  notHierarchical: (): ApiError => new ApiError(400, 'rest_taxonomy_not_hierarchical', 'Can not set resource parent, taxonomy is not hierarchical.'),
+    new ApiError(
+      400,
+      'term_exists',
+      def.hierarchical
+        ? 'A term with the name provided already exists with this parent.'
+        : 'A term with the name provided already exists in this taxonomy.',
+      {
+        term_id: termId,
+      },
+    ),
+  notHierarchical: (): ApiError =>
+    new ApiError(400, 'rest_taxonomy_not_hierarchical', 'Can not set resource parent, taxonomy is not hierarchical.'),
 };
 
 export async function getTerm(db: Db, def: TaxonomyDef, id: number): Promise<TermRow> {
@@ -35,7 +43,12 @@ export async function getTerm(db: Db, def: TaxonomyDef, id: number): Promise<Ter
 
 export function translationsOf(db: Db, rows: TermRow[]): Promise<TermTranslations> {
   // Terms have no status: every reader may read every one.
-  return loadTranslations(db, 'terms', rows.map((r) => r.trid), null);
+  return loadTranslations(
+    db,
+    'terms',
+    rows.map((r) => r.trid),
+    null,
+  );
 }
 
 /**
@@ -45,13 +58,24 @@ export function translationsOf(db: Db, rows: TermRow[]): Promise<TermTranslation
 export async function precheck(db: Db, def: TaxonomyDef, id: number | null, parent: unknown): Promise<void> {
   if (id !== null) await getTerm(db, def, id);
   const parentId = asId(parent);
-  if (def.hierarchical && parentId !== null && parentId > 0 && !(await terms.findInTaxonomy(db, def.taxonomy, parentId))) {
+  if (
+    def.hierarchical &&
+    parentId !== null &&
+    parentId > 0 &&
+    !(await terms.findInTaxonomy(db, def.taxonomy, parentId))
+  ) {
     throw invalidParam('parent', `parent is not the id of a ${def.label}.`);
   }
 }
 
 /** A parent is a category (any language); on update it must not be the term or one of its descendants. */
-async function checkParent(db: Db, def: TaxonomyDef, parent: number, self: number | null, problems: Problems): Promise<void> {
+async function checkParent(
+  db: Db,
+  def: TaxonomyDef,
+  parent: number,
+  self: number | null,
+  problems: Problems,
+): Promise<void> {
   if (parent === 0) return;
   if (!(await terms.findInTaxonomy(db, def.taxonomy, parent))) {
     problems.add('parent', `parent is not the id of a ${def.label}.`);
@@ -59,7 +83,11 @@ async function checkParent(db: Db, def: TaxonomyDef, parent: number, self: numbe
   }
   // Walk up from the new parent: meeting the term itself would make a loop.
   const seen = new Set<number>();
-  for (let at: number | null = parent; self !== null && at !== null && at !== 0 && !seen.has(at); at = await terms.parentOf(db, at)) {
+  for (
+    let at: number | null = parent;
+    self !== null && at !== null && at !== 0 && !seen.has(at);
+    at = await terms.parentOf(db, at)
+  ) {
     if (at === self) {
       problems.add('parent', `parent cannot be the ${def.label} itself or one of its descendants.`);
       return;
@@ -78,7 +106,13 @@ interface CheckedFields {
 }
 
 /** Field checks shared by create and update; `existing` is null on create. */
-async function checkFields(db: Db, def: TaxonomyDef, input: TermInput, ctx: RequestContext, existing: TermRow | null): Promise<CheckedFields> {
+async function checkFields(
+  db: Db,
+  def: TaxonomyDef,
+  input: TermInput,
+  ctx: RequestContext,
+  existing: TermRow | null,
+): Promise<CheckedFields> {
   // WordPress refuses a parent on a flat taxonomy before looking at anything else.
   if (!def.hierarchical && input.parent !== undefined && input.parent !== null) throw termErrors.notHierarchical();
   const problems = new Problems();
@@ -98,7 +132,15 @@ async function checkFields(db: Db, def: TaxonomyDef, input: TermInput, ctx: Requ
     await checkParent(db, def, input.parent, existing?.id ?? null, problems);
     checked.parent = input.parent;
   }
-  if (input.translation_of !== undefined) checked.trid = await checkTranslationOf(db, def, input.translation_of, existing?.lang ?? ctx.lang, existing, problems);
+  if (input.translation_of !== undefined)
+    checked.trid = await checkTranslationOf(
+      db,
+      def,
+      input.translation_of,
+      existing?.lang ?? ctx.lang,
+      existing,
+      problems,
+    );
   problems.throwIfAny();
   return checked;
 }
@@ -107,7 +149,14 @@ async function checkFields(db: Db, def: TaxonomyDef, input: TermInput, ctx: Requ
  * `translation_of` (SPEC "Languages"): a term of the same taxonomy in another language whose group
  * has no term in this language yet. A term already in a group cannot join another (409).
  */
-async function checkTranslationOf(db: Db, def: TaxonomyDef, value: number | null, lang: string, existing: TermRow | null, problems: Problems): Promise<number | null | undefined> {
+async function checkTranslationOf(
+  db: Db,
+  def: TaxonomyDef,
+  value: number | null,
+  lang: string,
+  existing: TermRow | null,
+  problems: Problems,
+): Promise<number | null | undefined> {
   if (value === null) return existing ? null : undefined;
   const source = await terms.findInTaxonomy(db, def.taxonomy, value);
   if (!source) {
@@ -122,7 +171,10 @@ async function checkTranslationOf(db: Db, def: TaxonomyDef, value: number | null
     throw conflict('translation-exists', 'This record already belongs to a translation group.');
   }
   const taken = (await terms.groupMembers(db, source.trid, existing?.id ?? 0)).find((m) => m.lang === lang);
-  if (taken) throw conflict('translation-exists', `The translation group already has a record in ${lang}.`, { existing: taken.id });
+  if (taken)
+    throw conflict('translation-exists', `The translation group already has a record in ${lang}.`, {
+      existing: taken.id,
+    });
   return source.trid;
 }
 
@@ -130,15 +182,31 @@ async function checkTranslationOf(db: Db, def: TaxonomyDef, value: number | null
  * WordPress's term_exists rule: no two terms with the same name (any case) under one parent,
  * unless the new one is given an explicit slug that no term has yet.
  */
-async function checkDuplicateName(db: Db, def: TaxonomyDef, lang: string, name: string, parent: number, explicitSlug: string | undefined): Promise<void> {
+async function checkDuplicateName(
+  db: Db,
+  def: TaxonomyDef,
+  lang: string,
+  name: string,
+  parent: number,
+  explicitSlug: string | undefined,
+): Promise<void> {
   const sibling = await terms.findSibling(db, def.taxonomy, lang, parent, name, null);
   if (sibling === undefined) return;
-  if (explicitSlug !== undefined && (await terms.uniqueSlug(db, def.taxonomy, lang, explicitSlug, null)) === explicitSlug) return;
+  if (
+    explicitSlug !== undefined &&
+    (await terms.uniqueSlug(db, def.taxonomy, lang, explicitSlug, null)) === explicitSlug
+  )
+    return;
   throw termErrors.exists(def, sibling);
 }
 
 /** POST /categories, /tags: checks, then one transaction. Returns the new term. */
-export async function createTerm(db: Db, def: TaxonomyDef, input: TermInput & { name: string }, ctx: RequestContext): Promise<TermRow> {
+export async function createTerm(
+  db: Db,
+  def: TaxonomyDef,
+  input: TermInput & { name: string },
+  ctx: RequestContext,
+): Promise<TermRow> {
   const checked = await checkFields(db, def, input, ctx, null);
   const name = checked.name!;
   const parent = checked.parent ?? 0;
@@ -146,7 +214,18 @@ export async function createTerm(db: Db, def: TaxonomyDef, input: TermInput & { 
     // In the transaction, after concurrent creators of the same name: they are seen.
     await terms.lockNames(trx, def.taxonomy, ctx.lang);
     await checkDuplicateName(trx, def, ctx.lang, name, parent, checked.slug);
-    const newId = await insertTerm(trx, def, { name, parent, description: checked.description ?? '', slug: checked.slug ?? slugify(name), trid: checked.trid ?? null }, ctx.lang);
+    const newId = await insertTerm(
+      trx,
+      def,
+      {
+        name,
+        parent,
+        description: checked.description ?? '',
+        slug: checked.slug ?? slugify(name),
+        trid: checked.trid ?? null,
+      },
+      ctx.lang,
+    );
     await bumpDataVersion(trx);
     return newId;
   });
@@ -163,14 +242,30 @@ export async function insertTerm(
   fields: { name: string; parent: number; description: string; slug: string; trid: number | null },
   lang: string,
 ): Promise<number> {
-  const slug = fields.slug === '' ? `~${randomUUID()}` : await terms.uniqueSlug(trx, def.taxonomy, lang, fields.slug, null);
-  const id = await terms.insert(trx, { taxonomy: def.taxonomy, lang, name: fields.name, slug, description: fields.description, parent: fields.parent, trid: fields.trid });
-  if (fields.slug === '') await terms.update(trx, id, { slug: await terms.uniqueSlug(trx, def.taxonomy, lang, String(id), id) });
+  const slug =
+    fields.slug === '' ? `~${randomUUID()}` : await terms.uniqueSlug(trx, def.taxonomy, lang, fields.slug, null);
+  const id = await terms.insert(trx, {
+    taxonomy: def.taxonomy,
+    lang,
+    name: fields.name,
+    slug,
+    description: fields.description,
+    parent: fields.parent,
+    trid: fields.trid,
+  });
+  if (fields.slug === '')
+    await terms.update(trx, id, { slug: await terms.uniqueSlug(trx, def.taxonomy, lang, String(id), id) });
   return id;
 }
 
 /** POST|PUT|PATCH /categories/:id: only the fields sent change (SPEC item 1). */
-export async function updateTerm(db: Db, def: TaxonomyDef, id: number, input: TermInput, ctx: RequestContext): Promise<TermRow> {
+export async function updateTerm(
+  db: Db,
+  def: TaxonomyDef,
+  id: number,
+  input: TermInput,
+  ctx: RequestContext,
+): Promise<TermRow> {
   const existing = await getTerm(db, def, id);
   const checked = await checkFields(db, def, input, ctx, existing);
   await inTransaction(db, async (trx) => {
@@ -179,7 +274,8 @@ export async function updateTerm(db: Db, def: TaxonomyDef, id: number, input: Te
     if (checked.description !== undefined) changes.description = checked.description;
     if (checked.parent !== undefined) changes.parent = checked.parent;
     // An explicitly sent slug that is taken is suffixed, as on create.
-    if (checked.slug !== undefined) changes.slug = await terms.uniqueSlug(trx, def.taxonomy, existing.lang, checked.slug, existing.id);
+    if (checked.slug !== undefined)
+      changes.slug = await terms.uniqueSlug(trx, def.taxonomy, existing.lang, checked.slug, existing.id);
     if (checked.trid === null) await leaveGroup(trx, existing);
     else if (checked.trid !== undefined) changes.trid = checked.trid;
     await terms.update(trx, existing.id, changes);
@@ -196,12 +292,21 @@ export async function updateTerm(db: Db, def: TaxonomyDef, id: number, input: Te
 async function leaveGroup(trx: Db, term: TermRow): Promise<void> {
   const others = await terms.groupMembers(trx, term.trid, term.id);
   if (others.length === 0) return;
-  if (term.trid === term.id) await terms.setGroup(trx, others.map((o) => o.id), others[0]!.id);
+  if (term.trid === term.id)
+    await terms.setGroup(
+      trx,
+      others.map((o) => o.id),
+      others[0]!.id,
+    );
   else await terms.setGroup(trx, [term.id], term.id);
 }
 
 /** DELETE: for good (original section 5). Returns the term as it was, with its translations. */
-export async function deleteTerm(db: Db, def: TaxonomyDef, id: number): Promise<{ row: TermRow; translations: TermTranslations }> {
+export async function deleteTerm(
+  db: Db,
+  def: TaxonomyDef,
+  id: number,
+): Promise<{ row: TermRow; translations: TermTranslations }> {
   const row = await getTerm(db, def, id);
   const translations = await translationsOf(db, [row]);
   await inTransaction(db, async (trx) => {
@@ -220,7 +325,12 @@ export interface TermPage {
 }
 
 /** Checks the list parameters (every problem at once), then reads one page and the total. */
-export async function listTerms(db: Db, def: TaxonomyDef, query: TermListQuery, ctx: RequestContext): Promise<TermPage> {
+export async function listTerms(
+  db: Db,
+  def: TaxonomyDef,
+  query: TermListQuery,
+  ctx: RequestContext,
+): Promise<TermPage> {
   const lang = ctx.lang;
   const problems = new Problems();
   const direction = (query.order ?? 'asc').toLowerCase();
@@ -229,9 +339,15 @@ export async function listTerms(db: Db, def: TaxonomyDef, query: TermListQuery, 
   if (hideEmpty === null) problems.add('hide_empty', 'hide_empty is not of type boolean.');
   for (const name of ['include', 'exclude'] as const) {
     const ids = query[name];
-    if (ids && ids.length > 0 && (await terms.countExisting(db, def.taxonomy, ids)) !== new Set(ids).size) problems.add(name, `${name} must list ids of existing ${def.route}.`);
+    if (ids && ids.length > 0 && (await terms.countExisting(db, def.taxonomy, ids)) !== new Set(ids).size)
+      problems.add(name, `${name} must list ids of existing ${def.route}.`);
   }
-  if (def.hierarchical && query.parent !== undefined && query.parent !== 0 && !(await terms.findInTaxonomy(db, def.taxonomy, query.parent))) {
+  if (
+    def.hierarchical &&
+    query.parent !== undefined &&
+    query.parent !== 0 &&
+    !(await terms.findInTaxonomy(db, def.taxonomy, query.parent))
+  ) {
     problems.add('parent', `parent is not the id of a ${def.label}.`);
   }
   // An event the reader may not read is answered as one that does not exist (its id is not
@@ -240,8 +356,10 @@ export async function listTerms(db: Db, def: TaxonomyDef, query: TermListQuery, 
   for (const name of ['post', 'event'] as const) {
     const id = query[name];
     const event = id === undefined ? undefined : await terms.eventAccess(db, id);
-    if (id !== undefined && (!event || !canRead(ctx.actor, event))) problems.add(name, `${name} is not the id of an event.`);
-    else if (event && (name === 'event' || query.event === undefined)) termsHidden = !unlocked(event, ctx, { context: query.context });
+    if (id !== undefined && (!event || !canRead(ctx.actor, event)))
+      problems.add(name, `${name} is not the id of an event.`);
+    else if (event && (name === 'event' || query.event === undefined))
+      termsHidden = !unlocked(event, ctx, { context: query.context });
   }
   problems.throwIfAny();
   const perPage = clampPerPage(query.per_page);
@@ -263,6 +381,15 @@ export async function listTerms(db: Db, def: TaxonomyDef, query: TermListQuery, 
     slug: query.slug,
   };
   const total = await terms.count(db, filter);
-  const rows = (page - 1) * perPage < total ? await terms.page(db, filter, { orderby: (query.orderby ?? 'name') as TermOrderby, direction: direction as 'asc' | 'desc' }, perPage, (page - 1) * perPage) : [];
+  const rows =
+    (page - 1) * perPage < total
+      ? await terms.page(
+          db,
+          filter,
+          { orderby: (query.orderby ?? 'name') as TermOrderby, direction: direction as 'asc' | 'desc' },
+          perPage,
+          (page - 1) * perPage,
+        )
+      : [];
   return { rows, total, totalPages: totalPages(total, perPage), page };
 }

@@ -46,24 +46,50 @@ async function userRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = app.services.storage;
 
-  app.get('/users', { schema: { ...doc, summary: 'List users', response: responses({ 200: UserListSchema }) }, config: admin }, async () => users.list(db));
+  app.get(
+    '/users',
+    { schema: { ...doc, summary: 'List users', response: responses({ 200: UserListSchema }) }, config: admin },
+    async () => users.list(db),
+  );
 
   app.post(
     '/users',
-    { schema: { ...doc, summary: 'Create a user with a first application password', body: UserCreateSchema, response: responses({ 201: CreatedUserSchema }) }, config: admin },
+    {
+      schema: {
+        ...doc,
+        summary: 'Create a user with a first application password',
+        body: UserCreateSchema,
+        response: responses({ 201: CreatedUserSchema }),
+      },
+      config: admin,
+    },
     async (request, reply) => {
       const { user, application_password } = await service.createUser(db, request.body);
       return reply.code(201).send({ ...user, application_password });
     },
   );
 
-  app.get('/users/:id', { schema: { ...doc, summary: 'Read a user', params: UserIdParams, response: responses({ 200: UserSchema }) }, config: admin }, async (request) =>
-    service.getUser(db, request.params.id),
+  app.get(
+    '/users/:id',
+    {
+      schema: { ...doc, summary: 'Read a user', params: UserIdParams, response: responses({ 200: UserSchema }) },
+      config: admin,
+    },
+    async (request) => service.getUser(db, request.params.id),
   );
 
   app.patch(
     '/users/:id',
-    { schema: { ...doc, summary: 'Change a user\'s role or email', params: UserIdParams, body: UserUpdateSchema, response: responses({ 200: UserSchema }) }, config: admin },
+    {
+      schema: {
+        ...doc,
+        summary: "Change a user's role or email",
+        params: UserIdParams,
+        body: UserUpdateSchema,
+        response: responses({ 200: UserSchema }),
+      },
+      config: admin,
+    },
     async (request) => {
       const user = await service.updateUser(db, callerOf(request).id, request.params.id, request.body);
       return user;
@@ -73,25 +99,48 @@ async function userRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/users/:id',
     {
-      schema: { ...doc, summary: 'Delete a user, handing their records to another', params: UserIdParams, querystring: DeleteUserQuery, response: responses({ 200: DeletedUserSchema }) },
+      schema: {
+        ...doc,
+        summary: 'Delete a user, handing their records to another',
+        params: UserIdParams,
+        querystring: DeleteUserQuery,
+        response: responses({ 200: DeletedUserSchema }),
+      },
       config: admin,
     },
     async (request) => {
-      const previous = await service.removeUser(db, request.params.id, { callerId: callerOf(request).id, reassign: request.query.reassign });
+      const previous = await service.removeUser(db, request.params.id, {
+        callerId: callerOf(request).id,
+        reassign: request.query.reassign,
+      });
       return { deleted: true, previous };
     },
   );
 
   app.get(
     '/users/:id/application-passwords',
-    { schema: { ...doc, summary: 'List a user\'s application passwords', params: UserIdParams, response: responses({ 200: PasswordListSchema }) }, config: admin },
+    {
+      schema: {
+        ...doc,
+        summary: "List a user's application passwords",
+        params: UserIdParams,
+        response: responses({ 200: PasswordListSchema }),
+      },
+      config: admin,
+    },
     async (request) => service.listApplicationPasswords(db, request.params.id),
   );
 
   app.post(
     '/users/:id/application-passwords',
     {
-      schema: { ...doc, summary: 'Add an application password', params: UserIdParams, body: PasswordCreateSchema, response: responses({ 201: NewPasswordSchema }) },
+      schema: {
+        ...doc,
+        summary: 'Add an application password',
+        params: UserIdParams,
+        body: PasswordCreateSchema,
+        response: responses({ 201: NewPasswordSchema }),
+      },
       config: admin,
     },
     async (request, reply) => {
@@ -102,7 +151,15 @@ async function userRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.delete(
     '/users/:id/application-passwords/:passwordId',
-    { schema: { ...doc, summary: 'Revoke an application password', params: PasswordParams, response: responses({ 200: DeletedSchema }) }, config: admin },
+    {
+      schema: {
+        ...doc,
+        summary: 'Revoke an application password',
+        params: PasswordParams,
+        response: responses({ 200: DeletedSchema }),
+      },
+      config: admin,
+    },
     async (request) => {
       await service.revokeApplicationPassword(db, request.params.id, request.params.passwordId);
       return { deleted: true };

@@ -107,7 +107,11 @@ export class Authenticator {
   private async recheck(cached: Verified, authVersion: string): Promise<Verified | null> {
     const user = await users.findByPassword(this.db, cached.actor.id, cached.passwordId);
     if (!user || !isRole(user.role)) return null;
-    return { actor: { id: user.id, username: user.username, role: user.role }, passwordId: cached.passwordId, authVersion };
+    return {
+      actor: { id: user.id, username: user.username, role: user.role },
+      passwordId: cached.passwordId,
+      authVersion,
+    };
   }
 
   /**
@@ -118,7 +122,13 @@ export class Authenticator {
    * and counted after, they all passed the check). Registered before its first await, so a burst
    * finds it.
    */
-  private verifyShared(key: string, limits: Limit[], username: string, password: string, authVersion: string): Promise<Verified | Refusal> {
+  private verifyShared(
+    key: string,
+    limits: Limit[],
+    username: string,
+    password: string,
+    authVersion: string,
+  ): Promise<Verified | Refusal> {
     const pending = this.pending.get(key);
     if (pending) return pending;
     const verification = (async () => {
@@ -144,7 +154,8 @@ export class Authenticator {
       return user ? 'incorrect_password' : 'invalid_username';
     }
     for (const { id, hash } of hashes) {
-      if (await verifyPassword(password, hash)) return { actor: { id: user.id, username: user.username, role: user.role }, passwordId: id, authVersion };
+      if (await verifyPassword(password, hash))
+        return { actor: { id: user.id, username: user.username, role: user.role }, passwordId: id, authVersion };
     }
     return 'incorrect_password';
   }

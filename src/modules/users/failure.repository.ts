@@ -16,7 +16,11 @@ export interface FailureCount {
 /** The counts of `keys` (the primary key serves it). */
 export async function readFailures(db: Db, keys: string[]): Promise<FailureCount[]> {
   if (keys.length === 0) return [];
-  const rows = await db.selectFrom('failure_counts').select(['key_hash', 'failures', 'reset_at']).where('key_hash', 'in', keys).execute();
+  const rows = await db
+    .selectFrom('failure_counts')
+    .select(['key_hash', 'failures', 'reset_at'])
+    .where('key_hash', 'in', keys)
+    .execute();
   // PostgreSQL answers a bigint as a string.
   return rows.map((r) => ({ key_hash: r.key_hash, failures: Number(r.failures), reset_at: Number(r.reset_at) }));
 }
@@ -43,7 +47,12 @@ export async function addFailure(db: Db, key: string, now: number, windowMs: num
 
 /** One failure of `key` taken back (an attempt counted before it was checked, that turned out refused or right). */
 export async function removeFailure(db: Db, key: string): Promise<void> {
-  await db.updateTable('failure_counts').set({ failures: sql<number>`failures - 1` }).where('key_hash', '=', key).where('failures', '>', 0).execute();
+  await db
+    .updateTable('failure_counts')
+    .set({ failures: sql<number>`failures - 1` })
+    .where('key_hash', '=', key)
+    .where('failures', '>', 0)
+    .execute();
 }
 
 export async function clearFailures(db: Db, key: string): Promise<void> {

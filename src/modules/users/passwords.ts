@@ -26,7 +26,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
-  const actual = await scryptAsync(normalizeApplicationPassword(password), Buffer.from(salt, 'base64'), expected.length);
+  const actual = await scryptAsync(
+    normalizeApplicationPassword(password),
+    Buffer.from(salt, 'base64'),
+    expected.length,
+  );
   return timingSafeEqual(actual, expected);
 }
 

@@ -17,7 +17,11 @@ export function list(db: Db): Promise<UserRow[]> {
 }
 
 export async function create(db: Db, user: { username: string; email: string; role: Role }): Promise<UserRow> {
-  return db.insertInto('users').values({ ...user, registered: nowUtc() }).returning(USER_COLUMNS).executeTakeFirstOrThrow();
+  return db
+    .insertInto('users')
+    .values({ ...user, registered: nowUtc() })
+    .returning(USER_COLUMNS)
+    .executeTakeFirstOrThrow();
 }
 
 export async function updateRole(db: Db, id: number, role: Role): Promise<void> {
@@ -25,7 +29,11 @@ export async function updateRole(db: Db, id: number, role: Role): Promise<void> 
 }
 
 /** Changes the given fields only; returns the updated user, undefined when there is none. */
-export function update(db: Db, id: number, patch: { role?: Role | undefined; email?: string | undefined }): Promise<UserRow | undefined> {
+export function update(
+  db: Db,
+  id: number,
+  patch: { role?: Role | undefined; email?: string | undefined },
+): Promise<UserRow | undefined> {
   const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   if (Object.keys(set).length === 0) return findById(db, id);
   return db.updateTable('users').set(set).where('id', '=', id).returning(USER_COLUMNS).executeTakeFirst();
@@ -52,25 +60,49 @@ export function passwordHashes(db: Db, userId: number): Promise<{ id: number; ha
 }
 
 export async function addPassword(db: Db, userId: number, hash: string, name = ''): Promise<number> {
-  const row = await db.insertInto('app_passwords').values({ user_id: userId, hash, name, created: nowUtc() }).returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('app_passwords')
+    .values({ user_id: userId, hash, name, created: nowUtc() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
 export async function revokePassword(db: Db, userId: number, passwordId: number): Promise<boolean> {
-  const result = await db.deleteFrom('app_passwords').where('user_id', '=', userId).where('id', '=', passwordId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('app_passwords')
+    .where('user_id', '=', userId)
+    .where('id', '=', passwordId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
 export function passwordList(db: Db, userId: number): Promise<{ id: number; name: string; created: string }[]> {
-  return db.selectFrom('app_passwords').select(['id', 'name', 'created']).where('user_id', '=', userId).orderBy('id').execute();
+  return db
+    .selectFrom('app_passwords')
+    .select(['id', 'name', 'created'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
 }
 
 /** The oldest administrator other than `exceptId`: who inherits records when nobody is named. */
 export function firstAdministrator(db: Db, exceptId: number): Promise<UserRow | undefined> {
-  return db.selectFrom('users').select(USER_COLUMNS).where('role', '=', 'administrator').where('id', '!=', exceptId).orderBy('id').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(USER_COLUMNS)
+    .where('role', '=', 'administrator')
+    .where('id', '!=', exceptId)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export async function countAdministrators(db: Db): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', 'administrator').executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('role', '=', 'administrator')
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

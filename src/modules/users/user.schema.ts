@@ -6,7 +6,9 @@ import { ROLES } from '../../auth/roles.js';
  * serializer drops every other key, so a password hash can never reach a client.
  */
 
-export const RoleSchema = Type.Enum([...ROLES], { description: 'Role: administrator, editor, author, contributor or subscriber' });
+export const RoleSchema = Type.Enum([...ROLES], {
+  description: 'Role: administrator, editor, author, contributor or subscriber',
+});
 
 export const UserSchema = Type.Object(
   {
@@ -47,10 +49,15 @@ export const CreatedUserSchema = Type.Object(
   { description: 'The new user and its first application password' },
 );
 
-export const DeletedUserSchema = Type.Object({ deleted: Type.Boolean(), previous: UserSchema }, { description: 'The deleted user' });
+export const DeletedUserSchema = Type.Object(
+  { deleted: Type.Boolean(), previous: UserSchema },
+  { description: 'The deleted user' },
+);
 
 export const DeleteUserQuery = Type.Object({
-  reassign: Type.Optional(Type.Integer({ minimum: 1, description: 'User who receives the deleted user\'s records (default: the caller)' })),
+  reassign: Type.Optional(
+    Type.Integer({ minimum: 1, description: "User who receives the deleted user's records (default: the caller)" }),
+  ),
 });
 
 export const UserIdParams = Type.Object({ id: Type.Integer({ minimum: 1, description: 'User id' }) });
@@ -69,8 +76,14 @@ export const NewPasswordSchema = Type.Object(
   { description: 'A new application password' },
 );
 
-export const PasswordInfoSchema = Type.Object({ id: Type.Integer(), name: Type.String(), created: Type.String({ description: 'UTC (Y-m-d H:i:s)' }) });
+export const PasswordInfoSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  created: Type.String({ description: 'UTC (Y-m-d H:i:s)' }),
+});
 
-export const PasswordListSchema = Type.Array(PasswordInfoSchema, { description: 'Application passwords (never their hashes)' });
+export const PasswordListSchema = Type.Array(PasswordInfoSchema, {
+  description: 'Application passwords (never their hashes)',
+});
 
 export const DeletedSchema = Type.Object({ deleted: Type.Boolean() }, { description: 'Deleted' });

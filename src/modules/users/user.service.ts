@@ -19,7 +19,8 @@ export interface NewUserResult {
 const USERNAME = /^[A-Za-z0-9_.@-]{1,60}$/;
 
 function checkEmail(email: string | undefined): void {
-  if (email !== undefined && email !== '' && !isEmailAddress(email)) throw invalidParam('email', 'Invalid email address.');
+  if (email !== undefined && email !== '' && !isEmailAddress(email))
+    throw invalidParam('email', 'Invalid email address.');
 }
 
 /** A unique-constraint failure on either back end: two writers raced past our own check. */
@@ -29,8 +30,12 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** Creates a user with a first application password (returned once, stored hashed). Used by the admin route and the CLI. */
-export async function createUser(db: Db, input: { username: string; role: Role; email?: string | undefined }): Promise<NewUserResult> {
-  if (!USERNAME.test(input.username)) throw invalidParam('username', 'Usernames use letters, digits and _ . @ - only (at most 60).');
+export async function createUser(
+  db: Db,
+  input: { username: string; role: Role; email?: string | undefined },
+): Promise<NewUserResult> {
+  if (!USERNAME.test(input.username))
+    throw invalidParam('username', 'Usernames use letters, digits and _ . @ - only (at most 60).');
   checkEmail(input.email);
   if (await users.findByUsername(db, input.username)) throw duplicateUser();
   const password = generateApplicationPassword();
@@ -59,10 +64,16 @@ export async function getUser(db: Db, id: number): Promise<UserRow> {
  * Changes a user's role or email. An administrator cannot take away their own role: that would
  * leave them locked out of the routes they are using.
  */
-export async function updateUser(db: Db, callerId: number, id: number, patch: { role?: Role | undefined; email?: string | undefined }): Promise<UserRow> {
+export async function updateUser(
+  db: Db,
+  callerId: number,
+  id: number,
+  patch: { role?: Role | undefined; email?: string | undefined },
+): Promise<UserRow> {
   const user = await getUser(db, id);
   checkEmail(patch.email);
-  if (id === callerId && patch.role !== undefined && patch.role !== user.role) throw invalidParam('role', 'You cannot change your own role.');
+  if (id === callerId && patch.role !== undefined && patch.role !== user.role)
+    throw invalidParam('role', 'You cannot change your own role.');
   return db.transaction().execute(async (trx) => {
     const updated = (await users.update(trx, id, patch)) ?? user;
     // Every instance re-checks remembered credentials of this user before trusting the old role.
@@ -78,7 +89,10 @@ export async function addApplicationPassword(db: Db, userId: number, name = ''):
   return password;
 }
 
-export async function listApplicationPasswords(db: Db, userId: number): Promise<{ id: number; name: string; created: string }[]> {
+export async function listApplicationPasswords(
+  db: Db,
+  userId: number,
+): Promise<{ id: number; name: string; created: string }[]> {
   await getUser(db, userId);
   return users.passwordList(db, userId);
 }
@@ -95,7 +109,8 @@ export async function revokeApplicationPassword(db: Db, userId: number, password
 /** Deletes a user and hands their events, venues and organizers to `heir` (SPEC item 25). */
 export async function deleteUser(db: Db, id: number, heir: number): Promise<UserRow> {
   const user = await getUser(db, id);
-  if (heir === id || !(await users.findById(db, heir))) throw invalidParam('reassign', 'Invalid user ID for reassignment.');
+  if (heir === id || !(await users.findById(db, heir)))
+    throw invalidParam('reassign', 'Invalid user ID for reassignment.');
   await db.transaction().execute(async (trx) => {
     for (const table of ['events', 'venues', 'organizers'] as const) {
       await trx.updateTable(table).set({ author: heir }).where('author', '=', id).execute();
@@ -113,11 +128,19 @@ export async function deleteUser(db: Db, id: number, heir: number): Promise<User
  * administrator deleting through the API), else (the CLI has no caller) to the oldest other
  * administrator. Nobody may delete themselves: their request would lose its own credentials.
  */
-export async function removeUser(db: Db, id: number, options: { callerId?: number | undefined; reassign?: number | undefined }): Promise<UserRow> {
+export async function removeUser(
+  db: Db,
+  id: number,
+  options: { callerId?: number | undefined; reassign?: number | undefined },
+): Promise<UserRow> {
   if (id === options.callerId) throw invalidParam('id', 'You cannot delete the user you are authenticated as.');
   await getUser(db, id);
   const heir = options.reassign ?? options.callerId ?? (await users.firstAdministrator(db, id))?.id;
-  if (heir === undefined) throw invalidParam('reassign', 'No other administrator can receive this user\'s records: name a user to reassign them to.');
+  if (heir === undefined)
+    throw invalidParam(
+      'reassign',
+      "No other administrator can receive this user's records: name a user to reassign them to.",
+    );
   return deleteUser(db, id, heir);
 }
 
@@ -125,7 +148,11 @@ export async function removeUser(db: Db, id: number, options: { callerId?: numbe
  * With CAL_ADMIN_PASSWORD set, makes sure the administrator exists and that password is one of
  * theirs. Returns what it did, for the start-up log.
  */
-export async function ensureAdministrator(db: Db, username: string, password: string | undefined): Promise<'created' | 'password-added' | 'present' | 'missing'> {
+export async function ensureAdministrator(
+  db: Db,
+  username: string,
+  password: string | undefined,
+): Promise<'created' | 'password-added' | 'present' | 'missing'> {
   if (password === undefined) {
     return (await users.countAdministrators(db)) > 0 ? 'present' : 'missing';
   }

@@ -20,7 +20,8 @@ export function venueJsonLd(venue: VenueRow): Record<string, unknown> {
       addressCountry: venue.country,
     },
   };
-  if (venue.geo_lat !== null && venue.geo_lng !== null) ld['geo'] = { '@type': 'GeoCoordinates', latitude: venue.geo_lat, longitude: venue.geo_lng };
+  if (venue.geo_lat !== null && venue.geo_lng !== null)
+    ld['geo'] = { '@type': 'GeoCoordinates', latitude: venue.geo_lat, longitude: venue.geo_lng };
   ld['telephone'] = venue.phone;
   ld['sameAs'] = venue.website;
   return ld;

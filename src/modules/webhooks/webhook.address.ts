@@ -18,7 +18,8 @@ export function urlProblem(raw: string, allowPrivate: boolean): string | null {
   }
   if (raw.length > 2000) return 'url is longer than 2000 characters.';
   if (url.username !== '' || url.password !== '') return 'url must not hold credentials.';
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowPrivate)) return allowPrivate ? 'url must be http: or https:.' : 'url must be https:.';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowPrivate))
+    return allowPrivate ? 'url must be http: or https:.' : 'url must be https:.';
   const problem = hostProblem(url, { allowPrivate });
   return problem ? `url must not point there: ${problem.message}.` : null;
 }

@@ -31,7 +31,13 @@ export function signedHeaders(secret: string, msgId: string, at: Date, body: str
   };
 }
 
-export async function send(rawUrl: string, body: string, headers: Record<string, string>, allowPrivate: boolean, timeoutMs = TIMEOUT_MS): Promise<SendResult> {
+export async function send(
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  allowPrivate: boolean,
+  timeoutMs = TIMEOUT_MS,
+): Promise<SendResult> {
   const started = performance.now();
   const done = (status: number | null, error: string | null, response = ''): SendResult => ({
     status,
@@ -41,7 +47,11 @@ export async function send(rawUrl: string, body: string, headers: Record<string,
     latencyMs: Math.round(performance.now() - started),
   });
   try {
-    const answer = await outboundRequest(rawUrl, { allowPrivate }, { method: 'POST', headers, body, maxBytes: KEPT_BYTES, overflow: 'truncate', maxRedirects: 0, timeoutMs });
+    const answer = await outboundRequest(
+      rawUrl,
+      { allowPrivate },
+      { method: 'POST', headers, body, maxBytes: KEPT_BYTES, overflow: 'truncate', maxRedirects: 0, timeoutMs },
+    );
     return done(answer.status, null, answer.body.toString('utf8'));
   } catch (error) {
     if (error instanceof OutboundError) return done(null, error.message);

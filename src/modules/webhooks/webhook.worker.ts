@@ -66,7 +66,17 @@ async function claim(db: Db, at: Date, limit: number): Promise<Claimed[]> {
       .where('w.active', '=', 1)
       .where('w.status', '=', 'active')
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('webhook_deliveries as e').select('e.id').whereRef('e.webhook_id', '=', 'd.webhook_id').whereRef('e.kind', '=', 'd.kind').whereRef('e.record_id', '=', 'd.record_id').whereRef('e.id', '<', 'd.id').where('e.status', '=', 'pending'))),
+        not(
+          exists(
+            selectFrom('webhook_deliveries as e')
+              .select('e.id')
+              .whereRef('e.webhook_id', '=', 'd.webhook_id')
+              .whereRef('e.kind', '=', 'd.kind')
+              .whereRef('e.record_id', '=', 'd.record_id')
+              .whereRef('e.id', '<', 'd.id')
+              .where('e.status', '=', 'pending'),
+          ),
+        ),
       )
       .orderBy('d.next_attempt_utc')
       .orderBy('d.id')
@@ -75,11 +85,27 @@ async function claim(db: Db, at: Date, limit: number): Promise<Claimed[]> {
       .execute();
     if (due.length === 0) return [];
     const ids = due.map((d) => d.id);
-    await trx.updateTable('webhook_deliveries').set({ lease_until: stamp(at, LEASE_MS), attempts: sql`attempts + 1` }).where('id', 'in', ids).execute();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ lease_until: stamp(at, LEASE_MS), attempts: sql`attempts + 1` })
+      .where('id', 'in', ids)
+      .execute();
     return (await trx
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .select(['d.id', 'd.webhook_id', 'd.kind', 'd.record_id', 'd.lang', 'd.event_type', 'd.change_at_utc', 'd.attempts', 'd.created_utc', 'w.url', 'w.secret'])
+      .select([
+        'd.id',
+        'd.webhook_id',
+        'd.kind',
+        'd.record_id',
+        'd.lang',
+        'd.event_type',
+        'd.change_at_utc',
+        'd.attempts',
+        'd.created_utc',
+        'w.url',
+        'w.secret',
+      ])
       .where('d.id', 'in', ids)
       .orderBy('d.id')
       .execute()) as Claimed[];
@@ -96,26 +122,52 @@ async function payloads(deps: WebhookDeps, claimed: Claimed[]): Promise<Map<numb
     const records = await currentRecords(deps.db, mine, ctx);
     for (const c of mine) {
       const change = c.event_type.slice(c.event_type.indexOf('.') + 1) as 'created' | 'updated' | 'trashed' | 'deleted';
-      bodies.set(c.id, JSON.stringify(toEntry({ kind: c.kind, record_id: c.record_id, change, at_utc: c.change_at_utc }, records)));
+      bodies.set(
+        c.id,
+        JSON.stringify(toEntry({ kind: c.kind, record_id: c.record_id, change, at_utc: c.change_at_utc }, records)),
+      );
     }
   }
   return bodies;
 }
 
 async function record(db: Db, delivery: Claimed, result: SendResult, at: Date): Promise<void> {
-  const outcome = { last_status: result.status, last_error: result.error, last_response: result.response.slice(0, 1024), last_latency_ms: result.latencyMs, lease_until: null };
+  const outcome = {
+    last_status: result.status,
+    last_error: result.error,
+    last_response: result.response.slice(0, 1024),
+    last_latency_ms: result.latencyMs,
+    lease_until: null,
+  };
   if (result.ok) {
-    await db.updateTable('webhook_deliveries').set({ ...outcome, status: 'delivered', delivered_utc: stamp(at) }).where('id', '=', delivery.id).execute();
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ ...outcome, status: 'delivered', delivered_utc: stamp(at) })
+      .where('id', '=', delivery.id)
+      .execute();
     return;
   }
   const givingUp = at.getTime() - Date.parse(`${delivery.created_utc.replace(' ', 'T')}Z`) >= GIVE_UP_MS;
   if (!givingUp) {
-    await db.updateTable('webhook_deliveries').set({ ...outcome, next_attempt_utc: stamp(at, backoffMs(delivery.attempts)) }).where('id', '=', delivery.id).execute();
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ ...outcome, next_attempt_utc: stamp(at, backoffMs(delivery.attempts)) })
+      .where('id', '=', delivery.id)
+      .execute();
     return;
   }
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('webhook_deliveries').set({ ...outcome, status: 'failed' }).where('id', '=', delivery.id).execute();
-    await trx.updateTable('webhooks').set({ status: 'failing', failing_since: stamp(at) }).where('id', '=', delivery.webhook_id).where('status', '=', 'active').execute();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ ...outcome, status: 'failed' })
+      .where('id', '=', delivery.id)
+      .execute();
+    await trx
+      .updateTable('webhooks')
+      .set({ status: 'failing', failing_since: stamp(at) })
+      .where('id', '=', delivery.webhook_id)
+      .where('status', '=', 'active')
+      .execute();
   });
 }
 
@@ -126,12 +178,21 @@ export async function deliverDue(deps: WebhookDeps, at: Date = new Date(), limit
   const bodies = await payloads(deps, claimed);
   // Deliveries of one record go one after another; different records side by side.
   const byRecord = new Map<string, Claimed[]>();
-  for (const c of claimed) byRecord.set(`${c.webhook_id}:${c.kind}:${c.record_id}`, [...(byRecord.get(`${c.webhook_id}:${c.kind}:${c.record_id}`) ?? []), c]);
+  for (const c of claimed)
+    byRecord.set(`${c.webhook_id}:${c.kind}:${c.record_id}`, [
+      ...(byRecord.get(`${c.webhook_id}:${c.kind}:${c.record_id}`) ?? []),
+      c,
+    ]);
   await Promise.all(
     [...byRecord.values()].map(async (queue) => {
       for (const delivery of queue) {
         const body = bodies.get(delivery.id)!;
-        const result = await send(delivery.url, body, signedHeaders(delivery.secret, `msg_${delivery.id}`, new Date(), body), deps.config.webhooksAllowPrivate);
+        const result = await send(
+          delivery.url,
+          body,
+          signedHeaders(delivery.secret, `msg_${delivery.id}`, new Date(), body),
+          deps.config.webhooksAllowPrivate,
+        );
         await record(deps.db, delivery, result, at);
         if (!result.ok) break;
       }
