@@ -1,15 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { sql, type SqlBool } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { dialectOf } from '../../db/dialect.js';
 import { backgroundContext } from '../../http/context.js';
 import type { Settings } from '../../http/site-settings.js';
 import { nowUtc } from '../../lib/clock.js';
 import { currentRecords } from '../sync/sync.records.js';
 import { toEntry } from '../sync/sync.feed.js';
-import type { ChangeKind } from '../sync/sync.repository.js';
 import { send, signedHeaders, type SendResult } from './webhook.send.js';
+import * as deliveries from './webhook.repository.js';
+import type { Claimed } from './webhook.repository.js';
 
 /**
  * The delivery worker each instance runs: claims due deliveries (with FOR UPDATE SKIP LOCKED on
@@ -37,79 +36,9 @@ export function backoffMs(attempts: number, random: () => number = Math.random):
 
 const stamp = (at: Date, plusMs = 0): string => nowUtc(new Date(at.getTime() + plusMs));
 
-interface Claimed {
-  id: number;
-  webhook_id: number;
-  kind: ChangeKind;
-  record_id: number;
-  lang: string;
-  event_type: string;
-  change_at_utc: string;
-  attempts: number;
-  created_utc: string;
-  url: string;
-  secret: string;
-}
-
 /** Claims up to `limit` due deliveries for this worker (a lease, so a crashed worker's come back). */
-async function claim(db: Db, at: Date, limit: number): Promise<Claimed[]> {
-  const now = stamp(at);
-  const postgres = dialectOf(db) === 'postgres';
-  return db.transaction().execute(async (trx) => {
-    const due = await trx
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .select(['d.id'])
-      .where(sql<SqlBool>`d.status = 'pending'`)
-      .where('d.next_attempt_utc', '<=', now)
-      .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
-      .where('w.active', '=', 1)
-      .where('w.status', '=', 'active')
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('webhook_deliveries as e')
-              .select('e.id')
-              .whereRef('e.webhook_id', '=', 'd.webhook_id')
-              .whereRef('e.kind', '=', 'd.kind')
-              .whereRef('e.record_id', '=', 'd.record_id')
-              .whereRef('e.id', '<', 'd.id')
-              .where('e.status', '=', 'pending'),
-          ),
-        ),
-      )
-      .orderBy('d.next_attempt_utc')
-      .orderBy('d.id')
-      .limit(limit)
-      .$if(postgres, (qb) => qb.forUpdate('d').skipLocked())
-      .execute();
-    if (due.length === 0) return [];
-    const ids = due.map((d) => d.id);
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({ lease_until: stamp(at, LEASE_MS), attempts: sql`attempts + 1` })
-      .where('id', 'in', ids)
-      .execute();
-    return (await trx
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .select([
-        'd.id',
-        'd.webhook_id',
-        'd.kind',
-        'd.record_id',
-        'd.lang',
-        'd.event_type',
-        'd.change_at_utc',
-        'd.attempts',
-        'd.created_utc',
-        'w.url',
-        'w.secret',
-      ])
-      .where('d.id', 'in', ids)
-      .orderBy('d.id')
-      .execute()) as Claimed[];
-  });
+function claim(db: Db, at: Date, limit: number): Promise<Claimed[]> {
+  return deliveries.claimDue(db, stamp(at), stamp(at, LEASE_MS), limit);
 }
 
 /** The body of each claimed delivery: the public change-feed entry of its record as it is now. */
@@ -132,43 +61,16 @@ async function payloads(deps: WebhookDeps, claimed: Claimed[]): Promise<Map<numb
 }
 
 async function record(db: Db, delivery: Claimed, result: SendResult, at: Date): Promise<void> {
-  const outcome = {
+  const outcome: deliveries.Outcome = {
     last_status: result.status,
     last_error: result.error,
     last_response: result.response.slice(0, 1024),
     last_latency_ms: result.latencyMs,
-    lease_until: null,
   };
-  if (result.ok) {
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ ...outcome, status: 'delivered', delivered_utc: stamp(at) })
-      .where('id', '=', delivery.id)
-      .execute();
-    return;
-  }
+  if (result.ok) return deliveries.markDelivered(db, delivery.id, outcome, stamp(at));
   const givingUp = at.getTime() - Date.parse(`${delivery.created_utc.replace(' ', 'T')}Z`) >= GIVE_UP_MS;
-  if (!givingUp) {
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ ...outcome, next_attempt_utc: stamp(at, backoffMs(delivery.attempts)) })
-      .where('id', '=', delivery.id)
-      .execute();
-    return;
-  }
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({ ...outcome, status: 'failed' })
-      .where('id', '=', delivery.id)
-      .execute();
-    await trx
-      .updateTable('webhooks')
-      .set({ status: 'failing', failing_since: stamp(at) })
-      .where('id', '=', delivery.webhook_id)
-      .where('status', '=', 'active')
-      .execute();
-  });
+  if (!givingUp) return deliveries.scheduleRetry(db, delivery.id, outcome, stamp(at, backoffMs(delivery.attempts)));
+  await db.transaction().execute((trx) => deliveries.giveUp(trx, delivery, outcome, stamp(at)));
 }
 
 /** One round: claims what is due at `at`, delivers it, records the outcomes; returns how many were attempted. */
