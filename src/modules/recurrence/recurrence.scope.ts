@@ -1,10 +1,9 @@
 import type { Db, EventRow, EventTable } from '../../db/database.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { RequestContext } from '../../http/context.js';
-import { invalidParams } from '../../http/errors.js';
+import { invalidParams, restForbidden } from '../../http/errors.js';
 import { localToUtc, timezoneAbbr, zoneOrUtc } from '../../lib/dates.js';
 import { canEdit } from '../../auth/roles.js';
-import { restForbidden } from '../../http/errors.js';
 import * as events from '../events/event.repository.js';
 import type { EventChanges } from '../events/event.input.js';
 import { trashEventIn, updateEventIn } from '../events/event.service.js';

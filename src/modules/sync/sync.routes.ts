@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { CommonQuery } from '../../http/schemas.js';
-import { responses } from '../../http/schemas.js';
+import { CommonQuery, responses } from '../../http/schemas.js';
 import { invalidParam } from '../../http/errors.js';
 import { readChanges } from './sync.feed.js';
 import { CHANGE_KINDS, type ChangeKind } from './sync.repository.js';
