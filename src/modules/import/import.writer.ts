@@ -8,6 +8,7 @@ import type { Actor } from '../../auth/roles.js';
 import { injectWithTicket } from '../../http/in-process.js';
 import { cleanHtml } from '../posts/post.service.js';
 import type { Kind, OccurrenceOf, SourceRecord } from './import.types.js';
+import { nowUtc } from '../../lib/clock.js';
 
 /**
  * Writes imported records through this service's own routes, in-process (`app.inject`, acting as
@@ -59,8 +60,6 @@ export interface WriteResult {
   /** Links of the record whose target was not imported (dropped from the write). */
   missing: string[];
 }
-
-const nowUtc = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
 export class ImportWriter {
   /** `kind:sourceId` → what was imported: read once, kept current as records are written. */

@@ -9,6 +9,7 @@ import { horizonLocal, type RecurrencePolicy } from './recurrence.input.js';
 import { materialize } from './recurrence.materialize.js';
 import * as store from './recurrence.repository.js';
 import { expand, parseRule } from './recurrence.rule.js';
+import { nowUtc } from '../../lib/clock.js';
 
 /**
  * The background step that keeps open-ended series materialized to the horizon as time passes.
@@ -55,10 +56,7 @@ async function extendSeries(
 
 /** Extends every due series as of `at`; returns the number of occurrences created. Tests pass a moved clock. */
 export async function extendHorizons(db: Db, policy: RecurrencePolicy, at: Date = policy.now()): Promise<number> {
-  const cutoff = new Date(at.getTime() + policy.horizonDays * 86_400_000 - SLACK)
-    .toISOString()
-    .slice(0, 19)
-    .replace('T', ' ');
+  const cutoff = nowUtc(new Date(at.getTime() + policy.horizonDays * 86_400_000 - SLACK));
   let created = 0;
   const seen = new Set<number>();
   for (;;) {

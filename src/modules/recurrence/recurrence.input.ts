@@ -1,6 +1,7 @@
 import type { Problems } from '../../http/problems.js';
 import { parseDateInput, utcToLocal, type Zone } from '../../lib/dates.js';
 import { expand, parseRule, type Recurrence, type Rule } from './recurrence.rule.js';
+import { nowUtc } from '../../lib/clock.js';
 
 /** How far and how many occurrences a series may have (CAL_RECURRENCE_HORIZON_DAYS, CAL_RECURRENCE_MAX). */
 export interface RecurrencePolicy {
@@ -18,7 +19,7 @@ export interface CheckedRecurrence {
 
 /** The local wall time up to which a series starting now is materialized. */
 export function horizonLocal(policy: RecurrencePolicy, zone: Zone, at: Date = policy.now()): string {
-  const utc = new Date(at.getTime() + policy.horizonDays * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+  const utc = nowUtc(new Date(at.getTime() + policy.horizonDays * 86_400_000));
   return utcToLocal(utc, zone);
 }
 

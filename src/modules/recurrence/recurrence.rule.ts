@@ -1,6 +1,7 @@
 import rrulePackage, { type Frequency as FrequencyEnum, type Options, type RRule as RRuleType } from 'rrule';
 import { LRUCache } from 'lru-cache';
 import { localToUtc, utcToLocal, type Zone } from '../../lib/dates.js';
+import { nowUtc } from '../../lib/clock.js';
 
 /**
  * The one door to the RRULE library (`rrule`). Every rule is expanded in *wall-clock* time: the
@@ -35,7 +36,7 @@ const REFUSED_FREQUENCIES = new Set([Frequency.SECONDLY, Frequency.MINUTELY, Fre
 
 /** Wall time 'YYYY-MM-DD HH:MM:SS' ↔ the Date the library works with (that wall time read as UTC). */
 const toFloating = (local: string): Date => new Date(`${local.replace(' ', 'T')}Z`);
-const fromFloating = (date: Date): string => date.toISOString().slice(0, 19).replace('T', ' ');
+const fromFloating = (date: Date): string => nowUtc(date);
 
 /**
  * Reads `FREQ=…;…` (or a full `RRULE:` line). Returns a message naming the problem instead when the

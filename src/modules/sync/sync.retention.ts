@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database.js';
 import { prune } from './sync.repository.js';
+import { nowUtc } from '../../lib/clock.js';
 
 const HOUR = 3_600_000;
 
 /** Removes the change history older than the retention; returns the number of changes removed. */
 export function pruneChanges(db: Db, retentionDays: number, at: Date = new Date()): Promise<number> {
-  const before = new Date(at.getTime() - retentionDays * 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+  const before = nowUtc(new Date(at.getTime() - retentionDays * 86_400_000));
   return prune(db, before);
 }
 
