@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { prepared } from '../../db/prepared.js';
 import { allocatePostId } from '../posts/post-ids.js';
 import type { Db, ImageRow } from '../../db/database.js';
 import { invalidParam } from '../../http/errors.js';
 import { asId } from '../../http/params.js';
+import * as images from './image.repository.js';
 
 export interface ImageObject {
   url: string;
@@ -24,8 +24,7 @@ export async function parseImageInput(db: Db, value: unknown): Promise<ImageInpu
   if (value === null || value === false || value === 0 || value === '' || value === '0') return { kind: 'none' };
   const id = asId(value);
   if (id !== null) {
-    const found = await db.selectFrom('images').select('id').where('id', '=', id).executeTakeFirst();
-    if (!found) throw invalidParam('image', 'image is not the id of a known image.');
+    if (!(await images.exists(db, id))) throw invalidParam('image', 'image is not the id of a known image.');
     return { kind: 'id', id };
   }
   if (typeof value === 'string' && value.length <= 2048) {
@@ -43,23 +42,18 @@ export async function parseImageInput(db: Db, value: unknown): Promise<ImageInpu
 export async function applyImageInput(trx: Db, input: ImageInput): Promise<number | null> {
   if (input.kind === 'none') return null;
   if (input.kind === 'id') return input.id;
-  const existing = await trx.selectFrom('images').select('id').where('url', '=', input.url).executeTakeFirst();
-  if (existing) return existing.id;
+  const existing = await images.findIdByUrl(trx, input.url);
+  if (existing !== undefined) return existing;
   const id = await allocatePostId(trx, 'image');
   const extension = path.extname(new URL(input.url).pathname).slice(1).toLowerCase();
-  await trx.insertInto('images').values({ id, url: input.url, extension, width: null, height: null }).execute();
+  await images.create(trx, { id, url: input.url, extension });
   return id;
 }
-
-/** One query for every image of a page. */
-const imagesById = prepared((db, args: { ids: number[] }) =>
-  db.selectFrom('images').select(['id', 'url', 'extension', 'width', 'height']).where('id', 'in', args.ids),
-);
 
 export async function loadImages(db: Db, ids: (number | null)[]): Promise<Map<number, ImageObject>> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
   if (wanted.length === 0) return new Map();
-  const rows = await imagesById(db, { ids: wanted });
+  const rows = await images.findByIds(db, { ids: wanted });
   return new Map(rows.map((row) => [row.id, toImageObject(row)]));
 }
 

@@ -2,6 +2,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { bumpDataVersion } from '../../db/data-version.js';
 import type { Settings } from '../../http/site-settings.js';
+import { readSettings, writeSetting } from './settings.repository.js';
 
 export type { Settings };
 
@@ -29,11 +30,7 @@ export class SettingsStore {
 
   async get(): Promise<Settings> {
     if (this.cached && Date.now() - this.cached.at < TTL_MS) return this.cached.value;
-    const rows = await this.db
-      .selectFrom('settings')
-      .select(['key', 'value'])
-      .where('key', 'in', ['timezone', 'geoloc', 'geoloc_radius', 'geoloc_unit', 'site_url'])
-      .execute();
+    const rows = await readSettings(this.db, ['timezone', 'geoloc', 'geoloc_radius', 'geoloc_unit', 'site_url']);
     const value: Settings = this.defaults();
     for (const row of rows) (value as unknown as Record<string, unknown>)[row.key] = JSON.parse(row.value);
     // An operator's CAL_SITE_URL always wins over a stored one.
@@ -46,11 +43,7 @@ export class SettingsStore {
     await this.db.transaction().execute(async (trx) => {
       for (const [key, value] of Object.entries(patch)) {
         if (value === undefined) continue;
-        await trx
-          .insertInto('settings')
-          .values({ key, value: JSON.stringify(value) })
-          .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value) }))
-          .execute();
+        await writeSetting(trx, key, JSON.stringify(value));
       }
       await bumpDataVersion(trx);
     });
