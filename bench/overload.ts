@@ -20,10 +20,9 @@
  * a fresh database (SQLite, or a new database on the server of DATABASE_URL) and starts the built
  * service as `npm start` does, in a child process.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -32,6 +31,7 @@ import autocannon from 'autocannon';
 import { connect, migrate } from '../src/db/connect.js';
 import { createUser } from '../src/modules/users/user.service.js';
 import { seed, type Seeded } from './seed.js';
+import { cpuSeconds, freePort, waitReady } from './service.js';
 import { createScratchDatabase } from '../test/helpers/scratch-postgres.js';
 
 const { values: args } = parseArgs({
@@ -65,21 +65,6 @@ interface Row {
   service_cpu_pct: number;
   /** CPU the whole host used, as a share of all its cores (the service, the clients, the neighbours). */
   host_cpu_pct: number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** User and system CPU seconds of a process so far (Linux clock ticks are 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Busy and total CPU ticks of the host so far, all cores (the first line of /proc/stat). */
@@ -243,19 +228,6 @@ function heavyPaths(seeded: Seeded): string[] {
       `/cal/events/v1/events?per_page=50&${window}&categories=${seeded.categorySlugs[i % seeded.categorySlugs.length]!}&page=${1 + (i % 5)}&heavy=${i}`,
     ][i % 3]!;
   });
-}
-
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i += 1) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error('service did not become ready');
 }
 
 async function main(): Promise<void> {

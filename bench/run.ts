@@ -6,10 +6,10 @@
  * then measures each scenario with autocannon and prints one table; the same goes to
  * bench/results/latest.json.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import { connect, migrate } from '../src/db/connect.js';
 import { createUser } from '../src/modules/users/user.service.js';
 import { seed, type Seeded } from './seed.js';
+import { cpuSeconds, freePort, waitReady } from './service.js';
 import { seedPlainLikeSeries, seedSeries } from './seed-series.js';
 import { createScratchDatabase } from '../test/helpers/scratch-postgres.js';
 
@@ -55,15 +56,6 @@ interface Row {
   service_cpu_pct: number | null;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** A fresh database: a temp dir for SQLite, a new database on DATABASE_URL's server for PostgreSQL. */
 async function freshDatabase(): Promise<{
   env: Record<string, string>;
@@ -88,28 +80,9 @@ async function freshDatabase(): Promise<{
   };
 }
 
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i += 1) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('service did not become ready');
-}
-
 async function rss(pid: number): Promise<number> {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-}
-
-/** User and system CPU seconds of a process so far (Linux clock ticks are 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** `pid`: the service's, to report its CPU use; the bare baseline runs in this process. */
