@@ -1,73 +1,12 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { sql, type Expression, type SqlBool } from 'kysely';
 import type { EventRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
-import { can, canEdit, canRead, PUBLISHED_LIKE_STATUSES, type Owned } from '../../auth/roles.js';
+import { canRead } from '../../auth/roles.js';
+import { openedForEditing, sameSecret, type Protected, type Unlocking } from '../posts/post.password.js';
 import type { FailureLimiter, Limit } from '../users/failure-limiter.js';
 import { eventErrors } from './event.errors.js';
 import type { EventReadParams } from './event.schema.js';
 
-// Who may see an event's content: single reads, the list's blanking of protected events, and
-// the filters that must not tell what the blanking hides.
-
-/** What a read says about unlocking: the reader's password attempt and context. */
-interface Unlocking {
-  password?: string | undefined;
-  context?: string | undefined;
-}
-
-function sameSecret(given: string, stored: string): boolean {
-  // Hash both sides so the comparison is constant-time whatever the lengths.
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(stored).digest();
-  return timingSafeEqual(a, b);
-}
-
-/** What unlocking looks at in an event. */
-type Protected = Owned & { password: string };
-
-/** `context=edit` by a reader allowed to edit the event opens it without its password (the original's rule). */
-function openedForEditing(row: Protected, ctx: RequestContext, query: Unlocking): boolean {
-  return query.context === 'edit' && canEdit(ctx.actor, row);
-}
-
-/** Whether the reader unlocked a password-protected event (right password, or edit context with the right). */
-export function unlocked(row: Protected, ctx: RequestContext, query: Unlocking): boolean {
-  if (row.password === '') return true;
-  if (query.password !== undefined && sameSecret(query.password, row.password)) return true;
-  return openedForEditing(row, ctx, query);
-}
-
-/** Events without a password: those whose every field anonymous readers see (the per-day counts' rule). */
-function unprotectedSql(alias = 'events'): Expression<SqlBool> {
-  return sql<SqlBool>`${sql.ref(`${alias}.password`)} = ''`;
-}
-
-/**
- * The events whose hidden fields (description, excerpt, venue, organizers, terms, flags: what a
- * protected event's blanking empties) a list reader sees, as SQL on `alias`: unprotected events,
- * and with `context=edit` those the reader may edit (canEdit's rule). Search and the filters on
- * hidden fields match the other events only by what they show (their title), so a filter never
- * tells what the blanking hides. A list's `password` opens nothing here: a filter would test it
- * against every protected event at once, where single reads limit guesses per event.
- * `public`: the anonymous rule, the one the per-day counts hold (migration 021).
- */
-export function shownFieldsSql(
-  ctx: RequestContext,
-  query: Unlocking,
-  alias = 'events',
-): { clause: Expression<SqlBool>; public: boolean } {
-  const column = (name: string) => sql.ref(`${alias}.${name}`);
-  const unprotected = unprotectedSql(alias);
-  const actor = ctx.actor;
-  if (query.context !== 'edit' || actor === null || !can(actor, 'edit_posts'))
-    return { clause: unprotected, public: true };
-  if (can(actor, 'edit_others_posts')) return { clause: sql<SqlBool>`1 = 1`, public: false };
-  const unpublished = can(actor, 'publish_posts')
-    ? sql``
-    : sql` and ${column('status')} not in (${sql.join([...PUBLISHED_LIKE_STATUSES])})`;
-  return { clause: sql<SqlBool>`(${unprotected} or (${column('author')} = ${actor.id}${unpublished}))`, public: false };
-}
+// Guesses of protected events' passwords, limited; who unlocked what is posts/post.password.ts.
 
 const THROTTLED = 'Too many wrong passwords. Try again later.';
 

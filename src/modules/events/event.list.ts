@@ -17,7 +17,8 @@ import { searchCountsId } from './event.search-counts.js';
 import { defaultListStatuses } from '../../auth/roles.js';
 import { eventErrors } from './event.errors.js';
 import { loadEventRelations, toEventObject } from './event.mapper.js';
-import { shownFieldsSql, unlocked } from './event.access.js';
+import { unlocked } from '../posts/post.password.js';
+import { shownFieldsSql } from '../../db/visibility.js';
 import type { EventListParams } from './event.schema.js';
 import {
   countKeyOf,

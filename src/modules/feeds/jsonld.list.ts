@@ -2,7 +2,7 @@ import type { Db, EventRow } from '../../db/database.js';
 import type { CountCache } from '../../db/count-cache.js';
 import type { RequestContext } from '../../http/context.js';
 import { clampPerPage, offsetOf, type Page } from '../../http/pagination.js';
-import { unlocked } from '../events/event.access.js';
+import { unlocked } from '../posts/post.password.js';
 import { eventJsonLd } from '../events/event.jsonld.js';
 import { listEvents } from '../events/event.list.js';
 import { loadEventRelations, toEventObject } from '../events/event.mapper.js';

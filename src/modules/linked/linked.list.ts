@@ -14,7 +14,7 @@ import { linkedErrors } from './linked.errors.js';
 import { countLinked, eventOwnership, hasLinkedEvent, linkedToEvent, pageLinked } from './linked.repository.js';
 import type { LinkedListParams } from './linked.schema.js';
 import { loadRelated, toLinkedObject } from './linked.service.js';
-import { shownFieldsSql } from '../events/event.access.js';
+import { shownFieldsSql } from '../../db/visibility.js';
 
 /** The filters of a list request once checked: the SQL conditions and what rest_url echoes. */
 interface LinkedFilter {

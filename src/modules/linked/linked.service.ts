@@ -17,6 +17,7 @@ import {
 import { POST_STATUSES, type Actor } from '../../auth/roles.js';
 import { dropFalsy, globalId, languageFields, postHead, renderHtml, type Related } from '../posts/post.mapper.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
+import { findBySlug } from './linked.repository.js';
 import { isHttpUrl } from '../../lib/url.js';
 
 export interface LinkedChanges {
@@ -186,6 +187,11 @@ export async function updateLinked(
     .set(Object.assign({}, columns, changes.fields, changes.flags, changes.geo) as never)
     .where('id', '=', existing.id)
     .execute();
+}
+
+/** A record by its slug in one language (the public pages' venue and organizer addresses). */
+export function findLinkedBySlug(db: Db, kind: LinkedKind, slug: string, lang: string): Promise<LinkedRow | undefined> {
+  return findBySlug(db, kind, slug, lang);
 }
 
 export function findLinked(db: Db, kind: LinkedKind, id: number): Promise<LinkedRow | undefined> {

@@ -8,7 +8,7 @@ import { rootPathOf } from '../../http/languages.js';
 import { loadEventRelations, toEventObject } from '../events/event.mapper.js';
 import type { EventListParams } from '../events/event.schema.js';
 import { eventLd } from '../feeds/jsonld.list.js';
-import { findBySlug } from '../linked/linked.repository.js';
+import { findLinkedBySlug } from '../linked/linked.service.js';
 import type { LinkedKind, LinkedRow } from '../linked/linked-kind.js';
 import { VENUE, venueJsonLd } from '../venues/venue.kind.js';
 import { ORGANIZER, organizerJsonLd } from '../organizers/organizer.kind.js';
@@ -120,7 +120,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
     if (filters.tag) q.tags = [filters.tag];
     if (filters.search) q.search = filters.search;
     if (filters.venue) {
-      const venue = await findBySlug(db, VENUE, filters.venue, scope.lang);
+      const venue = await findLinkedBySlug(db, VENUE, filters.venue, scope.lang);
       if (!venue || venue.status !== 'publish') throw new PageProblem(400, `${scope.m.venue}: ${filters.venue}?`);
       q.venue = [venue.id];
     }
@@ -433,7 +433,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
     get(`/${name}/:slug`, (request, reply) =>
       pages.respond(request, reply, [], async (scope) => {
         const { slug } = request.params as { slug: string };
-        const row = await findBySlug(db, kind, slug, scope.lang);
+        const row = await findLinkedBySlug(db, kind, slug, scope.lang);
         if (!row || row.status !== 'publish') throw new PageProblem(404);
         const page = pageNumber(request.query as Query);
         const { where } = await filterOf(request, { [name]: [row.id] });

@@ -1,7 +1,7 @@
 import type { Db, EventRow, TermRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { canRead } from '../../auth/roles.js';
-import { unlocked } from '../events/event.access.js';
+import { unlocked } from '../posts/post.password.js';
 import { loadEventRelations, toEventObject } from '../events/event.mapper.js';
 import type { LinkedKind, LinkedRow } from '../linked/linked-kind.js';
 import { loadRelated, toLinkedObject } from '../linked/linked.service.js';

@@ -8,7 +8,7 @@ import { asId, parseTruthy } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
 import { slugify } from '../../lib/slug.js';
 import { cleanHtml, loadTranslations } from '../posts/post.service.js';
-import { unlocked } from '../events/event.access.js';
+import { unlocked } from '../posts/post.password.js';
 import { canRead } from '../../auth/roles.js';
 import type { TermTranslations } from './term.mapper.js';
 import * as terms from './term.repository.js';
