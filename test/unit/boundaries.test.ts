@@ -71,9 +71,6 @@ const SQL_OUTSIDE_REPOSITORIES = [
 const OTHER_MODULES_REPOSITORIES = [
   'events/event.input.ts -> recurrence/recurrence.repository.ts',
   'feeds/ical.series.ts -> recurrence/recurrence.repository.ts',
-  'import/import.cli.ts -> users/user.repository.ts',
-  'import/import.routes.ts -> users/user.repository.ts',
-  'posts/post.service.ts -> users/user.repository.ts',
   'recurrence/recurrence.horizon.ts -> events/event.repository.ts',
   'recurrence/recurrence.materialize.ts -> events/event.repository.ts',
   'recurrence/recurrence.scope.ts -> events/event.repository.ts',

@@ -5,7 +5,7 @@ import { buildApp } from '../../app.js';
 import type { Config } from '../../config.js';
 import type { Storage } from '../../db/connect.js';
 import { isRole } from '../../auth/roles.js';
-import * as users from '../users/user.repository.js';
+import * as users from '../users/user.service.js';
 import type { Kind } from './import.types.js';
 import { reportTable } from './import.report.js';
 import { ImportStopped, runImport, type ImportOptions, type ProgressSink } from './importer.js';
@@ -127,14 +127,14 @@ function progressSink(): { sink: ProgressSink; stop(): void } {
 /** Runs `cal-events import …` on an open, migrated database; returns the exit status. */
 export async function importCommand(argv: string[], config: Config, storage: Storage): Promise<number> {
   const { options, author, report } = parse(argv);
-  const admin = await users.firstAdministrator(storage.db, 0);
+  const admin = await users.firstAdministrator(storage.db);
   if (!admin || !isRole(admin.role))
     throw new SourceError(
       'No administrator to import as: create one first (cal-events user add admin --role administrator).',
     );
   let authorId: number | null = null;
   if (author !== undefined) {
-    const user = await users.findByUsername(storage.db, author);
+    const user = await users.findUserByName(storage.db, author);
     if (!user) throw new SourceError(`--author: no user named "${author}".`);
     authorId = user.id;
   }

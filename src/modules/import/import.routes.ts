@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import { ApiError, invalidParam } from '../../http/errors.js';
 import { IdParams, responses } from '../../http/schemas.js';
 import { resolvedProblem } from '../../lib/outbound.js';
-import * as users from '../users/user.repository.js';
+import * as users from '../users/user.service.js';
 import { ImportJobs } from './import.jobs.js';
 
 /**
@@ -104,7 +104,7 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
       if (body.ics !== undefined && !/^https?:\/\//i.test(body.ics))
         throw invalidParam('ics', 'ics must be an http(s) URL.');
       await checkSource(body.from === undefined ? 'ics' : 'from', (body.from ?? body.ics)!, config.importAllowPrivate);
-      if (body.author !== undefined && !(await users.findById(db, body.author)))
+      if (body.author !== undefined && !(await users.findUser(db, body.author)))
         throw invalidParam('author', 'author is not the id of a user.');
       const job = await jobs.start(
         {

@@ -9,7 +9,7 @@ import { sanitizeRichText } from '../../lib/html.js';
 import { slugCandidate, slugify } from '../../lib/slug.js';
 import { applyImageInput, parseImageInput, type ImageInput } from '../images/image.service.js';
 import { can, canEdit, canRead, POST_STATUSES, scaleBackStatus, type Actor } from '../../auth/roles.js';
-import * as users from '../users/user.repository.js';
+import * as users from '../users/user.service.js';
 import { asId } from '../../http/params.js';
 import { prepared, type PreparedArgs } from '../../db/prepared.js';
 import { allocatePostId } from './post-ids.js';
@@ -97,7 +97,7 @@ export async function checkCommonFields(
 
   if (input.author !== undefined) {
     const author = asId(input.author);
-    if (author === null || !(await users.findById(db, author)))
+    if (author === null || !(await users.findUser(db, author)))
       problems.add('author', 'author is not the id of an existing user.');
     else changes.author = author;
   }

@@ -53,6 +53,21 @@ export async function createUser(
   }
 }
 
+/** The user with this id, if any (other modules check an `author` they are given). */
+export function findUser(db: Db, id: number): Promise<UserRow | undefined> {
+  return users.findById(db, id);
+}
+
+/** The user with this login name, if any. */
+export function findUserByName(db: Db, username: string): Promise<UserRow | undefined> {
+  return users.findByUsername(db, username);
+}
+
+/** The administrator with the lowest id other than `exceptId` (0: any): who owns what no one else does. */
+export function firstAdministrator(db: Db, exceptId = 0): Promise<UserRow | undefined> {
+  return users.firstAdministrator(db, exceptId);
+}
+
 /** The user, or 404 `rest_user_invalid_id`. */
 export async function getUser(db: Db, id: number): Promise<UserRow> {
   const user = await users.findById(db, id);
