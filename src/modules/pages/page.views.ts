@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { firstDayOfWeek, formats } from './page.i18n.js';
 import type { PagePaths } from './page.links.js';
-import type { GridDay, GridEvent } from './page.query.js';
+import type { GridDay, GridEvent } from './page.repository.js';
 
 /** The month grid and the date arithmetic of the views; no SQL, no HTTP. */
 

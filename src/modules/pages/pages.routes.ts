@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import view from '@fastify/view';
 import { Eta } from 'eta';
-import { sql, type SqlBool } from 'kysely';
 import type { EventRow } from '../../db/database.js';
 import { ApiError } from '../../http/errors.js';
 import { rootPathOf } from '../../http/languages.js';
@@ -21,7 +20,18 @@ import { nowUtc } from '../../lib/clock.js';
 import { utcToLocal, zoneOrUtc } from '../../lib/dates.js';
 import { fill, formats } from './page.i18n.js';
 import { pagePaths, queryString, type ViewFilters } from './page.links.js';
-import { gridEvents, listSlice, pageFilter, type PageFilter } from './page.query.js';
+import {
+  findEventBySlug,
+  findTermBySlug,
+  gridEvents,
+  listSlice,
+  pageFilter,
+  publishedSlugs,
+  termChoices,
+  termGroupSlugs,
+  venueChoices,
+  type PageFilter,
+} from './page.repository.js';
 import { PageProblem, PageRenderer, pageScope, type PageScope, type Translations } from './page.render.js';
 import { dayNeighbours, gridDays, monthView, parseDay, parseMonth } from './page.views.js';
 
@@ -139,26 +149,10 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
 
   /** The filter form's choices and current values, and the iCalendar feed of the same events. */
   async function filterForm(scope: PageScope, filters: ViewFilters, q: EventListParams) {
-    const terms = (taxonomy: 'cal_events_cat' | 'post_tag') =>
-      db
-        .selectFrom('terms')
-        .select(['name', 'slug'])
-        .where('taxonomy', '=', taxonomy)
-        .where('lang', '=', scope.lang)
-        .orderBy('name')
-        .limit(MAX_CHOICES)
-        .execute();
     const [categories, tags, venues] = await Promise.all([
-      terms('cal_events_cat'),
-      terms('post_tag'),
-      db
-        .selectFrom('venues')
-        .select(['title as name', 'slug'])
-        .where('lang', '=', scope.lang)
-        .where(sql<SqlBool>`status = 'publish'`)
-        .orderBy('title')
-        .limit(MAX_CHOICES)
-        .execute(),
+      termChoices(db, 'cal_events_cat', scope.lang, MAX_CHOICES),
+      termChoices(db, 'post_tag', scope.lang, MAX_CHOICES),
+      venueChoices(db, scope.lang, MAX_CHOICES),
     ]);
     const feed =
       scope.paths.api('events') +
@@ -330,20 +324,9 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
       listPage(request, reply, async () => {
         const { slug } = request.params as { slug: string };
         const lang = request.ctx.lang;
-        const term = await db
-          .selectFrom('terms')
-          .selectAll()
-          .where('taxonomy', '=', taxonomy)
-          .where('lang', '=', lang)
-          .where('slug', '=', slug)
-          .executeTakeFirst();
+        const term = await findTermBySlug(db, taxonomy, lang, slug);
         if (!term) throw new PageProblem(404);
-        const members = await db
-          .selectFrom('terms')
-          .select(['lang', 'slug'])
-          .where('trid', '=', term.trid)
-          .where('taxonomy', '=', taxonomy)
-          .execute();
+        const members = await termGroupSlugs(db, term.trid, taxonomy);
         const translations = Object.fromEntries(
           members.map((t) => {
             const paths = pagePaths(rootPathOf(config, t.lang));
@@ -367,15 +350,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
   get('/event/:slug', async (request, reply) =>
     pages.respond(request, reply, [], async (scope) => {
       const { slug } = request.params as { slug: string };
-      const row = (await db
-        .selectFrom('events')
-        .selectAll()
-        .where('lang', '=', scope.lang)
-        .where('slug', '=', slug)
-        .orderBy(sql`case when status = 'publish' then 0 when status = 'trash' then 1 else 2 end`)
-        .orderBy('id', 'desc')
-        .limit(1)
-        .executeTakeFirst()) as EventRow | undefined;
+      const row = await findEventBySlug(db, scope.lang, slug);
       // A trashed event that was public is gone (410); drafts and the like were never there.
       if (row?.status === 'trash' && row.trashed_from === 'publish') throw new PageProblem(410);
       if (!row || row.status !== 'publish') throw new PageProblem(404);
@@ -409,15 +384,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRoutesOption
     const ids = Object.entries(group)
       .filter(([lang]) => lang !== row.lang)
       .map(([, id]) => id);
-    const others =
-      ids.length === 0
-        ? []
-        : await db
-            .selectFrom(table)
-            .select(['lang', 'slug'])
-            .where('id', 'in', ids)
-            .where(sql<SqlBool>`status = 'publish'`)
-            .execute();
+    const others = ids.length === 0 ? [] : await publishedSlugs(db, table, ids);
     return Object.fromEntries(
       [...others, row].map((r) => [r.lang, path(pagePaths(rootPathOf(config, r.lang)), r.slug)]),
     );

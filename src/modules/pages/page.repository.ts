@@ -1,6 +1,6 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { DateTime } from 'luxon';
-import type { Db, EventRow } from '../../db/database.js';
+import type { Db, EventRow, TermRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { dialectOf } from '../../db/dialect.js';
 import { buildFilter } from '../events/event.list.js';
@@ -8,10 +8,12 @@ import type { EventListParams } from '../events/event.schema.js';
 import { countRows, type CountKey } from '../events/event.window-count.js';
 
 /**
- * The events of the public pages: always the anonymous view (published, listed), in the page's
- * language, with the list's own filters (buildFilter, the code of GET /events) and windows of
- * their own. Every query reads a bounded range of the index on (lang, start_local): a month grid
- * reads a few events per day, a list one page, whatever the calendar's size.
+ * Every statement of the public pages. Their events: always the anonymous view (published,
+ * listed), in the page's language, with the list's own filters (buildFilter, the code of GET
+ * /events) and windows of their own. Every such query reads a bounded range of the index on
+ * (lang, start_local): a month grid reads a few events per day, a list one page, whatever the
+ * calendar's size. Then the records a page is about (an event, a category or tag, the translations
+ * of each) and the filter form's choices.
  */
 
 /** The columns a month grid shows. */
@@ -285,4 +287,80 @@ export async function listSlice(
     .execute()) as EventRow[];
   const rows = [...shown, ...starting];
   return { rows: rows.slice(0, limit), more: rows.length > limit || spanning.length > offset + limit };
+}
+
+// --- The records a page is about -------------------------------------------------------------
+
+export type PageTaxonomy = 'cal_events_cat' | 'post_tag';
+
+/** The filter form's choices of a taxonomy in `lang`, by name, `limit` at most. */
+export function termChoices(db: Db, taxonomy: PageTaxonomy, lang: string, limit: number) {
+  return db
+    .selectFrom('terms')
+    .select(['name', 'slug'])
+    .where('taxonomy', '=', taxonomy)
+    .where('lang', '=', lang)
+    .orderBy('name')
+    .limit(limit)
+    .execute();
+}
+
+/** The filter form's published venues in `lang`, by name, `limit` at most. */
+export function venueChoices(db: Db, lang: string, limit: number) {
+  return db
+    .selectFrom('venues')
+    .select(['title as name', 'slug'])
+    .where('lang', '=', lang)
+    .where(sql<SqlBool>`status = 'publish'`)
+    .orderBy('title')
+    .limit(limit)
+    .execute();
+}
+
+export function findTermBySlug(
+  db: Db,
+  taxonomy: PageTaxonomy,
+  lang: string,
+  slug: string,
+): Promise<TermRow | undefined> {
+  return db
+    .selectFrom('terms')
+    .selectAll()
+    .where('taxonomy', '=', taxonomy)
+    .where('lang', '=', lang)
+    .where('slug', '=', slug)
+    .executeTakeFirst();
+}
+
+/** The language and slug of each term of a translation group. */
+export function termGroupSlugs(db: Db, trid: number, taxonomy: PageTaxonomy) {
+  return db
+    .selectFrom('terms')
+    .select(['lang', 'slug'])
+    .where('trid', '=', trid)
+    .where('taxonomy', '=', taxonomy)
+    .execute();
+}
+
+/** The event a page's slug names in `lang`: the published one first, then a trashed one, then any. */
+export async function findEventBySlug(db: Db, lang: string, slug: string): Promise<EventRow | undefined> {
+  return (await db
+    .selectFrom('events')
+    .selectAll()
+    .where('lang', '=', lang)
+    .where('slug', '=', slug)
+    .orderBy(sql`case when status = 'publish' then 0 when status = 'trash' then 1 else 2 end`)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()) as EventRow | undefined;
+}
+
+/** The language and slug of those of `ids` that are published. */
+export function publishedSlugs(db: Db, table: 'events' | 'venues' | 'organizers', ids: number[]) {
+  return db
+    .selectFrom(table)
+    .select(['lang', 'slug'])
+    .where('id', 'in', ids)
+    .where(sql<SqlBool>`status = 'publish'`)
+    .execute();
 }
