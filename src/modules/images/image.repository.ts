@@ -11,11 +11,17 @@ export async function findIdByUrl(trx: Db, url: string): Promise<number | undefi
   return (await trx.selectFrom('images').select('id').where('url', '=', url).executeTakeFirst())?.id;
 }
 
-export async function create(trx: Db, image: Pick<ImageRow, 'id' | 'url' | 'extension'>): Promise<void> {
+/**
+ * Creates an image record with a new id from the posts' shared sequence (recorded there as an
+ * image, as WordPress records an attachment); returns the id.
+ */
+export async function create(trx: Db, image: Pick<ImageRow, 'url' | 'extension'>): Promise<number> {
+  const { id } = await trx.insertInto('posts').values({ type: 'image' }).returning('id').executeTakeFirstOrThrow();
   await trx
     .insertInto('images')
-    .values({ ...image, width: null, height: null })
+    .values({ id, ...image, width: null, height: null })
     .execute();
+  return id;
 }
 
 /** One query for every image of a page. */

@@ -1,9 +1,12 @@
 import path from 'node:path';
-import { allocatePostId } from '../posts/post-ids.js';
 import type { Db, ImageRow } from '../../db/database.js';
 import { invalidParam } from '../../http/errors.js';
 import { asId } from '../../http/params.js';
 import * as images from './image.repository.js';
+
+// Images are below posts: events, venues and organizers (posts/post.input.ts) check and apply
+// an `image` input through this service, and images import nothing of posts (an image's id
+// from the shared sequence is taken by image.repository.ts).
 
 export interface ImageObject {
   url: string;
@@ -44,10 +47,8 @@ export async function applyImageInput(trx: Db, input: ImageInput): Promise<numbe
   if (input.kind === 'id') return input.id;
   const existing = await images.findIdByUrl(trx, input.url);
   if (existing !== undefined) return existing;
-  const id = await allocatePostId(trx, 'image');
   const extension = path.extname(new URL(input.url).pathname).slice(1).toLowerCase();
-  await images.create(trx, { id, url: input.url, extension });
-  return id;
+  return images.create(trx, { url: input.url, extension });
 }
 
 export async function loadImages(db: Db, ids: (number | null)[]): Promise<Map<number, ImageObject>> {
