@@ -1,0 +1,222 @@
+import { sql, type Compilable, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database, Db, PostColumns } from '../../db/database.js';
+import { prepared, type PreparedArgs } from '../../db/prepared.js';
+import type { Actor, Owned } from '../../auth/roles.js';
+import { statusVisibility } from './post.visibility.js';
+
+/**
+ * The SQL of what events, venues and organizers have in common: the shared id sequence, slugs,
+ * translation groups and the status condition of lists. The first parameter is the database or a
+ * transaction.
+ */
+
+export type PostTableName = 'events' | 'venues' | 'organizers';
+/** The three tables share PostColumns; generic code sees them through this view. */
+type PostsDb = Kysely<Record<PostTableName, PostColumns> & Pick<Database, 'posts' | 'terms'>>;
+const posts = (db: Db): PostsDb => db as unknown as PostsDb;
+
+/** One prepared query per table (a table name is part of the SQL, never a placeholder). */
+function perTable<A extends PreparedArgs<A>, R>(
+  build: (db: PostsDb, table: PostTableName, args: A) => Compilable<R>,
+): Record<PostTableName, (db: Db, args: A) => Promise<R[]>> {
+  const each = (table: PostTableName) => prepared((db: Db, args: A) => build(posts(db), table, args));
+  return { events: each('events'), venues: each('venues'), organizers: each('organizers') };
+}
+
+/** Events, venues, organizers and images share one sequence of ids, as WordPress posts do. */
+export type PostType = Database['posts']['type'];
+
+const insertPost = prepared((db, args: { type: PostType }) =>
+  db.insertInto('posts').values({ type: args.type }).returning('id'),
+);
+
+/** A new id from the shared sequence, recorded with the kind of record it names. */
+export async function allocatePostId(trx: Db, type: PostType): Promise<number> {
+  const [row] = await insertPost(trx, { type });
+  return row!.id;
+}
+
+/** A record's language, group and ownership (the source a `translation_of` names). */
+export function findGroupMember(
+  db: Db,
+  table: PostTableName,
+  id: number,
+): Promise<(Owned & { id: number; lang: string; trid: number }) | undefined> {
+  return posts(db)
+    .selectFrom(table)
+    .select(['id', 'lang', 'trid', 'author', 'status'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The live (not trashed) record of a group in a language, if any. */
+export function findLiveInLanguage(
+  db: Db,
+  table: PostTableName,
+  trid: number,
+  lang: string,
+): Promise<(Owned & { id: number }) | undefined> {
+  return posts(db)
+    .selectFrom(table)
+    .select(['id', 'author', 'status'])
+    .where('trid', '=', trid)
+    .where('lang', '=', lang)
+    .where('status', '<>', 'trash')
+    .executeTakeFirst();
+}
+
+/** How many records, trashed ones included, a translation group holds. */
+export async function groupSize(db: Db, table: PostTableName, trid: number): Promise<number> {
+  const row = await posts(db)
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('trid', '=', trid)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+const slugTaken = perTable((db, table, args: { lang: string; slug: string; excludeId: number }) =>
+  db
+    .selectFrom(table)
+    .select('id')
+    .where('lang', '=', args.lang)
+    .where('slug', '=', args.slug)
+    .where('status', '<>', 'trash')
+    .where('id', '<>', args.excludeId)
+    .limit(1),
+);
+
+/** Whether a record of the language not in the trash, other than `excludeId` (0: none), has the slug. */
+export async function isSlugTaken(
+  db: Db,
+  table: PostTableName,
+  args: { lang: string; slug: string; excludeId: number },
+): Promise<boolean> {
+  return (await slugTaken[table](db, args)).length > 0;
+}
+
+/** Which of `candidates` the language's records not in the trash (but `excludeId`) have as slug. */
+export async function takenSlugs(
+  db: Db,
+  table: PostTableName,
+  lang: string,
+  candidates: string[],
+  excludeId: number | null,
+): Promise<Set<string>> {
+  const rows = await posts(db)
+    .selectFrom(table)
+    .select('slug')
+    .where('lang', '=', lang)
+    .where('slug', 'in', candidates)
+    .where('status', '<>', 'trash')
+    .$if(excludeId !== null, (qb) => qb.where('id', '<>', excludeId!))
+    .execute();
+  return new Set(rows.map((r) => r.slug));
+}
+
+/** Whether another live record of the group of `record` is in its language. */
+export async function languageTaken(
+  trx: Db,
+  table: PostTableName,
+  record: { id: number; lang: string; trid: number },
+): Promise<boolean> {
+  const other = await posts(trx)
+    .selectFrom(table)
+    .select('id')
+    .where('trid', '=', record.trid)
+    .where('lang', '=', record.lang)
+    .where('status', '<>', 'trash')
+    .where('id', '<>', record.id)
+    .limit(1)
+    .executeTakeFirst();
+  return other !== undefined;
+}
+
+/**
+ * Renames the group named after record `id` (its trid) after its oldest remaining member, which
+ * keeps the other members linked when `id` leaves.
+ */
+export async function renameGroupAfterHeir(trx: Db, table: PostTableName, id: number): Promise<void> {
+  const heir = await posts(trx)
+    .selectFrom(table)
+    .select((eb) => eb.fn.min('id').as('id'))
+    .where('trid', '=', id)
+    .where('id', '<>', id)
+    .executeTakeFirst();
+  if (heir?.id)
+    await posts(trx).updateTable(table).set({ trid: heir.id }).where('trid', '=', id).where('id', '<>', id).execute();
+}
+
+const groupMembers = perTable((db, table, args: { ids: number[] }) =>
+  db
+    .selectFrom(table)
+    .selectAll()
+    .where('trid', 'in', (eb) => eb.selectFrom(table).select('trid').where('id', 'in', args.ids))
+    .orderBy('id'),
+);
+
+/**
+ * Whole translation groups of the given records, in one query (through the trid index; a
+ * self-join lets SQLite scan the table first), by id.
+ */
+export async function findGroupsOf<R extends PostColumns>(db: Db, table: PostTableName, ids: number[]): Promise<R[]> {
+  return (await groupMembers[table](db, { ids })) as R[];
+}
+
+/** The ids of the records in the given records' translation groups. */
+export async function groupMemberIds(db: Db, table: PostTableName, ids: number[]): Promise<number[]> {
+  const rows = await posts(db)
+    .selectFrom(table)
+    .select('id')
+    .where('trid', 'in', (eb) => eb.selectFrom(table).select('trid').where('id', 'in', ids))
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+const termGroups = prepared((db, args: { trids: number[] }) =>
+  db.selectFrom('terms').select(['id', 'trid', 'lang']).where('trid', 'in', args.trids).orderBy('id'),
+);
+const postGroups = perTable((db, table, args: { trids: number[] }) =>
+  db
+    .selectFrom(table)
+    .select(['id', 'trid', 'lang', 'author', 'status'])
+    .where('trid', 'in', args.trids)
+    .where('status', '<>', 'trash')
+    .orderBy('id'),
+);
+
+/** Members of translation groups by trid, by id: every term; records with their ownership, not the trashed ones. */
+export function findTermGroups(db: Db, trids: number[]): Promise<{ id: number; trid: number; lang: string }[]> {
+  return termGroups(db, { trids });
+}
+
+export function findPostGroups(
+  db: Db,
+  table: PostTableName,
+  trids: number[],
+): Promise<(Owned & { id: number; trid: number; lang: string })[]> {
+  return postGroups[table](db, { trids });
+}
+
+/**
+ * Which records of `statuses` the caller may list (post.visibility.ts), as SQL. `alias` qualifies
+ * the columns.
+ */
+export function visibleTo(actor: Actor | null, statuses: string[], alias?: string): RawBuilder<SqlBool> {
+  const status = sql.ref(alias ? `${alias}.status` : 'status');
+  const author = sql.ref(alias ? `${alias}.author` : 'author');
+  const rule = statusVisibility(actor, statuses);
+  switch (rule.sees) {
+    case 'all':
+      return sql<SqlBool>`${status} in (${sql.join(rule.statuses)})`;
+    case 'published':
+      // A literal, so the planner can use the partial index of published records.
+      return sql<SqlBool>`${status} = 'publish'`;
+    case 'nothing':
+      return sql<SqlBool>`1 = 0`;
+    case 'own': {
+      const own = sql<SqlBool>`(${status} in (${sql.join(rule.statuses)}) and ${author} = ${rule.author})`;
+      return rule.published ? sql<SqlBool>`(${status} = 'publish' or ${own})` : own;
+    }
+  }
+}
