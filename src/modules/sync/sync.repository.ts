@@ -1,7 +1,8 @@
 import { sql, type SqlBool } from 'kysely';
-import type { ChangeLogTable, Db } from '../../db/database.js';
+import type { ChangeLogTable, Db, EventRow, TermRow } from '../../db/database.js';
 import type { Selectable } from 'kysely';
 import { can, type Actor } from '../../auth/roles.js';
+import type { LinkedKind, LinkedRow } from '../linked/linked-kind.js';
 
 export type ChangeRow = Selectable<ChangeLogTable>;
 export type ChangeKind = ChangeLogTable['kind'];
@@ -68,4 +69,17 @@ export async function prune(db: Db, beforeUtc: string): Promise<number> {
     const result = await trx.deleteFrom('change_log').where('position', '<=', through).executeTakeFirst();
     return Number(result.numDeletedRows);
   });
+}
+
+/** The records behind a page of changes, by id (those deleted since are simply not found). */
+export async function eventsByIds(db: Db, ids: number[]): Promise<EventRow[]> {
+  return (await db.selectFrom('events').selectAll().where('id', 'in', ids).execute()) as EventRow[];
+}
+
+export async function linkedByIds(db: Db, kind: LinkedKind, ids: number[]): Promise<LinkedRow[]> {
+  return (await db.selectFrom(kind.table).selectAll().where('id', 'in', ids).execute()) as LinkedRow[];
+}
+
+export async function termsByIds(db: Db, ids: number[]): Promise<TermRow[]> {
+  return (await db.selectFrom('terms').selectAll().where('id', 'in', ids).execute()) as TermRow[];
 }

@@ -1,0 +1,153 @@
+import type { Db } from '../../db/database.js';
+import type { RequestContext } from '../../http/context.js';
+import { gone } from '../../http/errors.js';
+import { canRead } from '../../auth/roles.js';
+import { unlocked } from '../posts/post.password.js';
+import { loadEventRelations, toEventObject } from '../events/event.mapper.js';
+import type { LinkedKind } from '../linked/linked-kind.js';
+import { loadRelated, toLinkedObject } from '../linked/linked.service.js';
+import { ORGANIZER } from '../organizers/organizer.kind.js';
+import { toTermObject } from '../terms/term.mapper.js';
+import { translationsOf } from '../terms/term.service.js';
+import { taxonomyDef } from '../terms/term.taxonomy.js';
+import { VENUE } from '../venues/venue.kind.js';
+import {
+  changesAfter,
+  eventsByIds,
+  linkedByIds,
+  prunedThrough,
+  termsByIds,
+  type ChangeKind,
+  type ChangeRow,
+} from './sync.repository.js';
+import { decodeToken, encodeToken } from './sync.token.js';
+
+export interface ChangeEntry {
+  kind: ChangeKind;
+  id: number;
+  change: 'created' | 'updated' | 'trashed' | 'deleted';
+  modified_utc: string;
+  record?: Record<string, unknown>;
+}
+
+export interface ChangePage {
+  changes: ChangeEntry[];
+  next_token: string;
+  more: boolean;
+}
+
+/**
+ * The records of a page of changes as the caller's GET of each would show them now (the single
+ * read's object), loaded per kind with the same mappers and a fixed number of queries. A record
+ * the caller may not read is absent: its entry becomes a tombstone.
+ */
+export type RecordKey = `${ChangeKind}:${number}`;
+export const keyOf = (kind: ChangeKind, id: number): RecordKey => `${kind}:${id}`;
+
+export interface CurrentRecord {
+  /** The object GET returns, or null when the record exists but the caller may not read it. */
+  object: Record<string, unknown> | null;
+  status: string;
+}
+
+async function events(db: Db, ids: number[], ctx: RequestContext, out: Map<RecordKey, CurrentRecord>): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await eventsByIds(db, ids);
+  const readable = rows.filter((row) => canRead(ctx.actor, row));
+  const relations = await loadEventRelations(db, readable, ctx, true);
+  for (const row of rows) {
+    const object = canRead(ctx.actor, row)
+      ? toEventObject(row, relations, ctx, { single: true, blank: !unlocked(row, ctx, {}) })
+      : null;
+    out.set(keyOf('event', row.id), { object, status: row.status });
+  }
+}
+
+async function linked(
+  db: Db,
+  kind: LinkedKind,
+  key: ChangeKind,
+  ids: number[],
+  ctx: RequestContext,
+  out: Map<RecordKey, CurrentRecord>,
+): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await linkedByIds(db, kind, ids);
+  const related = await loadRelated(db, kind, rows, ctx.actor);
+  for (const row of rows)
+    out.set(keyOf(key, row.id), {
+      object: canRead(ctx.actor, row) ? toLinkedObject(kind, row, related, ctx, true) : null,
+      status: row.status,
+    });
+}
+
+async function terms(db: Db, ids: number[], ctx: RequestContext, out: Map<RecordKey, CurrentRecord>): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await termsByIds(db, ids);
+  const translations = await translationsOf(db, rows);
+  for (const row of rows) {
+    const def = taxonomyDef(row.taxonomy);
+    out.set(keyOf(row.taxonomy === 'cal_events_cat' ? 'category' : 'tag', row.id), {
+      object: toTermObject(def, row, translations, ctx, true),
+      status: 'publish',
+    });
+  }
+}
+
+/** The current records behind `entries` (deleted ones are simply not found). */
+export async function currentRecords(
+  db: Db,
+  entries: { kind: ChangeKind; record_id: number }[],
+  ctx: RequestContext,
+): Promise<Map<RecordKey, CurrentRecord>> {
+  const ids = (kinds: ChangeKind[]) => [
+    ...new Set(entries.filter((e) => kinds.includes(e.kind)).map((e) => e.record_id)),
+  ];
+  const out = new Map<RecordKey, CurrentRecord>();
+  await Promise.all([
+    events(db, ids(['event']), ctx, out),
+    linked(db, VENUE, 'venue', ids(['venue']), ctx, out),
+    linked(db, ORGANIZER, 'organizer', ids(['organizer']), ctx, out),
+    terms(db, ids(['category', 'tag']), ctx, out),
+  ]);
+  return out;
+}
+
+/** The entry of a logged change for a reader, from the records as they are now (currentRecords). */
+export function toEntry(
+  row: Pick<ChangeRow, 'kind' | 'record_id' | 'change' | 'at_utc'>,
+  records: Map<RecordKey, CurrentRecord>,
+): ChangeEntry {
+  const current = records.get(keyOf(row.kind, row.record_id));
+  const entry: ChangeEntry = { kind: row.kind, id: row.record_id, change: row.change, modified_utc: row.at_utc };
+  if (!current) return Object.assign(entry, { change: 'deleted' as const });
+  if (current.object === null) return Object.assign(entry, { change: 'trashed' as const });
+  return Object.assign(entry, { record: current.object });
+}
+
+/**
+ * One page of the change feed of the caller's language after `since` (or from the start of the
+ * retained history). Each entry carries the record as GET returns it *now* (a client applying the
+ * entries in order ends with the current state); a record gone is a `deleted` tombstone, and one
+ * the caller may no longer read (unpublished, made private, trashed for readers who cannot see
+ * the trash) a `trashed` tombstone.
+ */
+export async function readChanges(
+  db: Db,
+  ctx: RequestContext,
+  since: string | undefined,
+  kinds: readonly ChangeKind[],
+  perPage: number,
+): Promise<ChangePage> {
+  const pruned = await prunedThrough(db);
+  const from = since === undefined ? pruned : decodeToken(since);
+  if (from < pruned)
+    throw gone('sync-token-expired', 'This sync token is older than the retained history: start over without since.');
+  const rows = await changesAfter(db, ctx.lang, from, kinds, ctx.actor, perPage);
+  const page = rows.slice(0, perPage);
+  const records = await currentRecords(db, page, ctx);
+  const changes = page.map((row) => toEntry(row, records));
+  // Past the rows read, or where the caller was: positions the caller may not see advance it too.
+  const last = page.at(-1)?.position ?? from;
+  return { changes, next_token: encodeToken(Number(last)), more: rows.length > perPage };
+}
