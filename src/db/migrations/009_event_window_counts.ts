@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { createTriggers, dropTriggers, type RowTrigger } from '../triggers.js';
 
 /**
  * The exact `total` of a public event list counts the listed published events of a date window:
@@ -21,9 +21,31 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('event_window_counts_pk', ['lang', 'start_day', 'end_day'])
     .execute();
 
-  if (dialectOf(db) === 'postgres') {
-    await sql`
-      create function event_window_count() returns trigger language plpgsql as $$
+  await createTriggers(db, WINDOW_COUNT);
+
+  // The events already stored.
+  await sql`
+    insert into event_window_counts (lang, start_day, end_day, n)
+    select lang, substr(start_local, 1, 10), substr(end_local, 1, 10), count(*) from events
+    where status = 'publish' and hide_from_listings = 0
+    group by lang, substr(start_local, 1, 10), substr(end_local, 1, 10)`.execute(db);
+}
+
+// SQLite's statements; PostgreSQL's function below says the same in its own words.
+const visible = (row: 'new' | 'old') => `${row}.status = 'publish' and ${row}.hide_from_listings = 0`;
+const increment = `insert into event_window_counts (lang, start_day, end_day, n)
+        select new.lang, substr(new.start_local, 1, 10), substr(new.end_local, 1, 10), 1 where ${visible('new')}
+        on conflict (lang, start_day, end_day) do update set n = n + 1;`;
+const decrement = `update event_window_counts set n = n - 1
+        where ${visible('old')} and lang = old.lang and start_day = substr(old.start_local, 1, 10) and end_day = substr(old.end_local, 1, 10);`;
+
+/** The counts' trigger on events: a listed published event counts on its day pair. */
+const WINDOW_COUNT: RowTrigger = {
+  name: 'event_window_count',
+  table: 'events',
+  on: { insert: ` ${increment} `, delete: ` ${decrement} `, update: ` ${decrement} ${increment} ` },
+  updateOf: 'status, hide_from_listings, lang, start_local, end_local',
+  plpgsql: `
       begin
         if tg_op in ('UPDATE', 'DELETE') and old.status = 'publish' and old.hide_from_listings = 0 then
           update event_window_counts set n = n - 1
@@ -34,42 +56,11 @@ export async function up(db: Kysely<any>): Promise<void> {
             on conflict (lang, start_day, end_day) do update set n = event_window_counts.n + 1;
         end if;
         return null;
-      end $$`.execute(db);
-    await sql`
-      create trigger event_window_count after insert or delete or update of status, hide_from_listings, lang, start_local, end_local
-        on events for each row execute function event_window_count()`.execute(db);
-  } else {
-    const visible = (row: 'new' | 'old') => `${row}.status = 'publish' and ${row}.hide_from_listings = 0`;
-    const increment = `insert into event_window_counts (lang, start_day, end_day, n)
-        select new.lang, substr(new.start_local, 1, 10), substr(new.end_local, 1, 10), 1 where ${visible('new')}
-        on conflict (lang, start_day, end_day) do update set n = n + 1;`;
-    const decrement = `update event_window_counts set n = n - 1
-        where ${visible('old')} and lang = old.lang and start_day = substr(old.start_local, 1, 10) and end_day = substr(old.end_local, 1, 10);`;
-    await sql.raw(`create trigger event_window_count_insert after insert on events begin ${increment} end`).execute(db);
-    await sql.raw(`create trigger event_window_count_delete after delete on events begin ${decrement} end`).execute(db);
-    await sql
-      .raw(
-        `create trigger event_window_count_update after update of status, hide_from_listings, lang, start_local, end_local on events begin ${decrement} ${increment} end`,
-      )
-      .execute(db);
-  }
-
-  // The events already stored.
-  await sql`
-    insert into event_window_counts (lang, start_day, end_day, n)
-    select lang, substr(start_local, 1, 10), substr(end_local, 1, 10), count(*) from events
-    where status = 'publish' and hide_from_listings = 0
-    group by lang, substr(start_local, 1, 10), substr(end_local, 1, 10)`.execute(db);
-}
+      end `,
+};
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'postgres') {
-    await sql`drop trigger if exists event_window_count on events`.execute(db);
-    await sql`drop function if exists event_window_count()`.execute(db);
-  } else {
-    for (const op of ['insert', 'delete', 'update'])
-      await sql.raw(`drop trigger if exists event_window_count_${op}`).execute(db);
-  }
+  await dropTriggers(db, WINDOW_COUNT);
   await db.schema.dropTable('event_window_counts').execute();
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../dialect.js';
+import { createTriggers, dropTriggers, type RowTrigger } from '../triggers.js';
 
 /**
  * SQLite's counterpart of 007 (pg_trgm): an FTS5 index with the trigram tokenizer over the
@@ -15,22 +16,36 @@ export async function up(db: Kysely<any>): Promise<void> {
     db,
   );
   await sql`insert into events_search(events_search) values ('rebuild')`.execute(db);
-  await sql`create trigger events_search_insert after insert on events begin
-      insert into events_search(rowid, title, description, excerpt) values (new.id, new.title, new.description, new.excerpt);
-    end`.execute(db);
-  await sql`create trigger events_search_delete after delete on events begin
-      insert into events_search(events_search, rowid, title, description, excerpt) values ('delete', old.id, old.title, old.description, old.excerpt);
-    end`.execute(db);
-  await sql`create trigger events_search_update after update of title, description, excerpt on events begin
-      insert into events_search(events_search, rowid, title, description, excerpt) values ('delete', old.id, old.title, old.description, old.excerpt);
-      insert into events_search(rowid, title, description, excerpt) values (new.id, new.title, new.description, new.excerpt);
-    end`.execute(db);
+  await createTriggers(db, SEARCH_INDEX);
 }
+
+const INDEX_NEW =
+  'insert into events_search(rowid, title, description, excerpt) values (new.id, new.title, new.description, new.excerpt);';
+const UNINDEX_OLD =
+  "insert into events_search(events_search, rowid, title, description, excerpt) values ('delete', old.id, old.title, old.description, old.excerpt);";
+
+/** Keeps the index: an event's text in on insert, out on delete, out and in again on an update of it. */
+const SEARCH_INDEX: RowTrigger = {
+  name: 'events_search',
+  table: 'events',
+  on: {
+    insert: `
+      ${INDEX_NEW}
+    `,
+    delete: `
+      ${UNINDEX_OLD}
+    `,
+    update: `
+      ${UNINDEX_OLD}
+      ${INDEX_NEW}
+    `,
+  },
+  updateOf: 'title, description, excerpt',
+};
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   if (dialectOf(db) !== 'sqlite') return;
-  for (const trigger of ['events_search_insert', 'events_search_delete', 'events_search_update'])
-    await sql`drop trigger if exists ${sql.id(trigger)}`.execute(db);
+  await dropTriggers(db, SEARCH_INDEX);
   await sql`drop table if exists events_search`.execute(db);
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../dialect.js';
+import { createTriggers, dropTriggers, type RowTrigger } from '../triggers.js';
 
 /**
  * Webhooks (issue 19): subscriptions, and an outbox of deliveries filled by a trigger on the
@@ -87,31 +88,23 @@ export async function up(db: Kysely<any>): Promise<void> {
       from webhooks w
       where w.active = 1 and (w.lang_filter = '' or ${langMatch})
         and exists (select 1 from webhook_patterns p where p.webhook_id = w.id and p.pattern in ('*', new.kind || '.*', ${type}));`;
-  if (postgres) {
-    await sql
-      .raw(
-        `create function webhook_outbox() returns trigger language plpgsql as $$ begin ${enqueue} return null; end $$`,
-      )
-      .execute(db);
-    await sql`create trigger webhook_outbox after insert on change_log for each row when (new.is_public = 1 or new.was_public = 1) execute function webhook_outbox()`.execute(
-      db,
-    );
-  } else {
-    await sql
-      .raw(
-        `create trigger webhook_outbox after insert on change_log when new.is_public = 1 or new.was_public = 1 begin ${enqueue} end`,
-      )
-      .execute(db);
-  }
+  await createTriggers(db, outboxTrigger(enqueue));
+}
+
+/** The outbox's trigger on the change log, `enqueue` writing a logged change's deliveries. */
+function outboxTrigger(enqueue: string): RowTrigger {
+  return {
+    name: 'webhook_outbox',
+    table: 'change_log',
+    on: { insert: ` ${enqueue} ` },
+    when: 'new.is_public = 1 or new.was_public = 1',
+    plpgsql: ` begin ${enqueue} return null; end `,
+  };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'postgres')
-    await sql
-      .raw('drop trigger if exists webhook_outbox on change_log; drop function if exists webhook_outbox()')
-      .execute(db);
-  else await sql.raw('drop trigger if exists webhook_outbox').execute(db);
+  await dropTriggers(db, outboxTrigger(''));
   await db.schema.dropTable('webhook_deliveries').execute();
   await db.schema.dropTable('webhook_patterns').execute();
   await db.schema.dropTable('webhooks').execute();

@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { dialectOf, WRITE_ORDER_LOCK } from '../dialect.js';
+import { createTriggers, dropTriggers, type RowTrigger } from '../triggers.js';
 
 /**
  * Per-day counts of the searches that no index narrows (a common word, a word of one or two
@@ -85,44 +86,30 @@ export async function createSearchCountTriggers(db: Kysely<any>, searched: Searc
       where ${visible('old')} and lang = old.lang and start_day = substr(old.start_local, 1, 10) and end_day = substr(old.end_local, 1, 10)
         and phrase_id in (${matching('old')});`;
 
-  if (postgres) {
-    await sql
-      .raw(
-        `
-      create or replace function search_window_count() returns trigger language plpgsql as $$
+  await createTriggers(db, searchCountTrigger(searched.columns, add, remove));
+}
+
+/** The counts' trigger on events, `add` and `remove` moving a written event's counts. */
+function searchCountTrigger(columns: string, add: string, remove: string): RowTrigger {
+  return {
+    name: 'search_window_count',
+    table: 'events',
+    on: { insert: ` ${add} `, delete: ` ${remove} `, update: ` ${remove} ${add} ` },
+    updateOf: columns,
+    plpgsql: `
       begin
         perform pg_advisory_xact_lock(${WRITE_ORDER_LOCK});
         if tg_op in ('UPDATE', 'DELETE') then ${remove} end if;
         if tg_op in ('INSERT', 'UPDATE') then ${add} end if;
         return null;
-      end $$`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger search_window_count after insert or delete or update of ${searched.columns} on events for each row execute function search_window_count()`,
-      )
-      .execute(db);
-  } else {
-    await sql.raw(`create trigger search_window_count_insert after insert on events begin ${add} end`).execute(db);
-    await sql.raw(`create trigger search_window_count_delete after delete on events begin ${remove} end`).execute(db);
-    await sql
-      .raw(
-        `create trigger search_window_count_update after update of ${searched.columns} on events begin ${remove} ${add} end`,
-      )
-      .execute(db);
-  }
+      end `,
+  };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function dropSearchCountTriggers(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'postgres') {
-    await sql`drop trigger if exists search_window_count on events`.execute(db);
-    await sql`drop function if exists search_window_count()`.execute(db);
-  } else {
-    for (const op of ['insert', 'delete', 'update'])
-      await sql.raw(`drop trigger if exists search_window_count_${op}`).execute(db);
-  }
+  // Its name and operations are all a drop needs.
+  await dropTriggers(db, searchCountTrigger('', '', ''));
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
