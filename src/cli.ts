@@ -6,8 +6,13 @@ import type { Db, UserRow } from './db/database.js';
 import { ApiError } from './http/errors.js';
 import { isValidTimezone } from './lib/dates.js';
 import { isRole, ROLES } from './auth/roles.js';
-import * as users from './modules/users/user.repository.js';
-import { addApplicationPassword, createUser, removeUser } from './modules/users/user.service.js';
+import {
+  addApplicationPassword,
+  createUser,
+  findUserByName,
+  listUsers,
+  removeUser,
+} from './modules/users/user.service.js';
 import { IMPORT_USAGE, UsageError } from './modules/import/import.usage.js';
 import { SourceError } from './modules/import/source.http.js';
 import { OPERATIONS_USAGE, OperationsUsageError } from './modules/operations/operations.cli.js';
@@ -45,7 +50,7 @@ type Options = {
 };
 
 async function userByName(db: Db, name: string): Promise<UserRow> {
-  const user = await users.findByUsername(db, name);
+  const user = await findUserByName(db, name);
   if (!user) throw new CliError(`No user named "${name}".`);
   return user;
 }
@@ -65,7 +70,7 @@ async function add(db: Db, name: string, options: Options): Promise<void> {
 }
 
 async function list(db: Db): Promise<void> {
-  const rows = await users.list(db);
+  const rows = await listUsers(db);
   if (rows.length === 0) process.stderr.write('No users yet.\n');
   for (const u of rows) process.stdout.write(`${u.id}\t${u.username}\t${u.role}\t${u.email || '-'}\t${u.registered}\n`);
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db, ImportTable } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
 import { transactionLock } from '../../db/dialect.js';
 import { conflict } from '../../http/errors.js';
 import type { Actor } from '../../auth/roles.js';
@@ -7,6 +7,7 @@ import type { Kind } from './import.types.js';
 import { excerpt } from '../../lib/redact.js';
 import { runImport, shownSource, ImportStopped, type ImportOptions } from './importer.js';
 import { SourceError } from './source.http.js';
+import * as imports from './import.repository.js';
 
 /**
  * Imports started through the admin route: one at a time across every instance on the database,
@@ -39,7 +40,7 @@ export interface ImportJob {
   finished: string | null;
 }
 
-function toJob(row: ImportTable & { id: number }): ImportJob {
+function toJob(row: imports.ImportRow): ImportJob {
   const stale = row.status === 'running' && Date.parse(row.heartbeat) < Date.now() - STALE_MS;
   return {
     id: row.id,
@@ -79,13 +80,12 @@ export class ImportJobs {
   }
 
   async get(id: number): Promise<ImportJob | null> {
-    const row = await this.db.selectFrom('imports').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? toJob(row as ImportTable & { id: number }) : null;
+    const row = await imports.findImport(this.db, id);
+    return row ? toJob(row) : null;
   }
 
   async list(): Promise<ImportJob[]> {
-    const rows = await this.db.selectFrom('imports').selectAll().orderBy('id', 'desc').limit(20).execute();
-    return rows.map((r) => toJob(r as ImportTable & { id: number }));
+    return (await imports.recentImports(this.db, 20)).map(toJob);
   }
 
   /** Records a new import, refusing while another is running anywhere; then runs it in the background. */
@@ -94,32 +94,22 @@ export class ImportJobs {
     const id = await this.db.transaction().execute(async (trx) => {
       // One starter at a time (SQLite's writers are serial already).
       await transactionLock(trx, 'imports');
-      const busy = await trx
-        .selectFrom('imports')
-        .select('id')
-        .where('status', '=', 'running')
-        .where('heartbeat', '>', iso(Date.now() - STALE_MS))
-        .executeTakeFirst();
+      const busy = await imports.runningImport(trx, iso(Date.now() - STALE_MS));
       if (busy)
         throw conflict('rest_import_running', `Import ${busy.id} is running; one import runs at a time.`, {
           import_id: busy.id,
         });
-      const row = await trx
-        .insertInto('imports')
-        .values({
-          status: 'running',
-          options: JSON.stringify(shownOptions(options)),
-          progress: '{}',
-          report: null,
-          error: null,
-          user_id: actor.id,
-          started: now,
-          heartbeat: now,
-          finished: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
+      return imports.insertImport(trx, {
+        status: 'running',
+        options: JSON.stringify(shownOptions(options)),
+        progress: '{}',
+        report: null,
+        error: null,
+        user_id: actor.id,
+        started: now,
+        heartbeat: now,
+        finished: null,
+      });
     });
     void this.run(id, options, actor, author);
     return (await this.get(id))!;
@@ -131,11 +121,8 @@ export class ImportJobs {
     const control = { stop: false };
     this.running.set(id, control);
     const beat = () =>
-      this.db
-        .updateTable('imports')
-        .set({ heartbeat: iso(), progress: JSON.stringify(progress) })
-        .where('id', '=', id)
-        .execute()
+      imports
+        .updateImport(this.db, id, { heartbeat: iso(), progress: JSON.stringify(progress) })
         .catch(() => undefined);
     const timer = setInterval(() => void beat(), HEARTBEAT_MS);
     try {
@@ -186,9 +173,8 @@ export class ImportJobs {
     error: string | null,
   ): Promise<void> {
     const now = iso();
-    await this.db
-      .updateTable('imports')
-      .set({
+    await imports
+      .updateImport(this.db, id, {
         status,
         progress: JSON.stringify(progress),
         report: report === null ? null : JSON.stringify(report),
@@ -196,8 +182,6 @@ export class ImportJobs {
         heartbeat: now,
         finished: now,
       })
-      .where('id', '=', id)
-      .execute()
       .catch((err: unknown) => this.app.log.error({ err, importId: id }, 'import result not stored'));
   }
 }

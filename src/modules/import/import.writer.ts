@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { sql, type Transaction } from 'kysely';
-import { dialectOf } from '../../db/dialect.js';
+import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { withCommitStep } from '../../db/transaction.js';
 import type { Actor } from '../../auth/roles.js';
@@ -9,6 +8,7 @@ import { injectWithTicket } from '../../http/in-process.js';
 import { cleanHtml } from '../posts/post.service.js';
 import type { Kind, OccurrenceOf, SourceRecord } from './import.types.js';
 import { nowUtc } from '../../lib/clock.js';
+import * as importMap from './import.repository.js';
 
 /**
  * Writes imported records through this service's own routes, in-process (`app.inject`, acting as
@@ -74,11 +74,7 @@ export class ImportWriter {
   ) {}
 
   async load(): Promise<void> {
-    const rows = await this.app.services.storage.db
-      .selectFrom('import_map')
-      .selectAll()
-      .where('source', '=', this.source)
-      .execute();
+    const rows = await importMap.mapRows(this.app.services.storage.db, this.source);
     for (const row of rows)
       this.map.set(`${row.kind}:${row.source_id}`, {
         localId: row.local_id,
@@ -88,15 +84,8 @@ export class ImportWriter {
   }
 
   /** Source ids of a kind and language imported by an earlier run (to find what the source no longer has). */
-  async mappedIds(kind: Kind, lang: string): Promise<Map<string, number>> {
-    const rows = await this.app.services.storage.db
-      .selectFrom('import_map')
-      .select(['source_id', 'local_id'])
-      .where('source', '=', this.source)
-      .where('kind', '=', kind)
-      .where('lang', '=', lang)
-      .execute();
-    return new Map(rows.map((r) => [r.source_id, r.local_id]));
+  mappedIds(kind: Kind, lang: string): Promise<Map<string, number>> {
+    return importMap.mappedIds(this.app.services.storage.db, this.source, kind, lang);
   }
 
   localIdOf(kind: Kind, sourceId: string): number | null {
@@ -146,34 +135,17 @@ export class ImportWriter {
 
   /** The step that writes the record's map row, in the transaction of its write (or one of its own). */
   private rememberStep(record: SourceRecord, hash: string, localId: number) {
-    return async (trx: Transaction<Database>): Promise<void> => {
-      // An import is repeatable and its map row commits with its record, so a crash may lose the
-      // last records and their rows together and the next run makes them again: PostgreSQL need
-      // not wait for the disk at each of ten thousand commits.
-      if (dialectOf(trx) === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
-      await trx
-        .insertInto('import_map')
-        .values({
-          source: this.source,
-          kind: record.kind,
-          source_id: record.sourceId,
-          lang: record.lang,
-          local_id: localId,
-          source_modified: record.modified,
-          hash,
-          imported_at: nowUtc(),
-        })
-        .onConflict((oc) =>
-          oc.columns(['source', 'kind', 'source_id']).doUpdateSet({
-            local_id: localId,
-            lang: record.lang,
-            source_modified: record.modified,
-            hash,
-            imported_at: nowUtc(),
-          }),
-        )
-        .execute();
-    };
+    return (trx: Transaction<Database>): Promise<void> =>
+      importMap.remember(trx, {
+        source: this.source,
+        kind: record.kind,
+        source_id: record.sourceId,
+        lang: record.lang,
+        local_id: localId,
+        source_modified: record.modified,
+        hash,
+        imported_at: nowUtc(),
+      });
   }
 
   async write(record: SourceRecord): Promise<WriteResult> {
@@ -214,8 +186,7 @@ export class ImportWriter {
           : ((result as { id?: number; row?: { id?: number } } | null)?.id ??
             (result as { row?: { id?: number } } | null)?.row?.id);
       // The record's own transaction (an image made on the way has an id of another table).
-      if (typeof id !== 'number' || !(await trx.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()))
-        return false;
+      if (typeof id !== 'number' || !(await importMap.recordExists(trx, table, id))) return false;
       await remember(id)(trx);
       return true;
     });
@@ -333,12 +304,7 @@ export class ImportWriter {
    */
   async forget(kind: Kind, sourceId: string): Promise<void> {
     if (this.dryRun) return;
-    await this.app.services.storage.db
-      .deleteFrom('import_map')
-      .where('source', '=', this.source)
-      .where('kind', '=', kind)
-      .where('source_id', '=', sourceId)
-      .execute();
+    await importMap.forget(this.app.services.storage.db, this.source, kind, sourceId);
     this.map.delete(`${kind}:${sourceId}`);
   }
 
@@ -355,12 +321,7 @@ export class ImportWriter {
     if (response.status >= 400 && response.status !== 404 && response.status !== 410)
       throw new RecordRefused(`${kind} ${localId}: ${response.status}`);
     // Pruned once: a later run does not report it again, and makes it anew if the source has it back.
-    await this.app.services.storage.db
-      .deleteFrom('import_map')
-      .where('source', '=', this.source)
-      .where('kind', '=', kind)
-      .where('source_id', '=', sourceId)
-      .execute();
+    await importMap.forget(this.app.services.storage.db, this.source, kind, sourceId);
     this.map.delete(`${kind}:${sourceId}`);
   }
 

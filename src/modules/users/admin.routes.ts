@@ -3,7 +3,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { responses } from '../../http/schemas.js';
 import { settingsRoutes } from '../settings/settings.routes.js';
 import type { Actor } from '../../auth/roles.js';
-import * as users from './user.repository.js';
 import * as service from './user.service.js';
 import {
   CreatedUserSchema,
@@ -49,7 +48,7 @@ async function userRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/users',
     { schema: { ...doc, summary: 'List users', response: responses({ 200: UserListSchema }) }, config: admin },
-    async () => users.list(db),
+    async () => service.listUsers(db),
   );
 
   app.post(

@@ -39,6 +39,13 @@ export function update(
   return db.updateTable('users').set(set).where('id', '=', id).returning(USER_COLUMNS).executeTakeFirst();
 }
 
+/** Hands a user's events, venues and organizers to another (before the user is deleted). */
+export async function reassignRecords(trx: Db, from: number, to: number): Promise<void> {
+  for (const table of ['events', 'venues', 'organizers'] as const) {
+    await trx.updateTable(table).set({ author: to }).where('author', '=', from).execute();
+  }
+}
+
 export async function remove(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;

@@ -58,6 +58,11 @@ export function findUser(db: Db, id: number): Promise<UserRow | undefined> {
   return users.findById(db, id);
 }
 
+/** Every user, by id. */
+export function listUsers(db: Db): Promise<UserRow[]> {
+  return users.list(db);
+}
+
 /** The user with this login name, if any. */
 export function findUserByName(db: Db, username: string): Promise<UserRow | undefined> {
   return users.findByUsername(db, username);
@@ -127,9 +132,7 @@ export async function deleteUser(db: Db, id: number, heir: number): Promise<User
   if (heir === id || !(await users.findById(db, heir)))
     throw invalidParam('reassign', 'Invalid user ID for reassignment.');
   await db.transaction().execute(async (trx) => {
-    for (const table of ['events', 'venues', 'organizers'] as const) {
-      await trx.updateTable(table).set({ author: heir }).where('author', '=', id).execute();
-    }
+    await users.reassignRecords(trx, id, heir);
     // Application passwords go with the user (ON DELETE CASCADE).
     await users.remove(trx, id);
     await bumpDataVersion(trx);
