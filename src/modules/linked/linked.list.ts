@@ -1,17 +1,23 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Expression, SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { containsInsensitive, dialectOf, likeEscape } from '../../db/dialect.js';
 import type { RequestContext } from '../../http/context.js';
 import { buildPage, clampPerPage, isPastTheEnd, offsetOf, type Page } from '../../http/pagination.js';
 import { parseTruthy } from '../../http/params.js';
 import { Problems } from '../../http/problems.js';
 import { TEXT_LIMITS } from '../../http/schemas.js';
-import { nowUtc } from '../../lib/clock.js';
 import { checkStatusFilter, statusEcho, visibleTo } from '../posts/post.service.js';
 import { canRead, defaultListStatuses, POST_STATUSES } from '../../auth/roles.js';
 import type { LinkedKind } from './linked-kind.js';
 import { linkedErrors } from './linked.errors.js';
-import { countLinked, eventOwnership, hasLinkedEvent, linkedToEvent, pageLinked } from './linked.repository.js';
+import {
+  countLinked,
+  eventOwnership,
+  hasListedEvent,
+  hasUpcomingEvent,
+  linkedToEvent,
+  matchesEveryWord,
+  pageLinked,
+} from './linked.repository.js';
 import type { LinkedListParams } from './linked.schema.js';
 import { loadRelated, toLinkedObject } from './linked.service.js';
 import { shownFieldsSql } from '../../db/visibility.js';
@@ -24,10 +30,6 @@ interface LinkedFilter {
 
 /** Every status a reader may see an event in (a trashed event is no longer available). */
 const READABLE_EVENT_STATUSES = POST_STATUSES.filter((s) => s !== 'trash');
-/** Events that count for `has_events` (original 3.2). */
-const LISTED_EVENT = sql<SqlBool>`e.status not in ('draft', 'pending', 'trash')`;
-/** Local start times lie at most 12 hours before UTC ones (UTC-12); a day leaves room. */
-const LOCAL_MARGIN_MS = 24 * 3600 * 1000;
 
 /** A boolean list parameter, or undefined when absent; a bad one is added to `problems`. */
 function truthy(value: unknown, name: string, problems: Problems): boolean | undefined {
@@ -48,16 +50,7 @@ function searchCondition(db: Db, kind: LinkedKind, search: string, problems: Pro
   if (words.length > TEXT_LIMITS.searchWords)
     problems.add('search', `search has more than ${TEXT_LIMITS.searchWords} different words.`);
   if (words.length === 0 || words.length > TEXT_LIMITS.searchWords) return null;
-  const dialect = dialectOf(db);
-  const fields = ['title', 'description', 'excerpt', ...kind.dedupeFields];
-  const matches = fields.map((field) => {
-    const column = sql.ref<string>(`${kind.table}.${field}`);
-    return sql.join(
-      words.map((word) => containsInsensitive(dialect, column, `%${likeEscape(word)}%`)),
-      sql` and `,
-    );
-  });
-  return sql<SqlBool>`((${sql.join(matches, sql`) or (`)}))`;
+  return matchesEveryWord(db, kind, ['title', 'description', 'excerpt', ...kind.dedupeFields], words);
 }
 
 /** Linked to an event starting now or later that the caller may read, and whose links it sees (SPEC item 19). */
@@ -67,14 +60,7 @@ function upcomingCondition(
   shown: Expression<SqlBool>,
   now: Date,
 ): Expression<SqlBool> {
-  const nowText = nowUtc(now);
-  // The start_local bound only lets events(venue_id, start_local) skip past events; start_utc decides.
-  const localBound = nowUtc(new Date(now.getTime() - LOCAL_MARGIN_MS));
-  const readable = visibleTo(ctx.actor, [...READABLE_EVENT_STATUSES], 'e');
-  return hasLinkedEvent(
-    kind,
-    sql<SqlBool>`e.start_local >= ${localBound} and e.start_utc >= ${nowText} and ${readable} and ${shown}`,
-  );
+  return hasUpcomingEvent(kind, now, visibleTo(ctx.actor, [...READABLE_EVENT_STATUSES], 'e'), shown);
 }
 
 async function buildFilter(
@@ -102,8 +88,7 @@ async function buildFilter(
   const hasEvents = truthy(q.has_events, 'has_events', problems);
   if (hasEvents !== undefined) {
     // false is the complement of true: records whose only events are drafts or pending count as without.
-    const linked = hasLinkedEvent(kind, sql<SqlBool>`${LISTED_EVENT} and ${shown}`);
-    where.push(hasEvents ? linked : sql<SqlBool>`not ${linked}`);
+    where.push(hasListedEvent(kind, shown, hasEvents));
     echo.push(['has_events', String(q.has_events)]);
   }
   // False or absent is no filter: it does not mean "without upcoming events" (original 3.2).

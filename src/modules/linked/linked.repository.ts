@@ -1,5 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { containsInsensitive, dialectOf, likeEscape } from '../../db/dialect.js';
+import { nowUtc } from '../../lib/clock.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
 import type { Owned } from '../../auth/roles.js';
 
@@ -8,6 +10,12 @@ import type { Owned } from '../../auth/roles.js';
  * an organizer through event_organizers; each helper below hides that difference, and each is
  * served by an index of 001_initial (events_venue, event_organizers_organizer, the primary keys).
  */
+
+export function findById(db: Db, kind: LinkedKind, id: number): Promise<LinkedRow | undefined> {
+  return db.selectFrom(kind.table).selectAll().where('id', '=', id).executeTakeFirst() as Promise<
+    LinkedRow | undefined
+  >;
+}
 
 /** The record with this slug in a language, preferring one that is not in the trash (SPEC item 22). */
 export function findBySlug(db: Db, kind: LinkedKind, slug: string, lang: string): Promise<LinkedRow | undefined> {
@@ -49,6 +57,52 @@ export function linkedToEvent(kind: LinkedKind, eventId: number, shown: Expressi
   return kind.table === 'venues'
     ? sql<SqlBool>`venues.trid in (select v.trid from events e join venues v on v.id = e.venue_id where e.id = ${eventId} and ${shown})`
     : sql<SqlBool>`organizers.trid in (select o.trid from event_organizers eo join events e on e.id = eo.event_id join organizers o on o.id = eo.organizer_id where eo.event_id = ${eventId} and ${shown})`;
+}
+
+/** Events that count for `has_events` (original 3.2). */
+const LISTED_EVENT = sql<SqlBool>`e.status not in ('draft', 'pending', 'trash')`;
+/** Local start times lie at most 12 hours before UTC ones (UTC-12); a day leaves room. */
+const LOCAL_MARGIN_MS = 24 * 3600 * 1000;
+
+/**
+ * `has_events`: the record is linked (`linked` true), or not, to an event that counts for it and
+ * whose links the reader sees (`shown`, on `e`).
+ */
+export function hasListedEvent(kind: LinkedKind, shown: Expression<SqlBool>, linked: boolean): Expression<SqlBool> {
+  const condition = hasLinkedEvent(kind, sql<SqlBool>`${LISTED_EVENT} and ${shown}`);
+  return linked ? condition : sql<SqlBool>`not ${condition}`;
+}
+
+/**
+ * The record is linked to an event starting at `now` or later that meets `readable` and `shown`
+ * (both on `e`).
+ */
+export function hasUpcomingEvent(
+  kind: LinkedKind,
+  now: Date,
+  readable: Expression<SqlBool>,
+  shown: Expression<SqlBool>,
+): Expression<SqlBool> {
+  const nowText = nowUtc(now);
+  // The start_local bound only lets events(venue_id, start_local) skip past events; start_utc decides.
+  const localBound = nowUtc(new Date(now.getTime() - LOCAL_MARGIN_MS));
+  return hasLinkedEvent(
+    kind,
+    sql<SqlBool>`e.start_local >= ${localBound} and e.start_utc >= ${nowText} and ${readable} and ${shown}`,
+  );
+}
+
+/** One of the searched fields contains every word, case-insensitively. */
+export function matchesEveryWord(db: Db, kind: LinkedKind, fields: string[], words: string[]): Expression<SqlBool> {
+  const dialect = dialectOf(db);
+  const matches = fields.map((field) => {
+    const column = sql.ref<string>(`${kind.table}.${field}`);
+    return sql.join(
+      words.map((word) => containsInsensitive(dialect, column, `%${likeEscape(word)}%`)),
+      sql` and `,
+    );
+  });
+  return sql<SqlBool>`((${sql.join(matches, sql`) or (`)}))`;
 }
 
 /** Removes this record, and only it, from every event (SPEC item 4). */
@@ -94,4 +148,38 @@ export function pageLinked(
     .limit(limit)
     .offset(offset)
     .execute() as Promise<LinkedRow[]>;
+}
+
+export async function insert(trx: Db, kind: LinkedKind, values: Record<string, unknown>): Promise<void> {
+  await trx
+    .insertInto(kind.table)
+    .values(values as never)
+    .execute();
+}
+
+export async function update(trx: Db, kind: LinkedKind, id: number, values: Record<string, unknown>): Promise<void> {
+  await trx
+    .updateTable(kind.table)
+    .set(values as never)
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * The lowest id of the language's records meeting `visible` whose `compared` columns equal the
+ * values case-insensitively. The name is compared through lower(title), which 002_linked_title_ci
+ * indexes.
+ */
+export async function findDuplicate(
+  db: Db,
+  kind: LinkedKind,
+  lang: string,
+  visible: Expression<SqlBool>,
+  compared: [string, string][],
+): Promise<number | undefined> {
+  let query = db.selectFrom(kind.table).select('id').where('lang', '=', lang).where(visible);
+  for (const [column, value] of compared)
+    query = query.where(sql<boolean>`lower(${sql.ref(column)}) = lower(${value})`);
+  const row = await query.orderBy('id').limit(1).executeTakeFirst();
+  return row?.id;
 }

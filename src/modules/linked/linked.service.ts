@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db, VenueRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { parseTruthy } from '../../http/params.js';
@@ -17,7 +16,7 @@ import {
 import { POST_STATUSES, type Actor } from '../../auth/roles.js';
 import { dropFalsy, globalId, languageFields, postHead, renderHtml, type Related } from '../posts/post.mapper.js';
 import type { LinkedKind, LinkedRow } from './linked-kind.js';
-import { findBySlug } from './linked.repository.js';
+import * as linked from './linked.repository.js';
 import { isHttpUrl } from '../../lib/url.js';
 
 export interface LinkedChanges {
@@ -137,17 +136,14 @@ export async function insertLinked(
   if (duplicate !== undefined) return { id: duplicate, created: false };
   const name = changes.name ?? '';
   const columns = await newPostColumns(trx, kind.table, changes.common, ctx, name);
-  const values = Object.assign({}, columns, changes.fields, changes.flags, changes.geo);
-  await trx
-    .insertInto(kind.table)
-    .values(values as never)
-    .execute();
+  const values: Record<string, unknown> = Object.assign({}, columns, changes.fields, changes.flags, changes.geo);
+  await linked.insert(trx, kind, values);
   return { id: columns.id, created: true };
 }
 
 /**
  * Only records the caller may read count: answering with someone else's draft would disclose it
- * (SPEC item 6). The name is compared through lower(title), which 002_linked_title_ci indexes.
+ * (SPEC item 6).
  */
 async function findDuplicate(
   db: Db,
@@ -163,15 +159,7 @@ async function findDuplicate(
     if (changes.fields[field] && !changes.derived?.includes(field)) compared.push([field, changes.fields[field]!]);
   }
   if (compared.length === 0) return undefined;
-  let query = db
-    .selectFrom(kind.table)
-    .select('id')
-    .where('lang', '=', ctx.lang)
-    .where(visibleTo(ctx.actor, LIVE_STATUSES, kind.table));
-  for (const [column, value] of compared)
-    query = query.where(sql<boolean>`lower(${sql.ref(column)}) = lower(${value})`);
-  const row = await query.orderBy('id').limit(1).executeTakeFirst();
-  return row?.id;
+  return linked.findDuplicate(db, kind, ctx.lang, visibleTo(ctx.actor, LIVE_STATUSES, kind.table), compared);
 }
 
 export async function updateLinked(
@@ -182,22 +170,16 @@ export async function updateLinked(
   ctx: RequestContext,
 ): Promise<void> {
   const columns = await updatedPostColumns(trx, kind.table, changes.common, ctx, existing, changes.name);
-  await trx
-    .updateTable(kind.table)
-    .set(Object.assign({}, columns, changes.fields, changes.flags, changes.geo) as never)
-    .where('id', '=', existing.id)
-    .execute();
+  await linked.update(trx, kind, existing.id, Object.assign({}, columns, changes.fields, changes.flags, changes.geo));
 }
 
 /** A record by its slug in one language (the public pages' venue and organizer addresses). */
 export function findLinkedBySlug(db: Db, kind: LinkedKind, slug: string, lang: string): Promise<LinkedRow | undefined> {
-  return findBySlug(db, kind, slug, lang);
+  return linked.findBySlug(db, kind, slug, lang);
 }
 
 export function findLinked(db: Db, kind: LinkedKind, id: number): Promise<LinkedRow | undefined> {
-  return db.selectFrom(kind.table).selectAll().where('id', '=', id).executeTakeFirst() as Promise<
-    LinkedRow | undefined
-  >;
+  return linked.findById(db, kind, id);
 }
 
 /**
