@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../dialect.js';
+import { createTriggers, dropTriggers, type RowTrigger } from '../triggers.js';
 
 /**
  * 009's per-day counts, per category or tag: how many listed published events of a language,
@@ -26,7 +27,14 @@ export const LISTED: CountedEvents = {
 /** The triggers that keep the counts of `counted` events (migration 021 makes them again with other events). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function createTermCountTriggers(db: Kysely<any>, counted: CountedEvents): Promise<void> {
-  const postgres = dialectOf(db) === 'postgres';
+  await createTriggers(db, ...termCountTriggers(dialectOf(db) === 'postgres', counted));
+}
+
+/**
+ * A link made or removed counts for its event's terms; an event written moves the counts of its
+ * terms, and deleted, takes them away before its links go.
+ */
+function termCountTriggers(postgres: boolean, counted: CountedEvents): RowTrigger[] {
   const { visible, columns } = counted;
   // PostgreSQL wants the column qualified in an upsert; SQLite reads it unqualified (as 009 does).
   const plusOne = `on conflict (lang, term_id, start_day, end_day) do update set n = ${postgres ? 'event_term_window_counts.n' : 'n'} + 1;`;
@@ -41,11 +49,23 @@ export async function createTermCountTriggers(db: Kysely<any>, counted: CountedE
       where ${visible(row)} and lang = ${row}.lang and term_id in (${terms})
         and start_day = substr(${row}.start_local, 1, 10) and end_day = substr(${row}.end_local, 1, 10);`;
 
-  if (postgres) {
-    await sql
-      .raw(
-        `
-      create or replace function event_term_window_count_link() returns trigger language plpgsql as $$
+  const eventTerms = (row: string) => `select term_id from event_terms where event_id = ${row}.id`;
+  return [
+    {
+      name: 'event_term_window_count_link',
+      table: 'event_terms',
+      on: {
+        insert: `
+        insert into event_term_window_counts (lang, term_id, start_day, end_day, n)
+          select e.lang, new.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10), 1 from events e where e.id = new.event_id and ${visible('e')}
+          ${plusOne}
+      `,
+        delete: `
+        update event_term_window_counts set n = n - 1
+          where (lang, term_id, start_day, end_day) in (select e.lang, old.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10) from events e where e.id = old.event_id and ${visible('e')});
+      `,
+      },
+      plpgsql: `
       declare e events%rowtype;
       begin
         if tg_op = 'INSERT' then
@@ -56,65 +76,30 @@ export async function createTermCountTriggers(db: Kysely<any>, counted: CountedE
           if found then ${remove('e', 'select old.term_id')} end if;
         end if;
         return null;
-      end $$`,
-      )
-      .execute(db);
-    await sql`create trigger event_term_window_count_link after insert or delete on event_terms for each row execute function event_term_window_count_link()`.execute(
-      db,
-    );
-    await sql
-      .raw(
-        `
-      create or replace function event_term_window_count_event() returns trigger language plpgsql as $$
+      end `,
+    },
+    {
+      name: 'event_term_window_count_event',
+      table: 'events',
+      on: {
+        update: `
+        ${remove('old', eventTerms('old'))}
+        ${add('new', eventTerms('new'))}
+      `,
+        delete: `
+        ${remove('old', eventTerms('old'))}
+      `,
+      },
+      updateOf: columns,
+      before: ['delete'],
+      plpgsql: `
       begin
-        ${remove('old', 'select term_id from event_terms where event_id = old.id')}
-        if tg_op = 'UPDATE' then ${add('new', 'select term_id from event_terms where event_id = new.id')} end if;
+        ${remove('old', eventTerms('old'))}
+        if tg_op = 'UPDATE' then ${add('new', eventTerms('new'))} end if;
         return case when tg_op = 'DELETE' then old else null end;
-      end $$`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger event_term_window_count_event_update after update of ${columns} on events for each row execute function event_term_window_count_event()`,
-      )
-      .execute(db);
-    await sql`create trigger event_term_window_count_event_delete before delete on events for each row execute function event_term_window_count_event()`.execute(
-      db,
-    );
-  } else {
-    await sql
-      .raw(
-        `create trigger event_term_window_count_link_insert after insert on event_terms begin
-        insert into event_term_window_counts (lang, term_id, start_day, end_day, n)
-          select e.lang, new.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10), 1 from events e where e.id = new.event_id and ${visible('e')}
-          ${plusOne}
-      end`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger event_term_window_count_link_delete after delete on event_terms begin
-        update event_term_window_counts set n = n - 1
-          where (lang, term_id, start_day, end_day) in (select e.lang, old.term_id, substr(e.start_local, 1, 10), substr(e.end_local, 1, 10) from events e where e.id = old.event_id and ${visible('e')});
-      end`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger event_term_window_count_event_update after update of ${columns} on events begin
-        ${remove('old', 'select term_id from event_terms where event_id = old.id')}
-        ${add('new', 'select term_id from event_terms where event_id = new.id')}
-      end`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger event_term_window_count_event_delete before delete on events begin
-        ${remove('old', 'select term_id from event_terms where event_id = old.id')}
-      end`,
-      )
-      .execute(db);
-  }
+      end `,
+    },
+  ];
 }
 
 /** The counts of the links already stored, for `counted` events (the table is empty). */
@@ -134,16 +119,8 @@ export async function fillTermCounts(db: Kysely<any>, counted: CountedEvents): P
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function dropTermCountTriggers(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'postgres') {
-    await sql`drop trigger if exists event_term_window_count_link on event_terms`.execute(db);
-    await sql`drop trigger if exists event_term_window_count_event_update on events`.execute(db);
-    await sql`drop trigger if exists event_term_window_count_event_delete on events`.execute(db);
-    await sql`drop function if exists event_term_window_count_link()`.execute(db);
-    await sql`drop function if exists event_term_window_count_event()`.execute(db);
-  } else {
-    for (const name of ['link_insert', 'link_delete', 'event_update', 'event_delete'])
-      await sql.raw(`drop trigger if exists event_term_window_count_${name}`).execute(db);
-  }
+  // Whatever events they counted: a drop reads only their names.
+  await dropTriggers(db, ...termCountTriggers(dialectOf(db) === 'postgres', LISTED));
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../dialect.js';
+import { createTriggers, dropTriggers, type RowTrigger } from '../triggers.js';
 import { LISTED, type CountedEvents } from './013_event_term_window_counts.js';
 
 /**
@@ -85,83 +86,55 @@ const FACET_COLUMNS = 'venue_id, featured';
 /** The triggers that keep the facet counts of `counted` events. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function createFacetCountTriggers(db: Kysely<any>, counted: CountedEvents): Promise<void> {
-  const postgres = dialectOf(db) === 'postgres';
+  await createTriggers(db, ...facetCountTriggers(dialectOf(db) === 'postgres', counted));
+}
+
+/**
+ * An organizer or term linked or unlinked counts when its event does; an event written takes its
+ * facets away and adds them again, and deleted, takes them away before its links go.
+ */
+function facetCountTriggers(postgres: boolean, counted: CountedEvents): RowTrigger[] {
   const { add, remove, linkRows } = statements(counted);
-  const eventColumns = `${counted.columns}, ${FACET_COLUMNS}`;
   const linkInsert = (
     table: keyof typeof LINK_FACETS,
   ) => `insert into event_facet_window_counts (lang, facet, facet_id, start_day, end_day, n)
       select r.*, 1 from (${linkRows('new', table)}) r where true ${plusOne(postgres)};`;
   const linkDelete = (table: keyof typeof LINK_FACETS) => `update event_facet_window_counts set n = n - 1
       where (lang, facet, facet_id, start_day, end_day) in (${linkRows('old', table)});`;
-  if (postgres) {
-    for (const table of ['event_organizers', 'event_terms'] as const) {
-      await sql
-        .raw(
-          `
-        create or replace function ${table}_facet_count() returns trigger language plpgsql as $$
+  const links = (['event_organizers', 'event_terms'] as const).map((table): RowTrigger => ({
+    name: `${table}_facet_count`,
+    table,
+    on: { insert: ` ${linkInsert(table)} `, delete: ` ${linkDelete(table)} ` },
+    plpgsql: `
         begin
           if tg_op = 'INSERT' then ${linkInsert(table)} else ${linkDelete(table)} end if;
           return null;
-        end $$`,
-        )
-        .execute(db);
-      await sql
-        .raw(
-          `create trigger ${table}_facet_count after insert or delete on ${table} for each row execute function ${table}_facet_count()`,
-        )
-        .execute(db);
-    }
-    await sql
-      .raw(
-        `
-      create or replace function event_facet_count() returns trigger language plpgsql as $$
+        end `,
+  }));
+  return [
+    ...links,
+    {
+      name: 'event_facet_count',
+      table: 'events',
+      // An event inserted has no links yet; they count through their own trigger.
+      on: {
+        insert: ` ${add('new', facetsOf('new'), postgres)} `,
+        update: `
+        ${remove('old', facetsOf('old'))}
+        ${add('new', facetsOf('new'), postgres)}
+      `,
+        delete: ` ${remove('old', facetsOf('old'))} `,
+      },
+      updateOf: `${counted.columns}, ${FACET_COLUMNS}`,
+      before: ['delete'],
+      plpgsql: `
       begin
         if tg_op in ('UPDATE', 'DELETE') then ${remove('old', facetsOf('old'))} end if;
-        if tg_op in ('INSERT', 'UPDATE') then ${add('new', facetsOf('new'), true)} end if;
+        if tg_op in ('INSERT', 'UPDATE') then ${add('new', facetsOf('new'), postgres)} end if;
         return case when tg_op = 'DELETE' then old else null end;
-      end $$`,
-      )
-      .execute(db);
-    // An event inserted has no links yet; they count through their own trigger.
-    await sql
-      .raw(
-        `create trigger event_facet_count_write after insert or update of ${eventColumns} on events for each row execute function event_facet_count()`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger event_facet_count_delete before delete on events for each row execute function event_facet_count()`,
-      )
-      .execute(db);
-  } else {
-    for (const table of ['event_organizers', 'event_terms'] as const) {
-      await sql
-        .raw(`create trigger ${table}_facet_count_insert after insert on ${table} begin ${linkInsert(table)} end`)
-        .execute(db);
-      await sql
-        .raw(`create trigger ${table}_facet_count_delete after delete on ${table} begin ${linkDelete(table)} end`)
-        .execute(db);
-    }
-    await sql
-      .raw(
-        `create trigger event_facet_count_insert after insert on events begin ${add('new', facetsOf('new'), false)} end`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger event_facet_count_update after update of ${eventColumns} on events begin
-        ${remove('old', facetsOf('old'))}
-        ${add('new', facetsOf('new'), false)}
-      end`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger event_facet_count_delete before delete on events begin ${remove('old', facetsOf('old'))} end`,
-      )
-      .execute(db);
-  }
+      end `,
+    },
+  ];
 }
 
 /** The counts of the events and links already stored, for `counted` events (the table is empty). */
@@ -179,30 +152,8 @@ export async function fillFacetCounts(db: Kysely<any>, counted: CountedEvents): 
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function dropFacetCountTriggers(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'postgres') {
-    for (const [trigger, table] of [
-      ['event_organizers_facet_count', 'event_organizers'],
-      ['event_terms_facet_count', 'event_terms'],
-      ['event_facet_count_write', 'events'],
-      ['event_facet_count_delete', 'events'],
-    ]) {
-      await sql.raw(`drop trigger if exists ${trigger} on ${table}`).execute(db);
-    }
-    for (const fn of ['event_organizers_facet_count', 'event_terms_facet_count', 'event_facet_count'])
-      await sql.raw(`drop function if exists ${fn}()`).execute(db);
-  } else {
-    for (const name of [
-      'event_organizers_facet_count_insert',
-      'event_organizers_facet_count_delete',
-      'event_terms_facet_count_insert',
-      'event_terms_facet_count_delete',
-      'event_facet_count_insert',
-      'event_facet_count_update',
-      'event_facet_count_delete',
-    ]) {
-      await sql.raw(`drop trigger if exists ${name}`).execute(db);
-    }
-  }
+  // Whatever events they counted: a drop reads only their names.
+  await dropTriggers(db, ...facetCountTriggers(dialectOf(db) === 'postgres', LISTED));
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -68,7 +68,11 @@ export const ANY_TEXT: SearchedText = {
 /** The triggers that keep the counts of registered searches, looking for their words in `searched`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function createSearchCountTriggers(db: Kysely<any>, searched: SearchedText): Promise<void> {
-  const postgres = dialectOf(db) === 'postgres';
+  await createTriggers(db, searchCountTrigger(dialectOf(db) === 'postgres', searched));
+}
+
+/** An event written takes itself off the counts its old text matched and onto those its new text matches. */
+function searchCountTrigger(postgres: boolean, searched: SearchedText): RowTrigger {
   /** The list's test of one word (event.search.ts, dialect.ts containsInsensitive) on the event `row`. */
   const contains = (row: string, column: string) =>
     postgres
@@ -86,16 +90,11 @@ export async function createSearchCountTriggers(db: Kysely<any>, searched: Searc
       where ${visible('old')} and lang = old.lang and start_day = substr(old.start_local, 1, 10) and end_day = substr(old.end_local, 1, 10)
         and phrase_id in (${matching('old')});`;
 
-  await createTriggers(db, searchCountTrigger(searched.columns, add, remove));
-}
-
-/** The counts' trigger on events, `add` and `remove` moving a written event's counts. */
-function searchCountTrigger(columns: string, add: string, remove: string): RowTrigger {
   return {
     name: 'search_window_count',
     table: 'events',
     on: { insert: ` ${add} `, delete: ` ${remove} `, update: ` ${remove} ${add} ` },
-    updateOf: columns,
+    updateOf: searched.columns,
     plpgsql: `
       begin
         perform pg_advisory_xact_lock(${WRITE_ORDER_LOCK});
@@ -108,8 +107,8 @@ function searchCountTrigger(columns: string, add: string, remove: string): RowTr
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function dropSearchCountTriggers(db: Kysely<any>): Promise<void> {
-  // Its name and operations are all a drop needs.
-  await dropTriggers(db, searchCountTrigger('', '', ''));
+  // Whatever text they searched: a drop reads only their names.
+  await dropTriggers(db, searchCountTrigger(dialectOf(db) === 'postgres', ANY_TEXT));
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
