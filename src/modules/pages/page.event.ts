@@ -1,7 +1,7 @@
 import type { EventRow } from '../../db/database.js';
 import { formats, type Messages } from './page.i18n.js';
 import type { PagePaths } from './page.links.js';
-import type { SeriesOverview } from '../recurrence/recurrence.overview.js';
+import type { SeriesOverview } from '../recurrence/recurrence.service.js';
 
 /**
  * What the event page shows, from the API's own event object (toEventObject), so the page and

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { originOf } from '../../http/context.js';
 import { rootPathOf } from '../../http/languages.js';
-import { feedToday } from '../feeds/feed.query.js';
+import { feedToday } from '../feeds/feed.service.js';
 import type { Assets } from './page.assets.js';
 import { fill, languageName, messagesOf, type Messages } from './page.i18n.js';
 import { pagePaths, type PagePaths } from './page.links.js';

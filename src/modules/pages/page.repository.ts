@@ -1,11 +1,8 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
-import { DateTime } from 'luxon';
 import type { Db, EventRow, TermRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { dialectOf } from '../../db/dialect.js';
-import { buildFilter } from '../events/event.list.js';
-import type { EventListParams } from '../events/event.schema.js';
-import { countRows, type CountKey } from '../events/event.window-count.js';
+import { countRows, type CountKey } from '../events/event-counts.repository.js';
 
 /**
  * Every statement of the public pages. Their events: always the anonymous view (published,
@@ -49,12 +46,6 @@ export interface PageFilter {
   countKey: CountKey | null;
 }
 
-/** The list's other filters (category, tag, venue, search) as SQL, without a date window. */
-export async function pageFilter(db: Db, q: EventListParams, ctx: RequestContext): Promise<PageFilter> {
-  const { where, countKey } = await buildFilter(db, q, ctx, DateTime.utc(), { dates: false });
-  return { where, countKey };
-}
-
 function listed(db: Db, ctx: RequestContext, where: Expression<SqlBool>[]) {
   return (
     db
@@ -92,7 +83,7 @@ async function spanningRanges(db: Db, lang: string, fromDay: string): Promise<[s
 }
 
 /** Events that started before `fromDay` and are still going on then, by start. */
-async function spanningEvents(
+export async function spanningEvents(
   db: Db,
   ctx: RequestContext,
   where: Expression<SqlBool>[],
@@ -123,7 +114,7 @@ const dayRows = (days: string[]) => sql`(values ${sql.join(days.map((d) => sql`(
  * runs one planned subquery per day through a lateral join (planning a union of forty-two took
  * longer than running it); SQLite, which has no lateral joins, a union of one query per day.
  */
-async function firstOfEachDay(
+export async function firstOfEachDay(
   db: Db,
   ctx: RequestContext,
   where: Expression<SqlBool>[],
@@ -150,58 +141,8 @@ async function firstOfEachDay(
   return (await rest.reduce((q, next) => q.unionAll(next), first!).execute()) as GridEvent[];
 }
 
-export interface GridDay {
-  /** The events shown that day, by start: those starting that day first, then those going on. */
-  events: GridEvent[];
-  /** Events starting that day that are not shown (the day view lists them). */
-  more: number;
-}
-
-/**
- * A month grid's events, `perDay` at most per day: one statement reads the first `perDay + 1`
- * starting each day (each a short index range), one the counts of the days that hold more, and
- * one the events that started before the grid and reach into it. An event lasting several days
- * is shown on each of its days.
- */
-export async function gridEvents(
-  db: Db,
-  ctx: RequestContext,
-  filter: PageFilter,
-  days: string[],
-  perDay: number,
-): Promise<Map<string, GridDay>> {
-  const { where } = filter;
-  const [rows, spanning] = await Promise.all([
-    firstOfEachDay(db, ctx, where, days, perDay + 1),
-    spanningEvents(db, ctx, where, days[0]!, perDay * days.length),
-  ]);
-
-  const grid = new Map<string, GridDay>(days.map((day) => [day, { events: [], more: 0 }]));
-  const starting = new Map<string, GridEvent[]>();
-  for (const row of rows) {
-    const day = row.start_local.slice(0, 10);
-    starting.set(day, [...(starting.get(day) ?? []), row]);
-  }
-  const overflowing = [...starting].filter(([, list]) => list.length > perDay).map(([day]) => day);
-  const counts = await dayCounts(db, ctx, filter, overflowing);
-  const last = days[days.length - 1]!;
-  const place = (event: GridEvent, from: string) => {
-    for (let day = from; day <= last && day <= event.end_local.slice(0, 10); day = nextDay(day)) {
-      const cell = grid.get(day);
-      if (cell && cell.events.length < perDay) cell.events.push(event);
-    }
-  };
-  for (const event of spanning) place(event, days[0]!);
-  for (const day of days) {
-    const list = starting.get(day) ?? [];
-    for (const event of list.slice(0, perDay)) place(event, day);
-    if (list.length > perDay) grid.get(day)!.more = (counts.get(day) ?? list.length) - perDay;
-  }
-  return grid;
-}
-
 /** How many listed events start on each of `days`: from the per-day counts when they hold them (009, 013, 018). */
-async function dayCounts(
+export async function dayCounts(
   db: Db,
   ctx: RequestContext,
   filter: PageFilter,
@@ -235,10 +176,6 @@ async function dayCounts(
   );
   const rows = await rest.reduce((q, next) => q.unionAll(next), first!).execute();
   return new Map(rows.map((r) => [r.day, Number(r.n)]));
-}
-
-export function nextDay(day: string): string {
-  return DateTime.fromISO(day, { zone: 'utc' }).plus({ days: 1 }).toISODate()!;
 }
 
 /** A page of a list and whether there is another after it. */

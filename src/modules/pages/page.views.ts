@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon';
 import { firstDayOfWeek, formats } from './page.i18n.js';
 import type { PagePaths } from './page.links.js';
-import type { GridDay, GridEvent } from './page.repository.js';
+import type { GridEvent } from './page.repository.js';
+import type { GridDay } from './page.service.js';
 
 /** The month grid and the date arithmetic of the views; no SQL, no HTTP. */
 

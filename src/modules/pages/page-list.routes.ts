@@ -1,0 +1,141 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { rootPathOf } from '../../http/languages.js';
+import type { EventListParams } from '../events/event.schema.js';
+import { renderHtml } from '../posts/post.mapper.js';
+import { fill } from './page.i18n.js';
+import { pagePaths, queryString } from './page.links.js';
+import { PageProblem, pageScope, type PageRenderer, type PageScope, type Translations } from './page.render.js';
+import { findTermBySlug, listSlice, termGroupSlugs } from './page.repository.js';
+import { PAGE, PUBLIC, PageQuery, SlugParams } from './page.schema.js';
+import {
+  LIST_PER_PAGE,
+  filterForm,
+  listParams,
+  pageFilter,
+  pageNumber,
+  param,
+  summaries,
+  viewFilters,
+} from './page.service.js';
+
+/**
+ * The list view (`/events/list/`: upcoming events page by page, `?past=1` the past ones, latest
+ * first) and the category and tag pages, which are the same list with their term fixed.
+ */
+
+interface ListOptions {
+  title: (scope: PageScope) => string;
+  heading?: string;
+  /** Fixed parameters of a term page (its category or tag), beside the form's filters. */
+  fixed?: EventListParams;
+  translations?: Translations;
+  form: boolean;
+  intro?: object | null;
+}
+
+function listPage(
+  app: FastifyInstance,
+  pages: PageRenderer,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  query: PageQuery,
+  options: () => Promise<ListOptions>,
+): Promise<FastifyReply> {
+  const { db } = app.services.storage;
+  const { config } = app.services;
+  return pages.respond(request, reply, [], async (scope) => {
+    const opts = await options();
+    const filters = viewFilters(query);
+    const page = pageNumber(query);
+    const past = param(query, 'past') === '1';
+    const q = { ...(await listParams(db, scope, filters)), ...opts.fixed };
+    const { where } = await pageFilter(db, request.ctx, q);
+    const slice = await listSlice(
+      db,
+      request.ctx,
+      where,
+      past ? { before: scope.today } : { from: scope.today },
+      (page - 1) * LIST_PER_PAGE,
+      LIST_PER_PAGE,
+    );
+    const here = request.url.split('?')[0]!;
+    const link = (values: Record<string, string | number | undefined>) =>
+      `${rootPathOf(config, scope.lang)}${here.replace(/^\/+/, '')}${queryString({ ...filters, ...values })}`;
+    const form = await filterForm(db, scope, filters, q);
+    return {
+      template: 'list',
+      head: {
+        title: `${opts.title(scope)} · ${scope.m.siteName}`,
+        feed: form.feed,
+        robots: form.filtered || page > 1 ? 'noindex' : '',
+        ...(opts.translations ? { translations: opts.translations } : {}),
+      },
+      data: {
+        view: 'list',
+        heading: opts.heading ?? (past ? scope.m.past : scope.m.upcoming),
+        intro: opts.intro ?? null,
+        events: await summaries(db, request.ctx, scope, slice.rows),
+        past,
+        pageNumber: page,
+        // Upcoming pages go forward in time, past pages backward.
+        newer: past
+          ? page > 1
+            ? link({ past: 1, page: page - 1 })
+            : link({})
+          : page > 1
+            ? link({ page: page - 1 })
+            : null,
+        older: past ? (slice.more ? link({ past: 1, page: page + 1 }) : null) : page === 1 ? link({ past: 1 }) : null,
+        later: !past && slice.more ? link({ page: page + 1 }) : null,
+        form: opts.form ? form : null,
+      },
+    };
+  });
+}
+
+export function listPages(fastify: FastifyInstance, pages: PageRenderer): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/events/list', { schema: { ...PAGE, querystring: PageQuery }, config: PUBLIC }, (request, reply) =>
+    listPage(app, pages, request, reply, request.query, async () => ({ title: (s) => s.m.list, form: true })),
+  );
+}
+
+// --- Categories and tags ---------------------------------------------------------------------
+
+export function termPages(fastify: FastifyInstance, pages: PageRenderer): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = app.services.storage;
+  const { config } = app.services;
+  for (const [path, taxonomy, param] of [
+    ['/events/category/:slug', 'cal_events_cat', 'categories'],
+    ['/tag/:slug', 'post_tag', 'tags'],
+  ] as const) {
+    app.get(
+      path,
+      { schema: { ...PAGE, querystring: PageQuery, params: SlugParams }, config: PUBLIC },
+      (request, reply) =>
+        listPage(app, pages, request, reply, request.query, async () => {
+          const { slug } = request.params;
+          const lang = request.ctx.lang;
+          const term = await findTermBySlug(db, taxonomy, lang, slug);
+          if (!term) throw new PageProblem(404);
+          const members = await termGroupSlugs(db, term.trid, taxonomy);
+          const translations = Object.fromEntries(
+            members.map((t) => {
+              const paths = pagePaths(rootPathOf(config, t.lang));
+              return [t.lang, taxonomy === 'post_tag' ? paths.tag(t.slug) : paths.category(t.slug)];
+            }),
+          );
+          return {
+            title: (s) => fill(s.m.eventsIn, { name: term.name }),
+            heading: fill(pageScope(request).m.eventsIn, { name: term.name }),
+            fixed: { [param]: [String(term.id)] },
+            translations,
+            form: false,
+            intro: term.description === '' ? null : { html: renderHtml(term.description) },
+          };
+        }),
+    );
+  }
+}

@@ -1,0 +1,199 @@
+import { DateTime } from 'luxon';
+import type { Config } from '../../config.js';
+import type { Db, EventRow } from '../../db/database.js';
+import type { RequestContext } from '../../http/context.js';
+import { ApiError } from '../../http/errors.js';
+import { rootPathOf } from '../../http/languages.js';
+import { buildFilter } from '../events/event-list.service.js';
+import { loadEventRelations, toEventObject } from '../events/event.mapper.js';
+import type { EventListParams } from '../events/event.schema.js';
+import { findLinkedBySlug } from '../linked/linked.service.js';
+import { loadTranslations } from '../posts/post.service.js';
+import { VENUE } from '../venues/venue.kind.js';
+import { eventSummary } from './page.event.js';
+import { pagePaths, queryString, type ViewFilters } from './page.links.js';
+import { PageProblem, type PageScope, type Translations } from './page.render.js';
+import {
+  dayCounts,
+  firstOfEachDay,
+  publishedSlugs,
+  spanningEvents,
+  termChoices,
+  venueChoices,
+  type GridEvent,
+  type PageFilter,
+} from './page.repository.js';
+import type { PageQuery } from './page.schema.js';
+
+/**
+ * What the pages share: their query parameters read, the list's filters resolved (a venue by its
+ * slug) into the list's own SQL, the filter form, a list's events as the API's objects, the
+ * translations of a record, and the month grid's events (page.repository.ts runs the statements).
+ */
+
+/** Events a list shows per page (the list view, term, venue and organizer pages). */
+export const LIST_PER_PAGE = 20;
+/** Filter choices offered in the form (by name); any other can still be given in the URL. */
+const MAX_CHOICES = 200;
+const MAX_PAGE = 1000;
+const MAX_SEARCH = 200;
+
+// --- Query parameters ------------------------------------------------------------------------
+
+/** A single string parameter (the last one when repeated), trimmed; '' when absent. */
+export function param(query: PageQuery, name: string): string {
+  const value = query[name];
+  const last = Array.isArray(value) ? value[value.length - 1] : value;
+  return typeof last === 'string' ? last.trim() : '';
+}
+
+export function pageNumber(query: PageQuery): number {
+  const raw = param(query, 'page');
+  if (raw === '') return 1;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PAGE)
+    throw new PageProblem(400, `page must be a whole number from 1 to ${MAX_PAGE}.`);
+  return n;
+}
+
+export function viewFilters(query: PageQuery): ViewFilters {
+  const filters: ViewFilters = {};
+  for (const name of ['category', 'tag', 'venue', 'search'] as const) {
+    const value = param(query, name);
+    if (value !== '') filters[name] = value.slice(0, MAX_SEARCH);
+  }
+  return filters;
+}
+
+// --- Filters and the filter form -------------------------------------------------------------
+
+/** The filters as the list's parameters; a venue is named by its slug. */
+export async function listParams(db: Db, scope: PageScope, filters: ViewFilters): Promise<EventListParams> {
+  const q: EventListParams = {};
+  if (filters.category) q.categories = [filters.category];
+  if (filters.tag) q.tags = [filters.tag];
+  if (filters.search) q.search = filters.search;
+  if (filters.venue) {
+    const venue = await findLinkedBySlug(db, VENUE, filters.venue, scope.lang);
+    if (!venue || venue.status !== 'publish') throw new PageProblem(400, `${scope.m.venue}: ${filters.venue}?`);
+    q.venue = [venue.id];
+  }
+  return q;
+}
+
+/** The list's other filters (category, tag, venue, search) as SQL, without a date window. */
+export async function pageFilter(db: Db, ctx: RequestContext, q: EventListParams): Promise<PageFilter> {
+  try {
+    const { where, countKey } = await buildFilter(db, q, ctx, DateTime.utc(), { dates: false });
+    return { where, countKey };
+  } catch (error) {
+    // An unknown category or tag in a shared URL: the site's own page says which.
+    if (error instanceof ApiError && error.status === 400) throw new PageProblem(400, error.message);
+    throw error;
+  }
+}
+
+/** The filter form's choices and current values, and the iCalendar feed of the same events. */
+export async function filterForm(db: Db, scope: PageScope, filters: ViewFilters, q: EventListParams) {
+  const [categories, tags, venues] = await Promise.all([
+    termChoices(db, 'cal_events_cat', scope.lang, MAX_CHOICES),
+    termChoices(db, 'post_tag', scope.lang, MAX_CHOICES),
+    venueChoices(db, scope.lang, MAX_CHOICES),
+  ]);
+  const feed =
+    scope.paths.api('events') +
+    queryString({
+      format: 'ical',
+      categories: filters.category,
+      tags: filters.tag,
+      venue: q.venue?.join(','),
+      search: filters.search,
+    });
+  return { filters, choices: { categories, tags, venues }, feed, filtered: Object.keys(filters).length > 0 };
+}
+
+// --- Events and records as shown -------------------------------------------------------------
+
+/** A list's events as the API maps them, then as the list shows them. */
+export async function summaries(db: Db, ctx: RequestContext, scope: PageScope, rows: EventRow[]) {
+  const relations = await loadEventRelations(db, rows, ctx, false);
+  return rows.map((row) =>
+    eventSummary(
+      toEventObject(row, relations, ctx, { single: false, blank: row.password !== '' }),
+      scope.paths,
+      scope.lang,
+    ),
+  );
+}
+
+/** Paths of a record's published translations, for the switcher and hreflang. */
+export async function translationPaths(
+  db: Db,
+  config: Config,
+  table: 'events' | 'venues' | 'organizers',
+  row: { id: number; trid: number; lang: string; slug: string },
+  path: (paths: ReturnType<typeof pagePaths>, slug: string) => string,
+): Promise<Translations> {
+  const group = (await loadTranslations(db, table, [row.trid], null)).get(row.trid) ?? {};
+  const ids = Object.entries(group)
+    .filter(([lang]) => lang !== row.lang)
+    .map(([, id]) => id);
+  const others = ids.length === 0 ? [] : await publishedSlugs(db, table, ids);
+  return Object.fromEntries([...others, row].map((r) => [r.lang, path(pagePaths(rootPathOf(config, r.lang)), r.slug)]));
+}
+
+// --- The month grid --------------------------------------------------------------------------
+
+export interface GridDay {
+  /** The events shown that day, by start: those starting that day first, then those going on. */
+  events: GridEvent[];
+  /** Events starting that day that are not shown (the day view lists them). */
+  more: number;
+}
+
+/**
+ * A month grid's events, `perDay` at most per day: one statement reads the first `perDay + 1`
+ * starting each day (each a short index range), one the counts of the days that hold more, and
+ * one the events that started before the grid and reach into it. An event lasting several days
+ * is shown on each of its days.
+ */
+export async function gridEvents(
+  db: Db,
+  ctx: RequestContext,
+  filter: PageFilter,
+  days: string[],
+  perDay: number,
+): Promise<Map<string, GridDay>> {
+  const { where } = filter;
+  const [rows, spanning] = await Promise.all([
+    firstOfEachDay(db, ctx, where, days, perDay + 1),
+    spanningEvents(db, ctx, where, days[0]!, perDay * days.length),
+  ]);
+
+  const grid = new Map<string, GridDay>(days.map((day) => [day, { events: [], more: 0 }]));
+  const starting = new Map<string, GridEvent[]>();
+  for (const row of rows) {
+    const day = row.start_local.slice(0, 10);
+    starting.set(day, [...(starting.get(day) ?? []), row]);
+  }
+  const overflowing = [...starting].filter(([, list]) => list.length > perDay).map(([day]) => day);
+  const counts = await dayCounts(db, ctx, filter, overflowing);
+  const last = days[days.length - 1]!;
+  const place = (event: GridEvent, from: string) => {
+    for (let day = from; day <= last && day <= event.end_local.slice(0, 10); day = nextDay(day)) {
+      const cell = grid.get(day);
+      if (cell && cell.events.length < perDay) cell.events.push(event);
+    }
+  };
+  for (const event of spanning) place(event, days[0]!);
+  for (const day of days) {
+    const list = starting.get(day) ?? [];
+    for (const event of list.slice(0, perDay)) place(event, day);
+    if (list.length > perDay) grid.get(day)!.more = (counts.get(day) ?? list.length) - perDay;
+  }
+  return grid;
+}
+
+export function nextDay(day: string): string {
+  return DateTime.fromISO(day, { zone: 'utc' }).plus({ days: 1 }).toISODate()!;
+}
