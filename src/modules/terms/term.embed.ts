@@ -1,13 +1,14 @@
-import { sql } from 'kysely';
 import type { Db, TermRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { slugify } from '../../lib/slug.js';
-import { prepared } from '../../db/prepared.js';
 import { toEmbeddedTerm, type TermTranslations } from './term.mapper.js';
 import type { EmbeddedTerm } from './term.schema.js';
 import type { Taxonomy } from './term.taxonomy.js';
 import { insertTerm } from './term.service.js';
 import { lockNames } from './term.repository.js';
+import { addToCounts, findEmbeddedTerms, findNamed, findTermIds } from './term-event.repository.js';
+
+export { recountTerms } from './term-event.repository.js';
 
 /**
  * What the events module needs from terms: the terms embedded in events, the `categories`/`tags`
@@ -18,41 +19,6 @@ export interface EventTerms {
   categories: EmbeddedTerm[];
   tags: EmbeddedTerm[];
 }
-
-const embeddedTerms = prepared((db, args: { eventIds: number[]; lang: string }) =>
-  db
-    .selectFrom('event_terms as et')
-    .innerJoin('terms as t', 't.id', 'et.term_id')
-    // The translation, only looked for when the linked term is in another language.
-    .leftJoin('terms as tr', (join) =>
-      join
-        .onRef('tr.trid', '=', 't.trid')
-        .onRef('tr.taxonomy', '=', 't.taxonomy')
-        .on('tr.lang', '=', args.lang)
-        .on('t.lang', '<>', args.lang),
-    )
-    .innerJoin('terms as s', (join) => join.on(sql<boolean>`s.id = coalesce(tr.id, t.id)`))
-    .innerJoin('terms as m', 'm.trid', 's.trid')
-    .select([
-      'et.event_id',
-      's.id',
-      's.taxonomy',
-      's.lang',
-      's.trid',
-      's.name',
-      's.slug',
-      's.description',
-      's.parent',
-      's.count',
-      'm.id as member_id',
-      'm.lang as member_lang',
-    ])
-    .where('et.event_id', 'in', args.eventIds)
-    .orderBy('et.event_id')
-    .orderBy(sql`lower(s.name)`)
-    .orderBy('s.id')
-    .orderBy('m.id'),
-);
 
 /**
  * The categories and tags of each event, each shown as its translation in the request's language
@@ -66,7 +32,7 @@ export async function loadEmbeddedTerms(
 ): Promise<Map<number, EventTerms>> {
   const result = new Map<number, EventTerms>(eventIds.map((id) => [id, { categories: [], tags: [] }]));
   if (eventIds.length === 0) return result;
-  const rows = await embeddedTerms(db, { eventIds: [...new Set(eventIds)], lang: ctx.lang });
+  const rows = await findEmbeddedTerms(db, [...new Set(eventIds)], ctx.lang);
   const translations: TermTranslations = new Map();
   for (const row of rows) {
     const group = translations.get(row.trid) ?? {};
@@ -131,16 +97,7 @@ export async function resolveTermInputs(
   const ids: number[] = [];
   if (numbers.length > 0) {
     const valid = numbers.filter((n) => Number.isSafeInteger(n) && n > 0);
-    const found =
-      valid.length === 0
-        ? []
-        : await db
-            .selectFrom('terms')
-            .select('id')
-            .where('taxonomy', '=', taxonomy)
-            .where('id', 'in', [...new Set(valid)])
-            .execute();
-    const known = new Set(found.map((r) => r.id));
+    const known = new Set(valid.length === 0 ? [] : await findTermIds(db, taxonomy, [...new Set(valid)]));
     ids.push(...valid.filter((n) => known.has(n)));
   }
   const names: string[] = [];
@@ -153,24 +110,13 @@ export async function resolveTermInputs(
   return { ids: [...new Set(ids)], names };
 }
 
-/** A union of two index searches: with an OR, SQLite walks every term of the taxonomy and language. */
-const termsNamed = prepared((db, args: { taxonomy: Taxonomy; lang: string; slugs: string[]; lowered: string[] }) => {
-  const terms = db
-    .selectFrom('terms')
-    .select(['id', 'slug', 'name'])
-    .where('taxonomy', '=', args.taxonomy)
-    .where('lang', '=', args.lang);
-  const byName = terms.where(sql<string>`lower(name)`, 'in', args.lowered);
-  return (args.slugs.length > 0 ? terms.where('slug', 'in', args.slugs).union(byName) : byName).orderBy('id');
-});
-
 /** Each text's term: by slug first, then by name (any case); lowest id on ties. One query. */
 async function matchNames(db: Db, taxonomy: Taxonomy, texts: string[], lang: string): Promise<Map<string, number>> {
   const found = new Map<string, number>();
   if (texts.length === 0) return found;
   const slugs = [...new Set(texts.map(slugify).filter((s) => s !== ''))];
   const lowered = [...new Set(texts.map((t) => t.toLowerCase()))];
-  const rows = await termsNamed(db, { taxonomy, lang, slugs, lowered });
+  const rows = await findNamed(db, { taxonomy, lang, slugs, lowered });
   for (const text of texts) {
     const slug = slugify(text);
     const bySlug = slug === '' ? undefined : rows.find((r) => r.slug === slug);
@@ -210,34 +156,6 @@ export async function applyTermInputs(
 }
 
 /**
- * Sets `count` to the number of published events linked to each term, in one statement: for bulk
- * loads (the benchmark's seed) and tests. Event writes move counts with {@link shiftTermCounts}.
- */
-export async function recountTerms(trx: Db, termIds: number[]): Promise<void> {
-  const ids = [...new Set(termIds)];
-  if (ids.length === 0) return;
-  await trx
-    .updateTable('terms')
-    .set((eb) => ({
-      count: eb
-        .selectFrom('event_terms')
-        .innerJoin('events', 'events.id', 'event_terms.event_id')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('event_terms.term_id', '=', 'terms.id')
-        .where('events.status', '=', 'publish'),
-    }))
-    .where('id', 'in', ids)
-    .execute();
-}
-
-const addToCounts = prepared((db, args: { ids: number[]; by: number }) =>
-  db
-    .updateTable('terms')
-    .set((eb) => ({ count: eb('count', '+', args.by) }))
-    .where('id', 'in', args.ids),
-);
-
-/**
  * Moves counts by what one event write changed: a term counts the event when it is linked and the
  * event is published. Exact because it runs in the write's transaction with the before and after
  * of that one event; cheaper than recounting a large category on every write. `events`: how many
@@ -255,6 +173,6 @@ export async function shiftTermCounts(
   const is = counted(after);
   const gained = [...is].filter((id) => !was.has(id));
   const lost = [...was].filter((id) => !is.has(id));
-  if (gained.length > 0) await addToCounts(trx, { ids: gained, by: events });
-  if (lost.length > 0) await addToCounts(trx, { ids: lost, by: -events });
+  if (gained.length > 0) await addToCounts(trx, gained, events);
+  if (lost.length > 0) await addToCounts(trx, lost, -events);
 }

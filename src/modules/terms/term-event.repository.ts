@@ -1,0 +1,115 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
+import type { Taxonomy } from './term.taxonomy.js';
+
+/**
+ * The terms' statements about events (term.embed.ts): the terms embedded in events, the terms an
+ * event write names, the published-event counts. The first parameter is the database or a transaction.
+ */
+
+const embeddedTerms = prepared((db, args: { eventIds: number[]; lang: string }) =>
+  db
+    .selectFrom('event_terms as et')
+    .innerJoin('terms as t', 't.id', 'et.term_id')
+    // The translation, only looked for when the linked term is in another language.
+    .leftJoin('terms as tr', (join) =>
+      join
+        .onRef('tr.trid', '=', 't.trid')
+        .onRef('tr.taxonomy', '=', 't.taxonomy')
+        .on('tr.lang', '=', args.lang)
+        .on('t.lang', '<>', args.lang),
+    )
+    .innerJoin('terms as s', (join) => join.on(sql<boolean>`s.id = coalesce(tr.id, t.id)`))
+    .innerJoin('terms as m', 'm.trid', 's.trid')
+    .select([
+      'et.event_id',
+      's.id',
+      's.taxonomy',
+      's.lang',
+      's.trid',
+      's.name',
+      's.slug',
+      's.description',
+      's.parent',
+      's.count',
+      'm.id as member_id',
+      'm.lang as member_lang',
+    ])
+    .where('et.event_id', 'in', args.eventIds)
+    .orderBy('et.event_id')
+    .orderBy(sql`lower(s.name)`)
+    .orderBy('s.id')
+    .orderBy('m.id'),
+);
+
+/**
+ * The terms linked to the events, each as its translation in `lang` when the linked term is in
+ * another language, once per member of its group (`member_id`, `member_lang`); by event, name, id.
+ */
+export function findEmbeddedTerms(db: Db, eventIds: number[], lang: string) {
+  return embeddedTerms(db, { eventIds, lang });
+}
+
+/** Which of `ids` are terms of the taxonomy. */
+export async function findTermIds(db: Db, taxonomy: Taxonomy, ids: number[]): Promise<number[]> {
+  const rows = await db
+    .selectFrom('terms')
+    .select('id')
+    .where('taxonomy', '=', taxonomy)
+    .where('id', 'in', ids)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** A union of two index searches: with an OR, SQLite walks every term of the taxonomy and language. */
+const termsNamed = prepared((db, args: { taxonomy: Taxonomy; lang: string; slugs: string[]; lowered: string[] }) => {
+  const terms = db
+    .selectFrom('terms')
+    .select(['id', 'slug', 'name'])
+    .where('taxonomy', '=', args.taxonomy)
+    .where('lang', '=', args.lang);
+  const byName = terms.where(sql<string>`lower(name)`, 'in', args.lowered);
+  return (args.slugs.length > 0 ? terms.where('slug', 'in', args.slugs).union(byName) : byName).orderBy('id');
+});
+
+/** The taxonomy's terms in `lang` with one of `slugs` or whose lower-cased name is one of `lowered`, by id. */
+export function findNamed(
+  db: Db,
+  args: { taxonomy: Taxonomy; lang: string; slugs: string[]; lowered: string[] },
+): Promise<{ id: number; slug: string; name: string }[]> {
+  return termsNamed(db, args);
+}
+
+/**
+ * Sets `count` to the number of published events linked to each term, in one statement: for bulk
+ * loads (the benchmark's seed) and tests. Event writes move counts with shiftTermCounts (term.embed.ts).
+ */
+export async function recountTerms(trx: Db, termIds: number[]): Promise<void> {
+  const ids = [...new Set(termIds)];
+  if (ids.length === 0) return;
+  await trx
+    .updateTable('terms')
+    .set((eb) => ({
+      count: eb
+        .selectFrom('event_terms')
+        .innerJoin('events', 'events.id', 'event_terms.event_id')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('event_terms.term_id', '=', 'terms.id')
+        .where('events.status', '=', 'publish'),
+    }))
+    .where('id', 'in', ids)
+    .execute();
+}
+
+const addCounts = prepared((db, args: { ids: number[]; by: number }) =>
+  db
+    .updateTable('terms')
+    .set((eb) => ({ count: eb('count', '+', args.by) }))
+    .where('id', 'in', args.ids),
+);
+
+/** Adds `by` (negative: subtracts) to the counts of the terms. */
+export async function addToCounts(trx: Db, ids: number[], by: number): Promise<void> {
+  await addCounts(trx, { ids, by });
+}
