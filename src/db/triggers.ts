@@ -13,7 +13,8 @@ import { dialectOf, type DialectName } from './dialect.js';
  *   `search_window_count` (019): the per-day counts behind the exact totals of public lists
  *   (021 makes the last three again to leave protected events out);
  * - `events_search_*` (012, SQLite): the FTS5 trigram index over events' text;
- * - `change_log_*` (016): the change log behind the sync feed;
+ * - `change_log_*` (016): the change log behind the sync feed (its terms' triggers differ between
+ *   the dialects beyond one description, and are written out per dialect there);
  * - `webhook_outbox` (017): a webhook delivery for each public change logged.
  *
  * A trigger fires on some of insert, update and delete of a table's rows. SQLite has one trigger
@@ -116,9 +117,12 @@ export async function createTriggers(db: Kysely<any>, ...triggers: RowTrigger[])
     for (const statement of createTriggerSql(dialectOf(db), trigger)) await sql.raw(statement).execute(db);
 }
 
-/** Drops the triggers (and their functions), in order, on the database's dialect. */
+/**
+ * Drops the triggers (and their functions) on the database's dialect, last first: given as they
+ * were made, a trigger using another's function (`fn`) goes before that function.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function dropTriggers(db: Kysely<any>, ...triggers: RowTrigger[]): Promise<void> {
-  for (const trigger of triggers)
+  for (const trigger of [...triggers].reverse())
     for (const statement of dropTriggerSql(dialectOf(db), trigger)) await sql.raw(statement).execute(db);
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf, WRITE_ORDER_LOCK } from '../dialect.js';
+import { createTriggers, dropTriggers, type RowTrigger } from '../triggers.js';
 
 /**
  * The change log behind the sync feed (issue 19): one row per change of an event, venue,
@@ -24,7 +25,6 @@ import { dialectOf, WRITE_ORDER_LOCK } from '../dialect.js';
  * from their first logged change; SQLite's writers are serial anyway).
  */
 
-const KIND_OF_TERM = "case when taxonomy = 'cal_events_cat' then 'category' else 'tag' end";
 /** Every events column but `revision` and `recurrence_exception`, which only follow another change. */
 const EVENT_COLUMNS =
   'lang, trid, author, status, password, slug, title, description, excerpt, date, date_utc, modified, modified_utc, image_id, all_day, start_local, end_local, start_utc, end_utc, timezone, timezone_abbr, cost, currency_symbol, currency_code, currency_position, website, show_map, show_map_link, hide_from_listings, sticky, featured, venue_id, post_parent, series_id, recurrence_id';
@@ -56,63 +56,101 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.insertInto('change_log_state').values({ id: 1, pruned_through: 0 }).execute();
 
+  const statements = logStatements(postgres);
+  await createTriggers(db, ...postTriggers(statements));
+  await createTermTriggers(db, postgres, statements);
+  await createTriggers(db, ...seriesTriggers(statements));
+}
+
+/** What the triggers write, on the dialect's clock, and (PostgreSQL) the write-order lock. */
+function logStatements(postgres: boolean) {
   const now = postgres
     ? "to_char(now() at time zone 'utc', 'YYYY-MM-DD HH24:MI:SS')"
     : "strftime('%Y-%m-%d %H:%M:%S', 'now')";
-  const lock = postgres ? `perform pg_advisory_xact_lock(${WRITE_ORDER_LOCK});` : '';
-  const log = (kind: string, row: string, change: string, isPublic: string, wasPublic: string) =>
-    `insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc)
-       values (${kind}, ${row}.id, ${row}.lang, ${change}, ${isPublic}, ${wasPublic}, ${row}.author, ${now});`;
   const published = (row: string) => `(case when ${row}.status = 'publish' then 1 else 0 end)`;
-  const change = "case when new.status = 'trash' and old.status <> 'trash' then 'trashed' else 'updated' end";
-  /** Every live event that shows something of the records `ids` (a select of ids), as updated. */
-  const dependentEvents = (
-    join: string,
-  ) => `insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc)
-       select distinct 'event', e.id, e.lang, 'updated', ${published('e')}, ${published('e')}, e.author, ${now} from events e ${join} where e.status <> 'trash';`;
-  /** The other live members of a translation group `trid` of `table`, as updated (their `translations` changed). */
-  const groupMembers = (
-    table: string,
-    kind: string,
-    trid: string,
-    self: string,
-  ) => `insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc)
+  const termKind = (row: string) => `case when ${row}.taxonomy = 'cal_events_cat' then 'category' else 'tag' end`;
+  return {
+    lock: postgres ? `perform pg_advisory_xact_lock(${WRITE_ORDER_LOCK});` : '',
+    published,
+    termKind,
+    change: "case when new.status = 'trash' and old.status <> 'trash' then 'trashed' else 'updated' end",
+    /** A record's own change. */
+    log: (kind: string, row: string, change: string, isPublic: string, wasPublic: string) =>
+      `insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc)
+       values (${kind}, ${row}.id, ${row}.lang, ${change}, ${isPublic}, ${wasPublic}, ${row}.author, ${now});`,
+    /** Every live event that shows something of the records `via` finds (a join and where clause), as updated. */
+    dependents: (
+      via: string,
+    ) => `insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc)
+       select distinct 'event', e.id, e.lang, 'updated', ${published('e')}, ${published('e')}, e.author, ${now} from events e ${via} and e.status <> 'trash';`,
+    /**
+     * The other live members of a translation group `trid` of `table`, as updated (their
+     * `translations` changed); `also`, a further condition.
+     */
+    groupMembers: (
+      table: string,
+      kind: string,
+      trid: string,
+      self: string,
+      also = '',
+    ) => `insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc)
        select ${kind}, m.id, m.lang, 'updated', ${table === 'terms' ? '1, 1, 0' : `${published('m')}, ${published('m')}, m.author`}, ${now}
-       from ${table} m where m.trid = ${trid} and m.id <> ${self}${table === 'terms' ? '' : " and m.status <> 'trash'"};`;
-  const viaVenue = (trid: string) => `where e.venue_id in (select v.id from venues v where v.trid = ${trid}) and 1 = 1`;
-  const viaOrganizer = (trid: string) =>
-    `join event_organizers eo on eo.event_id = e.id where eo.organizer_id in (select o.id from organizers o where o.trid = ${trid}) and 1 = 1`;
-  const viaTerm = (trid: string) =>
-    `join event_terms et on et.event_id = e.id where et.term_id in (select t.id from terms t where t.trid = ${trid}) and 1 = 1`;
-  // The joins above end in a where clause; dependentEvents appends its own condition with "and".
-  const dependents = (join: string) => dependentEvents(join).replace('and 1 = 1 where', 'and');
+       from ${table} m where m.trid = ${trid} and m.id <> ${self}${table === 'terms' ? '' : " and m.status <> 'trash'"}${also};`,
+    /** A term's own change. */
+    termLog: (row: string, change: string) =>
+      `insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc) values (${termKind(row)}, ${row}.id, ${row}.lang, '${change}', 1, 1, 0, ${now});`,
+    /** The series row (its `recurrence`, and the exceptions editors see, live outside it). */
+    seriesRow: (
+      seriesId: string,
+    ) => `insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc)
+       select 'event', s.id, s.lang, 'updated', ${published('s')}, ${published('s')}, s.author, ${now} from events s where s.id = ${seriesId} and s.status <> 'trash';`,
+  };
+}
 
-  /** The series row (its `recurrence`, and the exceptions editors see, live outside it). */
-  const seriesRow = (
-    seriesId: string,
-  ) => `insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc)
-       select 'event', s.id, s.lang, 'updated', ${published('s')}, ${published('s')}, s.author, ${now} from events s where s.id = ${seriesId} and s.status <> 'trash';`;
+type LogStatements = ReturnType<typeof logStatements>;
 
-  const posts = [
-    { table: 'events', kind: "'event'", updateOf: EVENT_COLUMNS, extra: (_row: string) => '' },
-    { table: 'venues', kind: "'venue'", updateOf: null, extra: (row: string) => dependents(viaVenue(`${row}.trid`)) },
-    {
-      table: 'organizers',
-      kind: "'organizer'",
-      updateOf: null,
-      extra: (row: string) => dependents(viaOrganizer(`${row}.trid`)),
-    },
-  ];
-  const termKind = (row: string) => KIND_OF_TERM.replace('taxonomy', `${row}.taxonomy`);
-  const termLog = (row: string, change: string) =>
-    `insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc) values (${termKind(row)}, ${row}.id, ${row}.lang, '${change}', 1, 1, 0, ${now});`;
+/** The events that show a venue, organizer or term of the translation group `trid`, for `dependents`. */
+const viaVenue = (trid: string) => `where e.venue_id in (select v.id from venues v where v.trid = ${trid})`;
+const viaOrganizer = (trid: string) =>
+  `join event_organizers eo on eo.event_id = e.id where eo.organizer_id in (select o.id from organizers o where o.trid = ${trid})`;
+const viaTerm = (trid: string) =>
+  `join event_terms et on et.event_id = e.id where et.term_id in (select t.id from terms t where t.trid = ${trid})`;
 
-  if (postgres) {
-    for (const { table, kind, updateOf, extra } of posts) {
-      await sql
-        .raw(
-          `
-        create function change_log_${table}() returns trigger language plpgsql as $$
+/** A change of group moves a record out of one translation group and into another. */
+const MOVED = ' and old.trid <> new.trid';
+
+const POSTS = [
+  { table: 'events', kind: "'event'", updateOf: EVENT_COLUMNS, via: undefined },
+  { table: 'venues', kind: "'venue'", updateOf: undefined, via: viaVenue },
+  { table: 'organizers', kind: "'organizer'", updateOf: undefined, via: viaOrganizer },
+];
+
+/** Events, venues and organizers: their own changes, their translations', the events that show them. */
+function postTriggers(s: LogStatements): RowTrigger[] {
+  const { lock, log, published, change, groupMembers } = s;
+  return POSTS.map(({ table, kind, updateOf, via }) => {
+    const extra = (row: string) => (via ? s.dependents(via(`${row}.trid`)) : '');
+    return {
+      name: `change_log_${table}`,
+      table,
+      on: {
+        insert: `
+        ${log(kind, 'new', "'created'", published('new'), '0')}
+        ${groupMembers(table, kind, 'new.trid', 'new.id')}
+        ${extra('new')}
+      `,
+        update: `
+        ${log(kind, 'new', change, published('new'), published('old'))}
+        ${groupMembers(table, kind, 'old.trid', 'new.id', MOVED)}
+        ${groupMembers(table, kind, 'new.trid', 'new.id', MOVED)}
+        ${extra('new')}
+      `,
+        delete: `
+        ${log(kind, 'old', "'deleted'", '0', published('old'))}
+      `,
+      },
+      updateOf,
+      plpgsql: `
         begin
           ${lock}
           if tg_op = 'INSERT' then
@@ -126,15 +164,50 @@ export async function up(db: Kysely<any>): Promise<void> {
             ${log(kind, 'old', "'deleted'", '0', published('old'))}
           end if;
           return null;
-        end $$`,
-        )
-        .execute(db);
-      await sql
-        .raw(
-          `create trigger change_log_${table} after insert or update${updateOf ? ` of ${updateOf}` : ''} or delete on ${table} for each row execute function change_log_${table}()`,
-        )
-        .execute(db);
-    }
+        end `,
+    };
+  });
+}
+
+/** A series' rule written, or one of its occurrences' exceptions changed: the series row changed. */
+function seriesTriggers({ lock, seriesRow }: LogStatements): RowTrigger[] {
+  const logSeries = ` ${seriesRow('new.series_id')} `;
+  return [
+    {
+      name: 'change_log_series_rule',
+      table: 'event_recurrence',
+      on: { insert: logSeries, update: logSeries },
+      fn: 'change_log_series',
+      plpgsql: `
+      begin
+        ${lock}
+        ${seriesRow('new.series_id')}
+        return null;
+      end `,
+    },
+    {
+      name: 'change_log_series_exception',
+      table: 'events',
+      on: { update: logSeries },
+      updateOf: 'recurrence_exception',
+      when: 'new.series_id is not null',
+      fn: 'change_log_series',
+    },
+  ];
+}
+
+/**
+ * Terms: their own changes, their translations', the events that show them. Written out per
+ * dialect, as the two do it differently: SQLite logs the events from a trigger of their own on an
+ * update of what they show (its `when` on a line of its own, which the snapshot keeps), PostgreSQL
+ * from the function's update branch; both log them before a delete, as the foreign key's cascade
+ * removes the term's event links with the row.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function createTermTriggers(db: Kysely<any>, postgres: boolean, s: LogStatements): Promise<void> {
+  const { lock, termKind, groupMembers, dependents, termLog } = s;
+  const members = (trid: string, also?: string) => groupMembers('terms', termKind('m'), trid, 'new.id', also);
+  if (postgres) {
     await sql
       .raw(
         `
@@ -143,10 +216,10 @@ export async function up(db: Kysely<any>): Promise<void> {
         ${lock}
         if tg_op = 'INSERT' then
           ${termLog('new', 'created')}
-          if new.trid <> new.id then ${groupMembers('terms', termKind('m'), 'new.trid', 'new.id')} ${dependents(viaTerm('new.trid'))} end if;
+          if new.trid <> new.id then ${members('new.trid')} ${dependents(viaTerm('new.trid'))} end if;
         elsif tg_op = 'UPDATE' then
           ${termLog('new', 'updated')}
-          if new.trid <> old.trid then ${groupMembers('terms', termKind('m'), 'old.trid', 'new.id')} ${groupMembers('terms', termKind('m'), 'new.trid', 'new.id')} end if;
+          if new.trid <> old.trid then ${members('old.trid')} ${members('new.trid')} end if;
           if new.name <> old.name or new.slug <> old.slug or new.description <> old.description or new.parent <> old.parent or new.trid <> old.trid then ${dependents(viaTerm('new.trid'))} end if;
         else
           ${termLog('old', 'deleted')}
@@ -158,7 +231,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql`create trigger change_log_terms after insert or update or delete on terms for each row execute function change_log_terms()`.execute(
       db,
     );
-    // Before the delete: the foreign key's cascade removes the term's event links with the row.
     await sql
       .raw(
         `
@@ -173,59 +245,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql`create trigger change_log_terms_dependents before delete on terms for each row execute function change_log_terms_dependents()`.execute(
       db,
     );
-    await sql
-      .raw(
-        `
-      create function change_log_series() returns trigger language plpgsql as $$
-      begin
-        ${lock}
-        ${seriesRow('new.series_id')}
-        return null;
-      end $$`,
-      )
-      .execute(db);
-    await sql`create trigger change_log_series_rule after insert or update on event_recurrence for each row execute function change_log_series()`.execute(
-      db,
-    );
-    await sql`create trigger change_log_series_exception after update of recurrence_exception on events for each row when (new.series_id is not null) execute function change_log_series()`.execute(
-      db,
-    );
     return;
-  }
-
-  for (const { table, kind, updateOf, extra } of posts) {
-    await sql
-      .raw(
-        `create trigger change_log_${table}_insert after insert on ${table} begin
-        ${log(kind, 'new', "'created'", published('new'), '0')}
-        ${groupMembers(table, kind, 'new.trid', 'new.id')}
-        ${extra('new')}
-      end`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger change_log_${table}_update after update${updateOf ? ` of ${updateOf}` : ''} on ${table} begin
-        ${log(kind, 'new', change, published('new'), published('old'))}
-        ${groupMembers(table, kind, 'old.trid', 'new.id').replace(';', ' and old.trid <> new.trid;')}
-        ${groupMembers(table, kind, 'new.trid', 'new.id').replace(';', ' and old.trid <> new.trid;')}
-        ${extra('new')}
-      end`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger change_log_${table}_delete after delete on ${table} begin
-        ${log(kind, 'old', "'deleted'", '0', published('old'))}
-      end`,
-      )
-      .execute(db);
   }
   await sql
     .raw(
       `create trigger change_log_terms_insert after insert on terms begin
       ${termLog('new', 'created')}
-      ${groupMembers('terms', termKind('m'), 'new.trid', 'new.id')}
+      ${members('new.trid')}
     end`,
     )
     .execute(db);
@@ -233,8 +259,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .raw(
       `create trigger change_log_terms_update after update on terms begin
       ${termLog('new', 'updated')}
-      ${groupMembers('terms', termKind('m'), 'old.trid', 'new.id').replace(';', ' and old.trid <> new.trid;')}
-      ${groupMembers('terms', termKind('m'), 'new.trid', 'new.id').replace(';', ' and old.trid <> new.trid;')}
+      ${members('old.trid', MOVED)}
+      ${members('new.trid', MOVED)}
     end`,
     )
     .execute(db);
@@ -246,19 +272,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     end`,
     )
     .execute(db);
-  for (const event of ['insert', 'update']) {
-    await sql
-      .raw(
-        `create trigger change_log_series_rule_${event} after ${event} on event_recurrence begin ${seriesRow('new.series_id')} end`,
-      )
-      .execute(db);
-  }
-  await sql
-    .raw(
-      `create trigger change_log_series_exception after update of recurrence_exception on events when new.series_id is not null begin ${seriesRow('new.series_id')} end`,
-    )
-    .execute(db);
-  // Before the delete: the foreign key's cascade removes the term's event links with the row.
   await sql
     .raw(
       `create trigger change_log_terms_delete before delete on terms begin
@@ -272,46 +285,17 @@ export async function up(db: Kysely<any>): Promise<void> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
   const postgres = dialectOf(db) === 'postgres';
-  for (const table of ['events', 'venues', 'organizers', 'terms']) {
-    if (postgres)
-      await sql
-        .raw(`drop trigger if exists change_log_${table} on ${table}; drop function if exists change_log_${table}()`)
-        .execute(db);
-  }
+  const statements = logStatements(postgres);
+  await dropTriggers(db, ...postTriggers(statements), ...seriesTriggers(statements));
   if (postgres)
     await sql
       .raw(
-        'drop trigger if exists change_log_terms_dependents on terms; drop function if exists change_log_terms_dependents();',
+        'drop trigger if exists change_log_terms on terms; drop function if exists change_log_terms(); drop trigger if exists change_log_terms_dependents on terms; drop function if exists change_log_terms_dependents();',
       )
       .execute(db);
-  if (postgres)
-    await sql
-      .raw(
-        'drop trigger if exists change_log_series_rule on event_recurrence; drop trigger if exists change_log_series_exception on events; drop function if exists change_log_series()',
-      )
-      .execute(db);
-  if (!postgres) {
-    for (const name of [
-      'series_rule_insert',
-      'series_rule_update',
-      'series_exception',
-      'events_insert',
-      'events_update',
-      'events_delete',
-      'venues_insert',
-      'venues_update',
-      'venues_delete',
-      'organizers_insert',
-      'organizers_update',
-      'organizers_delete',
-      'terms_insert',
-      'terms_update',
-      'terms_dependents',
-      'terms_delete',
-    ]) {
+  else
+    for (const name of ['terms_insert', 'terms_update', 'terms_dependents', 'terms_delete'])
       await sql.raw(`drop trigger if exists change_log_${name}`).execute(db);
-    }
-  }
   await db.schema.dropTable('change_log_state').execute();
   await db.schema.dropTable('change_log').execute();
 }
