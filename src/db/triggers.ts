@@ -46,7 +46,11 @@ export interface RowTrigger {
   before?: Operation[];
   /** A condition on `new`/`old` under which it fires. */
   when?: string;
-  /** PostgreSQL: the body of its function, between `$$`. Absent with `fn`: the function is another trigger's. */
+  /**
+   * PostgreSQL: the body of its function, between `$$`, where it is not the statements of `on`
+   * run for the operation that fired it (see {@link functionBody}). Absent with `fn`: the function
+   * is another trigger's.
+   */
   plpgsql?: string;
   /** PostgreSQL: the function's name when it is not `name` (several triggers share one). */
   fn?: string;
@@ -90,15 +94,32 @@ function postgresTriggers(trigger: RowTrigger): { name: string; create: string }
   });
 }
 
+/**
+ * The PostgreSQL function's body when the description gives none: the statements of `on` for the
+ * operation that fired it (`tg_op`), then the row a trigger before the write must return.
+ */
+function functionBody(trigger: RowTrigger): string {
+  const operations = operationsOf(trigger);
+  const returned = trigger.before?.length ? "case when tg_op = 'DELETE' then old else new end" : 'null';
+  if (operations.length === 1) return ` begin${trigger.on[operations[0]!]}return ${returned}; end `;
+  const branches = operations.map((operation, i) => {
+    const test =
+      i === operations.length - 1 ? 'else' : `${i === 0 ? 'if' : 'elsif'} tg_op = '${operation.toUpperCase()}' then`;
+    return `${test}${trigger.on[operation]}`;
+  });
+  return ` begin ${branches.join('')}end if; return ${returned}; end `;
+}
+
+/** Whether the description makes its PostgreSQL function (else it uses another trigger's, `fn`). */
+const ownsFunction = (trigger: RowTrigger) => trigger.plpgsql !== undefined || trigger.fn === undefined;
+
 /** The statements that make a trigger on one dialect, in order. */
 export function createTriggerSql(dialect: DialectName, trigger: RowTrigger): string[] {
   if (dialect === 'sqlite') return sqliteTriggers(trigger).map((t) => t.create);
-  if (trigger.plpgsql === undefined && trigger.fn === undefined)
-    throw new Error(`trigger ${trigger.name}: no PostgreSQL function`);
-  const fn =
-    trigger.plpgsql === undefined
-      ? []
-      : [`create function ${trigger.fn ?? trigger.name}() returns trigger language plpgsql as $$${trigger.plpgsql}$$`];
+  const body = trigger.plpgsql ?? functionBody(trigger);
+  const fn = ownsFunction(trigger)
+    ? [`create function ${trigger.fn ?? trigger.name}() returns trigger language plpgsql as $$${body}$$`]
+    : [];
   return [...fn, ...postgresTriggers(trigger).map((t) => t.create)];
 }
 
@@ -106,7 +127,7 @@ export function createTriggerSql(dialect: DialectName, trigger: RowTrigger): str
 export function dropTriggerSql(dialect: DialectName, trigger: RowTrigger): string[] {
   if (dialect === 'sqlite') return sqliteTriggers(trigger).map((t) => `drop trigger if exists ${t.name}`);
   const triggers = postgresTriggers(trigger).map((t) => `drop trigger if exists ${t.name} on ${trigger.table}`);
-  const fn = trigger.plpgsql === undefined ? [] : [`drop function if exists ${trigger.fn ?? trigger.name}()`];
+  const fn = ownsFunction(trigger) ? [`drop function if exists ${trigger.fn ?? trigger.name}()`] : [];
   return [...triggers, ...fn];
 }
 

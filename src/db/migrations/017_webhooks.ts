@@ -98,7 +98,6 @@ function outboxTrigger(enqueue: string): RowTrigger {
     table: 'change_log',
     on: { insert: ` ${enqueue} ` },
     when: 'new.is_public = 1 or new.was_public = 1',
-    plpgsql: ` begin ${enqueue} return null; end `,
   };
 }
 
