@@ -2,7 +2,6 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, EventRow, TermRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { dialectOf } from '../../db/dialect.js';
-import { countRows, type CountKey } from '../events/event-counts.repository.js';
 
 /**
  * Every statement of the public pages. Their events: always the anonymous view (published,
@@ -39,12 +38,6 @@ const GRID_COLUMNS = [
  * range instead of day by day (a calendar of long exhibitions).
  */
 const MAX_SPANNING_DAYS = 60;
-
-export interface PageFilter {
-  where: Expression<SqlBool>[];
-  /** The per-day counts that count these events, if any (event.window-count.ts). */
-  countKey: CountKey | null;
-}
 
 function listed(db: Db, ctx: RequestContext, where: Expression<SqlBool>[]) {
   return (
@@ -141,23 +134,16 @@ export async function firstOfEachDay(
   return (await rest.reduce((q, next) => q.unionAll(next), first!).execute()) as GridEvent[];
 }
 
-/** How many listed events start on each of `days`: from the per-day counts when they hold them (009, 013, 018). */
+/**
+ * How many listed events start on each of `days`, counted (for a filter the per-day counts do not
+ * hold: page.service.ts reads those through the events module).
+ */
 export async function dayCounts(
   db: Db,
   ctx: RequestContext,
-  filter: PageFilter,
+  where: Expression<SqlBool>[],
   days: string[],
 ): Promise<Map<string, number>> {
-  if (days.length === 0) return new Map();
-  const { where, countKey } = filter;
-  if (countKey !== null) {
-    const rows = await countRows(db, ctx.lang, countKey)
-      .select((eb) => ['start_day', eb.fn.sum<number | string>('n').as('n')])
-      .where('start_day', 'in', days)
-      .groupBy('start_day')
-      .execute();
-    return new Map(rows.map((r) => [r.start_day, Number(r.n)]));
-  }
   // One count per day, each over its own range of the index: one statement, never a scan of the table.
   const count = (from: RawBuilder<string> | string, to: RawBuilder<string> | string) =>
     listed(db, ctx, where)

@@ -1,9 +1,11 @@
 import { DateTime } from 'luxon';
 import type { Config } from '../../config.js';
+import type { Expression, SqlBool } from 'kysely';
 import type { Db, EventRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { ApiError } from '../../http/errors.js';
 import { rootPathOf } from '../../http/languages.js';
+import { countsByStartDay, type CountKey } from '../events/event-counts.service.js';
 import { buildFilter } from '../events/event-list.service.js';
 import { loadEventRelations, toEventObject } from '../events/event.mapper.js';
 import type { EventListParams } from '../events/event.schema.js';
@@ -21,7 +23,6 @@ import {
   termChoices,
   venueChoices,
   type GridEvent,
-  type PageFilter,
 } from './page.repository.js';
 import type { PageQuery } from './page.schema.js';
 
@@ -79,6 +80,12 @@ export async function listParams(db: Db, scope: PageScope, filters: ViewFilters)
     q.venue = [venue.id];
   }
   return q;
+}
+
+export interface PageFilter {
+  where: Expression<SqlBool>[];
+  /** The per-day counts that count these events, if any (event-counts.service.ts). */
+  countKey: CountKey | null;
 }
 
 /** The list's other filters (category, tag, venue, search) as SQL, without a date window. */
@@ -177,7 +184,7 @@ export async function gridEvents(
     starting.set(day, [...(starting.get(day) ?? []), row]);
   }
   const overflowing = [...starting].filter(([, list]) => list.length > perDay).map(([day]) => day);
-  const counts = await dayCounts(db, ctx, filter, overflowing);
+  const counts = await startsPerDay(db, ctx, filter, overflowing);
   const last = days[days.length - 1]!;
   const place = (event: GridEvent, from: string) => {
     for (let day = from; day <= last && day <= event.end_local.slice(0, 10); day = nextDay(day)) {
@@ -194,6 +201,18 @@ export async function gridEvents(
   return grid;
 }
 
-export function nextDay(day: string): string {
+/** How many listed events start on each of `days`: from the per-day counts when they hold them (009, 013, 018). */
+async function startsPerDay(
+  db: Db,
+  ctx: RequestContext,
+  filter: PageFilter,
+  days: string[],
+): Promise<Map<string, number>> {
+  if (days.length === 0) return new Map();
+  if (filter.countKey !== null) return countsByStartDay(db, ctx.lang, filter.countKey, days);
+  return dayCounts(db, ctx, filter.where, days);
+}
+
+function nextDay(day: string): string {
   return DateTime.fromISO(day, { zone: 'utc' }).plus({ days: 1 }).toISODate()!;
 }
