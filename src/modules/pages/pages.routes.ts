@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import view from '@fastify/view';
 import { Eta } from 'eta';
 import { IMMUTABLE, loadAssets, pagesFile } from './page.assets.js';
@@ -32,7 +33,8 @@ export interface PageRoutesOptions {
   notFound(handler: PageHandler): void;
 }
 
-export async function pageRoutes(app: FastifyInstance, options: PageRoutesOptions): Promise<void> {
+export async function pageRoutes(fastify: FastifyInstance, options: PageRoutesOptions): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const assets = loadAssets();
   await app.register(view, {
     engine: { eta: new Eta() },
