@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import SQLite from 'better-sqlite3';
 import { connect, migrate, SQLITE_FILE } from '../../src/db/connect.js';
-import { copyDatabase, CopyError } from '../../src/modules/operations/copy.js';
+import { copyDatabase, CopyError } from '../../src/modules/operations/copy.service.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createScratchDatabase } from '../helpers/scratch-postgres.js';
 import { appOn, runCli, tmpDir } from '../helpers/ops.js';

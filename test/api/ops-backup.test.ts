@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { connect, migrate, SQLITE_FILE } from '../../src/db/connect.js';
-import { backup, BackupError, restore } from '../../src/modules/operations/backup.js';
+import { backup, BackupError, restore } from '../../src/modules/operations/backup.service.js';
 import { runCli, startServer, tmpDir } from '../helpers/ops.js';
 
 const API = '/cal/events/v1';

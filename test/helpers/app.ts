@@ -9,7 +9,7 @@ import { isValidTimezone } from '../../src/lib/dates.js';
 import { createUser } from '../../src/modules/users/user.service.js';
 import type { Role } from '../../src/auth/roles.js';
 import { createScratchDatabase } from './scratch-postgres.js';
-import { observeQuery } from '../../src/modules/operations/metrics.js';
+import { observeQuery } from '../../src/modules/operations/metrics.service.js';
 
 export type Backend = 'sqlite' | 'postgres';
 

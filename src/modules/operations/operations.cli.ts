@@ -2,8 +2,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../../config.js';
 import { connect, migrate, type Storage } from '../../db/connect.js';
-import { backup, BackupError, POSTGRES_BACKUP, restore } from './backup.js';
-import { copyDatabase, CopyError, type CopyReport } from './copy.js';
+import { backup, BackupError, POSTGRES_BACKUP, restore } from './backup.service.js';
+import { copyDatabase, CopyError, type CopyReport } from './copy.service.js';
 import { serviceOn } from './pid-file.js';
 import { maskUrl } from './configuration.js';
 

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
+import { inDependencyOrder } from './tables.order.js';
 
 /**
  * A database's schema as the copy and its check see it, read from the database itself, so the
@@ -108,23 +108,6 @@ async function sqliteTables(db: Db): Promise<{ tables: TableInfo[]; virtual: Sch
   return { tables, virtual };
 }
 
-/** Parents first (Kahn's algorithm, ties by name so both databases give the same order). */
-export function inDependencyOrder(tables: TableInfo[]): TableInfo[] {
-  const pending = new Map(tables.map((t) => [t.name, t]));
-  const ordered: TableInfo[] = [];
-  while (pending.size > 0) {
-    const ready = [...pending.values()]
-      .filter((t) => t.parents.every((p) => !pending.has(p)))
-      .sort((a, b) => a.name.localeCompare(b.name));
-    if (ready.length === 0) throw new Error(`Foreign keys form a cycle among ${[...pending.keys()].join(', ')}.`);
-    for (const t of ready) {
-      ordered.push(t);
-      pending.delete(t.name);
-    }
-  }
-  return ordered;
-}
-
 /** The tables of `db` to copy (parents first), the migrations that ran on it and its virtual tables. */
 export async function readSchema(db: Db): Promise<Schema> {
   const { tables, virtual } = dialectOf(db) === 'postgres' ? await postgresTables(db) : await sqliteTables(db);
@@ -173,45 +156,10 @@ export async function* readRows(
   }
 }
 
-/** A value as either database gives it back: whole numbers of a BIGINT as numbers, bytes as base64. */
-function normalized(value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'bigint') return Number(value);
-  if (Buffer.isBuffer(value)) return value.toString('base64');
-  if (value instanceof Date) return value.toISOString();
-  return value;
-}
-
-/**
- * Row count and checksum of a table's content, computed the same way on either database: the sum
- * (mod 2^128) of a SHA-256 of each row's normalized values in a fixed column order. A sum does not
- * depend on the order rows come in, which differs where keys are text (PostgreSQL's collation
- * against SQLite's bytes).
- */
-export class TableChecksum {
-  rows = 0;
-  private sum = 0n;
-
-  constructor(private readonly columns: string[]) {}
-
-  add(batch: Row[]): void {
-    for (const row of batch) {
-      const digest = createHash('sha256')
-        .update(JSON.stringify(this.columns.map((c) => normalized(row[c]))))
-        .digest();
-      this.sum = (this.sum + BigInt(`0x${digest.subarray(0, 16).toString('hex')}`)) & ((1n << 128n) - 1n);
-    }
-    this.rows += batch.length;
-  }
-
-  get value(): string {
-    return this.sum.toString(16).padStart(32, '0');
-  }
-}
-
-/** Reads a whole table and returns its checksum over `columns`. */
-export async function tableChecksum(db: Db, table: TableInfo, columns = table.columns): Promise<TableChecksum> {
-  const checksum = new TableChecksum(columns);
-  for await (const batch of readRows(db, table, 1000, columns)) checksum.add(batch);
-  return checksum;
+/** Rows in all the tables, the length of the copy's progress bar. */
+export async function countRows(db: Db, tables: TableInfo[]): Promise<number> {
+  let total = 0;
+  for (const t of tables)
+    total += Number((await sql<Row>`select count(*) as n from ${sql.table(t.name)}`.execute(db)).rows[0]!['n']);
+  return total;
 }

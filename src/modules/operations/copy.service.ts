@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
-import { readRows, readSchema, tableChecksum, TableChecksum, type Row, type Schema, type TableInfo } from './tables.js';
+import { countRows, readRows, readSchema, type Schema, type TableInfo } from './tables.repository.js';
+import { TableChecksum } from './tables.checksum.js';
 import { progressBar, type Progress } from './copy.progress.js';
 import {
   clearTables,
@@ -9,15 +9,15 @@ import {
   highWaterMarks,
   holdsData,
   insertStatement,
-  uncopyableVirtualTables,
+  sendInsert,
   withTriggersOff,
-} from './copy.target.js';
+} from './copy.repository.js';
 
 /**
  * `cal-events copy`: every table of one database into another (SQLite ↔ PostgreSQL, or the same
  * kind), ids and sequences kept, so URLs, `global_id`s, sync tokens and client caches stay valid.
  * The source is read in one snapshot (a read transaction), the target written in one transaction
- * (all or nothing, triggers off: see copy.target.ts), tables parents first, in batches. Then every
+ * (all or nothing, triggers off: see copy.repository.ts), tables parents first, in batches. Then every
  * table is compared: its row count and checksum on the target against those of the rows read
  * from the source.
  */
@@ -47,6 +47,17 @@ export interface CopyOptions {
 
 /** Rows per INSERT: SQLite's bound-parameter limit (32,766) over the row's width, at most 1,000. */
 const batchFor = (table: TableInfo) => Math.max(1, Math.min(1000, Math.floor(30_000 / table.columns.length)));
+
+/**
+ * SQLite's virtual tables other than an FTS5 index over a content table (which the copy rebuilds
+ * from it): they would hold data the copy cannot carry across databases, so they are refused
+ * before anything is written.
+ */
+function uncopyableVirtualTables(schema: Schema): string[] {
+  return schema.virtual
+    .filter((v) => !/\busing\s+fts5\s*\(.*\bcontent\s*=\s*'?[a-z_]/is.test(v.sql))
+    .map((v) => v.name);
+}
 
 /** Why the target cannot take the source's rows as they are, or nothing. */
 async function refusal(from: Schema, to: Schema, target: Db, replace: boolean): Promise<string | null> {
@@ -79,12 +90,11 @@ async function snapshot<T>(source: Db, work: (src: Db) => Promise<T>): Promise<T
   ).execute(work);
 }
 
-/** Rows in all the tables, the length of the progress bar. */
-async function countRows(db: Db, tables: TableInfo[]): Promise<number> {
-  let total = 0;
-  for (const t of tables)
-    total += Number((await sql<Row>`select count(*) as n from ${sql.table(t.name)}`.execute(db)).rows[0]!['n']);
-  return total;
+/** Reads a whole table and returns its checksum over `columns`. */
+async function tableChecksum(db: Db, table: TableInfo, columns = table.columns): Promise<TableChecksum> {
+  const checksum = new TableChecksum(columns);
+  for await (const batch of readRows(db, table, 1000, columns)) checksum.add(batch);
+  return checksum;
 }
 
 export async function copyDatabase(source: Db, target: Db, options: CopyOptions): Promise<CopyReport> {
@@ -110,7 +120,7 @@ export async function copyDatabase(source: Db, target: Db, options: CopyOptions)
           checksum.add(batch);
           const statement = insertStatement(trx, table.name, table.columns, batch);
           await inserting;
-          inserting = trx.executeQuery(statement).catch((error: Error) => {
+          inserting = sendInsert(trx, statement).catch((error: Error) => {
             throw new CopyError(`Copying ${table.name} failed: ${error.message}`);
           });
           // Awaited at the next batch or below; handled now, so a failure is never "unhandled" meanwhile.

@@ -1,10 +1,10 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
-import type { Row, Schema, TableInfo } from './tables.js';
+import type { Row, Schema, TableInfo } from './tables.repository.js';
 
 /**
- * What the copy does to the database it writes, where SQLite and PostgreSQL differ.
+ * The copy's statements on the database it writes, where SQLite and PostgreSQL differ.
  *
  * Derived tables: the per-day counts (`event_window_counts`, `event_term_window_counts`,
  * `event_facet_window_counts`), term
@@ -15,7 +15,7 @@ import type { Row, Schema, TableInfo } from './tables.js';
  * too. The one exception is SQLite's FTS5 index (`events_search`), which exists on SQLite only and
  * is rebuilt from its content table at the end.
  *
- * Foreign keys stay on: tables are filled parents first (tables.ts orders them), so no superuser
+ * Foreign keys stay on: tables are filled parents first (tables.order.ts orders them), so no superuser
  * is needed on PostgreSQL (which `session_replication_role` would need); the owner of the tables
  * (the user that ran the migrations) may disable their triggers.
  */
@@ -43,17 +43,11 @@ export async function withTriggersOff<T>(target: Db, schema: Schema, work: (trx:
 /**
  * SQLite's virtual tables: an FTS5 index over a content table (`content=…`) is rebuilt from it. Any
  * other virtual table would hold data the copy cannot carry across databases, so it is refused
- * (by {@link uncopyableVirtualTables}) before anything is written.
+ * (by uncopyableVirtualTables in copy.service.ts) before anything is written.
  */
 async function rebuildIndexes(trx: Db, schema: Schema): Promise<void> {
   for (const v of schema.virtual)
     await sql`insert into ${sql.table(v.name)} (${sql.ref(v.name)}) values ('rebuild')`.execute(trx);
-}
-
-export function uncopyableVirtualTables(schema: Schema): string[] {
-  return schema.virtual
-    .filter((v) => !/\busing\s+fts5\s*\(.*\bcontent\s*=\s*'?[a-z_]/is.test(v.sql))
-    .map((v) => v.name);
 }
 
 /** Empties every table (children first), for --replace. */
@@ -91,6 +85,11 @@ export function insertStatement(trx: Db, table: string, columns: string[], rows:
     `insert into ${quoted(table)} (${columns.map(quoted).join(',')})${overriding} values ${tuples.join(',')}`,
     parameters,
   );
+}
+
+/** Sends one batch's INSERT (built by {@link insertStatement}). */
+export function sendInsert(trx: Db, statement: CompiledQuery): Promise<unknown> {
+  return trx.executeQuery(statement);
 }
 
 /** The last id each serial table's sequence handed out (SQLite's AUTOINCREMENT marks, PostgreSQL's sequences). */

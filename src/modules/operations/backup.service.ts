@@ -1,12 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
-import { addSqliteFunctions, connect, migrate, MIGRATION_NAMES, SQLITE_FILE, type Storage } from '../../db/connect.js';
-import type { Database, Db } from '../../db/database.js';
+import { connect, migrate, MIGRATION_NAMES, SQLITE_FILE, type Storage } from '../../db/connect.js';
+import type { Db } from '../../db/database.js';
 import { createPrivateFile, privateDirectory } from '../../lib/private-files.js';
-import { copyDatabase, CopyError } from './copy.js';
+import {
+  backupInOneStep,
+  checkpoint,
+  failsForeignKeyCheck,
+  integrityCheck,
+  kyselyOver,
+  lastMigration,
+  migrationsRun,
+  openSqlite,
+  ourTables,
+  useRollbackJournal,
+  type SqliteFile,
+} from './backup.repository.js';
+import { copyDatabase, CopyError } from './copy.service.js';
 import { serviceOn } from './pid-file.js';
 
 /**
@@ -22,16 +33,6 @@ export class BackupError extends Error {}
 export const POSTGRES_BACKUP = (file: string) =>
   `On PostgreSQL use the server's own tools:\n  pg_dump --format=custom --file=${file} "$DATABASE_URL"\n  pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" ${file}\n`;
 
-async function openSqlite(file: string, options: SQLite.Options): Promise<SQLite.Database> {
-  const { default: Driver } = await import('better-sqlite3');
-  const db = new Driver(file, { fileMustExist: true, ...options });
-  // The service's lower(), which its expression indexes were built with: the integrity check
-  // recomputes their keys, and with SQLite's own (ASCII-only) lower() a term named "ÉTÉ" would
-  // fail it.
-  addSqliteFunctions(db);
-  return db;
-}
-
 /** The files SQLite keeps beside a database while it is open, or after a crash. */
 const companions = (file: string) => [`${file}-wal`, `${file}-shm`, `${file}-journal`];
 /** Whether anything, a dangling symbolic link included, has that name. */
@@ -45,25 +46,18 @@ const takenMeanwhile = (file: string) =>
  * backup made by a later version would not run here).
  */
 export async function soundness(file: string): Promise<string | null> {
-  let db: SQLite.Database;
+  let db: SqliteFile;
   try {
     db = await openSqlite(file, { readonly: true });
   } catch (error) {
     return `cannot be opened as SQLite (${(error as Error).message})`;
   }
   try {
-    const integrity = db.pragma('integrity_check', { simple: true });
+    const integrity = integrityCheck(db);
     if (integrity !== 'ok') return `fails SQLite's integrity check (${String(integrity)})`;
-    if ((db.pragma('foreign_key_check') as unknown[]).length > 0) return "fails SQLite's foreign-key check";
-    const ours = db
-      .prepare(
-        "select count(*) as n from sqlite_master where type = 'table' and name in ('kysely_migration', 'events', 'posts')",
-      )
-      .get() as { n: number };
-    if (ours.n !== 3) return 'is not a database of this service';
-    const ran = (db.prepare('select name from kysely_migration order by name').all() as { name: string }[]).map(
-      (m) => m.name,
-    );
+    if (failsForeignKeyCheck(db)) return "fails SQLite's foreign-key check";
+    if (ourTables(db) !== 3) return 'is not a database of this service';
+    const ran = migrationsRun(db);
     const unknown = ran.filter((name) => !MIGRATION_NAMES.includes(name));
     if (unknown.length > 0) return `was made by a later version (migrations ${unknown.join(', ')} are unknown here)`;
     // The migrator runs them in order, each once: any other record was not made by it.
@@ -99,10 +93,7 @@ function publish(partial: string, file: string): void {
 /**
  * Copies the live database of `dataDir` to `file`; returns its size in bytes.
  *
- * All pages in one step: SQLite starts a backup over whenever another connection (the service)
- * writes between two steps, so in small steps a backup under steady writes takes pass after pass
- * with no bound (1,074 steps of 256 pages for a database of 2,111 pages, measured with one writer).
- * One step reads one snapshot, and in WAL mode the service's writers go on meanwhile.
+ * All pages in one step (backupInOneStep says why), while the service's writers go on.
  *
  * The copy is written beside `file` under a name of its own, made exclusively and 0600 before
  * SQLite writes into it (SQLite would make it 0644, and a name chosen in advance could be a link
@@ -119,13 +110,13 @@ export async function backup(dataDir: string, file: string): Promise<number> {
   try {
     const db = await openSqlite(source, {});
     try {
-      await db.backup(partial, { progress: () => 0x7fffffff });
+      await backupInOneStep(db, partial);
     } finally {
       db.close();
     }
     const copy = await openSqlite(partial, {});
     try {
-      copy.pragma('journal_mode = DELETE');
+      useRollbackJournal(copy);
     } finally {
       copy.close();
     }
@@ -191,8 +182,8 @@ async function rebuild(file: string, work: string): Promise<string> {
   if (problem) throw new BackupError(`${file} ${problem}: nothing was changed.`);
 
   const raw = await openSqlite(staged, { readonly: true });
-  const { last } = raw.prepare('select max(name) as last from kysely_migration').get() as { last: string };
-  const source: Db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  const last = lastMigration(raw);
+  const source: Db = kyselyOver(raw);
   let fresh: Storage | null = null;
   try {
     fresh = await connect({ dataDir: work });
@@ -200,9 +191,9 @@ async function rebuild(file: string, work: string): Promise<string> {
     await copyDatabase(source, fresh.db, { replace: true, progress: false });
     // Everything into the database file, which alone is renamed into place: what the WAL still
     // held would stay behind in `work`. It stays a WAL database, as the service keeps it.
-    const checkpoint = (await sql<{ busy: number }>`pragma wal_checkpoint(truncate)`.execute(fresh.db)).rows[0];
-    if (checkpoint?.busy !== 0)
-      throw new Error(`The restored database could not be checkpointed (${JSON.stringify(checkpoint)}).`);
+    const checkpointed = await checkpoint(fresh.db);
+    if (checkpointed?.busy !== 0)
+      throw new Error(`The restored database could not be checkpointed (${JSON.stringify(checkpointed)}).`);
   } catch (error) {
     if (error instanceof CopyError)
       throw new BackupError(`${file} cannot be restored: ${error.message} Nothing was changed.`);

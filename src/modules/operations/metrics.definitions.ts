@@ -1,0 +1,101 @@
+import { Counter, Gauge, Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
+import type { Progress } from '../import/import.jobs.js';
+
+/**
+ * The metrics an app exports, each with its name, help, labels and buckets: requests and their
+ * latency by route pattern (never the raw URL, which would make a series per event) and status
+ * class, page-cache hits and misses, database statement time, the process (event-loop delay,
+ * heap, CPU: prom-client's defaults), webhook deliveries by status and imports running. Those
+ * read at each scrape take their values from `sources` (metrics.service.ts).
+ */
+
+export interface MetricSources {
+  pageCache(): { hits: number; misses: number };
+  /** Runs `read` against the database; when it fails or is slow, the metric is left out. */
+  fromDatabase(what: string, read: () => Promise<void>): Promise<void>;
+  deliveriesByStatus(): Promise<{ status: string; n: number }[]>;
+  importsRunning(): Promise<Progress[]>;
+}
+
+/** The metrics observed as requests and statements go (the others are read at each scrape). */
+export interface ObservedMetrics {
+  requests: Counter;
+  latency: Histogram;
+  queries: Histogram;
+}
+
+export function defineMetrics(registry: Registry, sources: MetricSources): ObservedMetrics {
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'cal_http_requests_total',
+    help: 'HTTP requests by route pattern, method and status class',
+    labelNames: ['route', 'method', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'cal_http_request_duration_seconds',
+    help: 'HTTP request latency by route pattern, method and status class',
+    labelNames: ['route', 'method', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const queries = new Histogram({
+    name: 'cal_db_query_duration_seconds',
+    help: 'Database statement time',
+    buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1],
+    registers: [registry],
+  });
+  for (const [name, key] of [
+    ['cal_page_cache_hits_total', 'hits'],
+    ['cal_page_cache_misses_total', 'misses'],
+  ] as const) {
+    new Counter({
+      name,
+      help: `Page-cache ${key}`,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(sources.pageCache()[key]);
+      },
+    });
+  }
+  new Gauge({
+    name: 'cal_webhook_deliveries',
+    help: 'Webhook deliveries by status',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await sources.fromDatabase('webhook deliveries', async () => {
+        for (const row of await sources.deliveriesByStatus()) this.set({ status: row.status }, row.n);
+      });
+    },
+  });
+  new Gauge({
+    name: 'cal_imports_running',
+    help: 'Imports under way',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await sources.fromDatabase('imports', async () => this.set((await sources.importsRunning()).length));
+    },
+  });
+  new Gauge({
+    name: 'cal_import_records',
+    help: 'Records of the imports under way, by kind: done and total',
+    labelNames: ['kind', 'count'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      await sources.fromDatabase('import progress', async () => {
+        for (const progress of await sources.importsRunning()) {
+          for (const [kind, counts] of Object.entries(progress)) {
+            this.inc({ kind, count: 'done' }, counts?.done ?? 0);
+            this.inc({ kind, count: 'total' }, counts?.total ?? 0);
+          }
+        }
+      });
+    },
+  });
+  return { requests, latency, queries };
+}
