@@ -19,10 +19,11 @@ import { dialectOf, type DialectName } from './dialect.js';
  *
  * A trigger fires on some of insert, update and delete of a table's rows. SQLite has one trigger
  * per operation, `<name>_<operation>` (just `<name>` when it fires on one), whose body is the
- * statements that operation runs. PostgreSQL has one function, `<name>()` (or `fn`), whose body
- * branches on `tg_op`, and a trigger `<name>` executing it; when some operations fire before the
- * row is written and others after, one trigger per timing: `<name>_<operation>`, or `<name>_write`
- * for several (insert and update).
+ * statements that operation runs. PostgreSQL has one function, `<name>()` (or `fn`), running the
+ * statements of the operation that fired it (`tg_op`), or a body of its own (`plpgsql`, where
+ * PostgreSQL's says it otherwise: the write-order lock, one statement for several operations),
+ * and a trigger `<name>` executing it; when some operations fire before the row is written and
+ * others after, one trigger per timing: `<name>_<operation>`, or `<name>_write` for several.
  *
  * Bodies are kept as written, whitespace included: SQLite stores a trigger's text and PostgreSQL a
  * function's, and the snapshots show them, so a body moved here from a migration leaves the
