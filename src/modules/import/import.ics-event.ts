@@ -1,0 +1,136 @@
+import ICAL from 'ical.js';
+import type { Skipped, SourceRecord } from './import.types.js';
+import { day, wall, type Component, type Time } from './import.ics-zones.js';
+import type { IcsReading } from './ics.read.js';
+
+/**
+ * One VEVENT's fields as an event record in this service's request shape: title, status, times
+ * (wall clock and zone), description (its HTML alternative, else its text as paragraphs), website,
+ * image, and the source ids of its venue, organizer and categories. A VEVENT without a title, or
+ * cancelled, is a skip with its reason.
+ */
+
+export type { Component };
+type Json = Record<string, unknown>;
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Plain text as HTML: blank lines make paragraphs, single newlines breaks. */
+function textToHtml(text: string): string {
+  return text
+    .trim()
+    .split(/\n\s*\n/)
+    .map((p) => `<p>${escapeHtml(p.trim()).replace(/\n/g, '<br>')}</p>`)
+    .join('');
+}
+
+/** A text property's value, trimmed; '' when the VEVENT has none. */
+export function text(component: Component, name: string): string {
+  const value = component.getFirstPropertyValue(name);
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** When the source last changed the VEVENT (LAST-MODIFIED, else DTSTAMP), in UTC. */
+export function utcStamp(component: Component): string | null {
+  for (const name of ['last-modified', 'dtstamp']) {
+    const value = component.getFirstPropertyValue(name);
+    if (value instanceof ICAL.Time) return wall(value.convertToZone(ICAL.Timezone.utcTimezone));
+  }
+  return null;
+}
+
+/** The names of a CATEGORIES list (several properties, each a comma list). */
+function categoriesOf(component: Component): string[] {
+  return component
+    .getAllProperties('categories')
+    .flatMap((p) => p.getValues().map(String))
+    .map((c) => c.trim())
+    .filter(Boolean);
+}
+
+/** The description: the HTML alternative (Outlook's X-ALT-DESC) if any, else the text as paragraphs. */
+function descriptionOf(component: Component): string {
+  const html = component
+    .getAllProperties('x-alt-desc')
+    .find((p) => String(p.getParameter('fmttype') ?? '').toLowerCase() === 'text/html')
+    ?.getFirstValue();
+  return typeof html === 'string' && html.trim()
+    ? html.trim()
+    : text(component, 'description')
+      ? textToHtml(text(component, 'description'))
+      : '';
+}
+
+/** The first http(s) IMAGE, or ATTACH that is an image by its type or its name. */
+function imageOf(component: Component): string | undefined {
+  return [...component.getAllProperties('image'), ...component.getAllProperties('attach')]
+    .map((p) => ({
+      value: String(p.getFirstValue() ?? ''),
+      type: String(p.getParameter('fmttype') ?? ''),
+      image: p.name === 'image',
+    }))
+    .find(
+      (a) =>
+        /^https?:\/\//i.test(a.value) &&
+        (a.image || a.type.startsWith('image/') || /\.(jpe?g|png|gif|webp)(\?|$)/i.test(a.value)),
+    )?.value;
+}
+
+/** One event record from a VEVENT, at `start`/`end` (an occurrence of a series, or its own). */
+export function eventRecord(
+  reading: IcsReading,
+  component: Component,
+  sourceId: string,
+  start: Time,
+  end: Time,
+  startTzid: string | undefined,
+  endTzid: string | undefined,
+): SourceRecord | Skipped {
+  const { lang, zones, linked } = reading;
+  const title = text(component, 'summary');
+  if (!title) return { kind: 'event', sourceId, lang, reason: 'no SUMMARY (title)' };
+  const status = text(component, 'status').toUpperCase();
+  if (status === 'CANCELLED') return { kind: 'event', sourceId, lang, reason: 'cancelled in the source' };
+  const allDay = start.isDate;
+  const from = zones.zoned(start, startTzid);
+  let until = zones.zoned(end, endTzid);
+  if (allDay) {
+    // DTEND of a date is exclusive (RFC 5545 3.6.1): the last day is the one before.
+    const last = end.clone();
+    last.adjust(-1, 0, 0, 0);
+    until = { local: day(last) < from.local ? from.local : day(last), timezone: undefined };
+  }
+  const confidential = ['PRIVATE', 'CONFIDENTIAL'].includes(text(component, 'class').toUpperCase());
+  const payload: Json = {
+    title,
+    status: status === 'TENTATIVE' ? 'draft' : confidential ? 'private' : 'publish',
+    start_date: from.local,
+    end_date: until.local,
+  };
+  if (allDay) payload['all_day'] = true;
+  else if (from.timezone) payload['timezone'] = from.timezone;
+  const description = descriptionOf(component);
+  if (description) payload['description'] = description;
+  const url = text(component, 'url');
+  if (/^https?:\/\//i.test(url)) payload['website'] = url;
+  const image = imageOf(component);
+  if (image) payload['image'] = image;
+  const categoryIds = [
+    ...categoriesOf(component).map((name) => linked.category(name)),
+    ...(reading.options.category ? [linked.category(reading.options.category)] : []),
+  ];
+  const venueId = linked.venue(component);
+  const organizerId = linked.organizer(component);
+  return {
+    kind: 'event',
+    sourceId,
+    lang,
+    modified: utcStamp(component),
+    payload,
+    links: {
+      ...(venueId ? { venue: venueId } : {}),
+      ...(organizerId ? { organizers: [organizerId] } : {}),
+      categories: [...new Set(categoryIds)],
+    },
+  };
+}
