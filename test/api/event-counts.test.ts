@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
-import { windowCountQuery, type CountKey } from '../../src/modules/events/event.window-count.js';
+import { windowCountQuery, type CountKey } from '../../src/modules/events/event-counts.repository.js';
 
 const EVENTS = '/cal/events/v1/events';
 

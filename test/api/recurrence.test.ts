@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
-import { extendHorizons } from '../../src/modules/recurrence/recurrence.horizon.js';
+import { extendHorizons } from '../../src/modules/recurrence/recurrence-horizon.service.js';
 
 const EVENTS = '/cal/events/v1/events';
 

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
-import { MAX_PHRASES, registrationPacing } from '../../src/modules/events/event.search-counts.js';
+import { MAX_PHRASES, registrationPacing } from '../../src/modules/events/event-counts.service.js';
 
 const EVENTS = '/cal/events/v1/events';
 

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildApp } from '../../src/app.js';
 import { connect } from '../../src/db/connect.js';
-import { registrationPacing } from '../../src/modules/events/event.search-counts.js';
+import { registrationPacing } from '../../src/modules/events/event-counts.service.js';
 import { backends, createTestApp, injector, type TestApp } from '../helpers/app.js';
 
 /**

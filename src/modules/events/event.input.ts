@@ -11,9 +11,10 @@ import { checkCommonFields, visibleTo, type CommonChanges } from '../posts/post.
 import { resolveTermInputs } from '../terms/term.embed.js';
 import { VENUE } from '../venues/venue.kind.js';
 import { eventErrors } from './event.errors.js';
+import * as events from './event.repository.js';
 import { isHttpUrl } from '../../lib/url.js';
 import { checkRecurrence, type CheckedRecurrence, type RecurrencePolicy } from '../recurrence/recurrence.input.js';
-import { findRecurrence } from '../recurrence/recurrence.repository.js';
+import { findRecurrence } from '../recurrence/recurrence.service.js';
 import type { Recurrence } from '../recurrence/recurrence.rule.js';
 
 /** A linked venue or organizer: an existing record, or one to create (de-duplicated) with the event. */
@@ -129,7 +130,7 @@ async function checkEventRecurrence(
 /** The rule of the series `id` names (rdates and exdates travel as they are), if it is one. */
 async function inheritedRecurrence(db: Db, id: number | null): Promise<Recurrence | undefined> {
   if (id === null) return undefined;
-  const source = await db.selectFrom('events').select(['id', 'series_id']).where('id', '=', id).executeTakeFirst();
+  const source = await events.seriesIdOf(db, id);
   if (!source || source.series_id !== source.id) return undefined;
   const stored = await findRecurrence(db, source.id);
   return stored && { rrule: stored.rrule, rdates: stored.rdates, exdates: stored.exdates };
@@ -238,13 +239,7 @@ function linkedIdOf(item: unknown): number | null {
 async function linkableIds(db: Db, kind: LinkedKind, items: unknown[], ctx: RequestContext): Promise<Set<number>> {
   const ids = items.map(linkedIdOf).filter((id): id is number => id !== null);
   if (ids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom(kind.table)
-    .select('id')
-    .where('id', 'in', ids)
-    .where(visibleTo(ctx.actor, LIVE_STATUSES, kind.table))
-    .execute();
-  return new Set(rows.map((r) => r.id));
+  return events.visibleLinkedIds(db, kind.table, ids, visibleTo(ctx.actor, LIVE_STATUSES, kind.table));
 }
 
 /** One linked record given as an id, `{id}` or an object of fields; null when it is neither. */

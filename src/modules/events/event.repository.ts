@@ -1,3 +1,4 @@
+import type { Expression, SqlBool } from 'kysely';
 import type { Db, EventRow, EventTable } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 
@@ -26,6 +27,25 @@ export function findBySlug(db: Db, slug: string, lang: string): Promise<EventRow
     .orderBy('id')
     .limit(1)
     .executeTakeFirst();
+}
+
+/** The event `id` and the series it belongs to (its own id for a series row), if it is an event. */
+export function seriesIdOf(
+  db: Db,
+  id: number,
+): Promise<{ id: number; series_id: number | null | undefined } | undefined> {
+  return db.selectFrom('events').select(['id', 'series_id']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Of `ids`, the venues or organizers that `visible` (the caller's visibility condition) lets through; one query. */
+export async function visibleLinkedIds(
+  db: Db,
+  table: 'venues' | 'organizers',
+  ids: number[],
+  visible: Expression<SqlBool>,
+): Promise<Set<number>> {
+  const rows = await db.selectFrom(table).select('id').where('id', 'in', ids).where(visible).execute();
+  return new Set(rows.map((r) => r.id));
 }
 
 const insertRow = prepared((db, row: EventTable) => db.insertInto('events').values(row));

@@ -12,7 +12,7 @@ import {
 } from '../../http/schemas.js';
 import { eventErrors } from './event.errors.js';
 import { attemptKey, PasswordAttempts } from './event.access.js';
-import { listEvents, windowKey } from './event.list.js';
+import { listEvents, windowKey } from './event-list.service.js';
 import { totalHeaders } from '../../http/pagination.js';
 import { etagOfBody, underIfMatch, withEtag } from '../../http/conditional.js';
 import { lockRow } from '../../db/dialect.js';
@@ -30,11 +30,11 @@ import {
   type EventReadParams,
 } from './event.schema.js';
 import { createEvent } from './event.service.js';
-import { deleteInScope, updateInScope, type Scope } from '../recurrence/recurrence.scope.js';
+import { deleteInScope, updateInScope, type Scope } from './event-scope.service.js';
 import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
-import { startHorizonStep } from '../recurrence/recurrence.horizon.js';
+import { startHorizonStep } from '../recurrence/recurrence-horizon.service.js';
 import { negotiateFormat } from '../feeds/feed.format.js';
-import { respondEventFeed, respondEventListFeed } from '../feeds/feeds.handlers.js';
+import { respondEventFeed, respondEventListFeed } from '../feeds/feed.routes.js';
 import { checkEventInput, type EventChanges } from './event.input.js';
 
 const BASE = '/cal/events/v1/events';

@@ -13,7 +13,7 @@ import type { EventChanges, LinkPlan } from './event.input.js';
 import * as events from './event.repository.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
-import { startSeries } from '../recurrence/recurrence.series.js';
+import { startSeries } from '../recurrence/recurrence.service.js';
 
 async function applyLink(trx: Db, plan: LinkPlan, kind: typeof VENUE, ctx: RequestContext): Promise<number> {
   return plan.kind === 'id' ? plan.id : (await insertLinked(trx, kind, plan.changes, ctx)).id;

@@ -1,9 +1,8 @@
-import type { Db, EventRow } from '../../db/database.js';
+import type { EventRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
-import { canRead } from '../../auth/roles.js';
 import { localToUtc, zoneOrUtc } from '../../lib/dates.js';
 import { globalId } from '../posts/post.mapper.js';
-import { findRecurrences, type StoredRecurrence } from '../recurrence/recurrence.repository.js';
+import type { StoredRecurrence } from '../recurrence/recurrence.service.js';
 import { expand, parseRule } from '../recurrence/recurrence.rule.js';
 import { icalZone } from './ical.timezones.js';
 import { dateTimeValue, dateValue, paramValue, property, utcValue } from './ical.text.js';
@@ -32,111 +31,6 @@ export interface FeedSeries {
 
 /** What a feed has written so far: each series once, however many of its occurrences it selected. */
 export type SeriesWritten = Set<number>;
-
-const readable = (row: EventRow, ctx: RequestContext): boolean =>
-  row.status !== 'trash' && row.hide_from_listings === 0 && canRead(ctx.actor, row);
-/** A row the feeds show as cancelled (as feed.query.ts selects them): trashed after publication. */
-const cancelledOnce = (row: EventRow): boolean =>
-  row.status === 'trash' && row.trashed_from === 'publish' && row.hide_from_listings === 0;
-
-/**
- * The series of `rows` not yet written whose series row the caller may read, or that was trashed
- * after publication (three queries for a batch of rows, none when no row recurs; one more when a
- * series is cancelled). Occurrences of other series are written as plain events.
- */
-export async function loadFeedSeries(
-  db: Db,
-  rows: EventRow[],
-  ctx: RequestContext,
-  written: SeriesWritten,
-): Promise<Map<number, FeedSeries>> {
-  const found = new Map<number, FeedSeries>();
-  const ids = [
-    ...new Set(
-      rows.flatMap((row) =>
-        row.series_id === null || row.series_id === undefined || written.has(row.series_id) ? [] : [row.series_id],
-      ),
-    ),
-  ];
-  if (ids.length === 0) return found;
-  const [masters, recurrences, others] = await Promise.all([
-    db.selectFrom('events').selectAll().where('id', 'in', ids).execute(),
-    findRecurrences(db, ids),
-    db
-      .selectFrom('events')
-      .selectAll()
-      .where('series_id', 'in', ids)
-      .where('status', '<>', 'trash')
-      .where((eb) =>
-        eb.or([eb('recurrence_exception', '=', 1), eb('status', '<>', 'publish'), eb('hide_from_listings', '=', 1)]),
-      )
-      .orderBy('recurrence_id')
-      .execute(),
-  ]);
-  const cancelledIds = masters.filter((m) => m.series_id === m.id && cancelledOnce(m)).map((m) => m.id);
-  const cancelledExceptions =
-    cancelledIds.length === 0
-      ? []
-      : await db
-          .selectFrom('events')
-          .selectAll()
-          .where('series_id', 'in', cancelledIds)
-          .where('recurrence_exception', '=', 1)
-          .where('status', '=', 'trash')
-          .where('trashed_from', '=', 'publish')
-          .orderBy('recurrence_id')
-          .execute();
-  for (const master of masters) {
-    const recurrence = recurrences.get(master.id);
-    if (!recurrence || master.series_id !== master.id) continue;
-    if (cancelledIds.includes(master.id)) {
-      const exdates = new Set(recurrence.exdates);
-      const exceptions = cancelledExceptions.filter(
-        (row) => row.series_id === master.id && row.id !== master.id && !exdates.has(row.recurrence_id!),
-      );
-      found.set(master.id, { master, recurrence, cancelled: true, exceptions, hidden: [] });
-      continue;
-    }
-    if (!readable(master, ctx)) continue;
-    const own = others.filter((row) => row.series_id === master.id && row.id !== master.id);
-    found.set(master.id, {
-      master,
-      recurrence,
-      cancelled: false,
-      exceptions: own.filter((row) => row.recurrence_exception === 1 && readable(row, ctx)),
-      hidden: own.filter((row) => !readable(row, ctx)).map((row) => row.recurrence_id!),
-    });
-  }
-  return found;
-}
-
-/**
- * The time zones a feed of `ids` writes besides those of the rows themselves: a series brings its
- * master and its exceptions, which may lie outside the feed's window (and an exception may have
- * been moved to another zone). Each needs its VTIMEZONE, or a TZID would name nothing.
- */
-export async function seriesZones(db: Db, ids: number[]): Promise<Set<string>> {
-  const zones = new Set<string>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const part = ids.slice(i, i + 500);
-    const rows = await db
-      .selectFrom('events')
-      .select('timezone')
-      .distinct()
-      .where('all_day', '=', 0)
-      .where((eb) => eb.or([eb('id', '=', eb.ref('series_id')), eb('recurrence_exception', '=', 1)]))
-      .where('series_id', 'in', (eb) =>
-        eb
-          .selectFrom('events as selected')
-          .select('selected.series_id')
-          .where('selected.id', 'in', part)
-          .where('selected.series_id', 'is not', null),
-      )
-      .execute();
-    for (const row of rows) zones.add(row.timezone);
-  }
-  return zones;
-}
 
 /** A list of local wall times as a DATE or DATE-TIME property in the series' zone form. */
 function dateList(name: string, walls: string[], master: EventRow): string {

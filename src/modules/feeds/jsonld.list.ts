@@ -4,10 +4,10 @@ import type { RequestContext } from '../../http/context.js';
 import { clampPerPage, offsetOf, type Page } from '../../http/pagination.js';
 import { unlocked } from '../posts/post.password.js';
 import { eventJsonLd } from '../events/event.jsonld.js';
-import { listEvents } from '../events/event.list.js';
+import { listEvents } from '../events/event-list.service.js';
 import { loadEventRelations, toEventObject } from '../events/event.mapper.js';
 import type { EventListParams } from '../events/event.schema.js';
-import { loadFeedRows } from './feed.query.js';
+import { loadFeedRows } from './feed.repository.js';
 
 /**
  * The schema.org JSON-LD of an event as a single read has it (`json_ld`). A password-protected

@@ -4,9 +4,8 @@ import { bumpDataVersion } from '../../db/data-version.js';
 import { lockRow } from '../../db/dialect.js';
 import { inTransaction } from '../../db/transaction.js';
 import { zoneOrUtc } from '../../lib/dates.js';
-import * as events from '../events/event.repository.js';
 import { horizonLocal, type RecurrencePolicy } from './recurrence.input.js';
-import { materialize } from './recurrence.materialize.js';
+import { materialize } from './recurrence.service.js';
 import * as store from './recurrence.repository.js';
 import { expand, parseRule } from './recurrence.rule.js';
 import { nowUtc } from '../../lib/clock.js';
@@ -34,7 +33,7 @@ async function extendSeries(
     await lockRow(trx, 'events', seriesId);
     const stored = await store.findRecurrence(trx, seriesId);
     if (!stored || stored.complete || stored.expandedUntil >= cutoff) return 0;
-    const series = await events.findById(trx, seriesId);
+    const series = await store.findEvent(trx, seriesId);
     const rule = series ? parseRule(stored.rrule, zoneOrUtc(series.timezone)) : 'gone';
     if (!series || series.status === 'trash' || series.series_id !== series.id || typeof rule === 'string') {
       // Nothing to extend any more: take it off the list.

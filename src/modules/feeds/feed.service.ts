@@ -1,18 +1,23 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Expression, SqlBool } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Db, EventRow } from '../../db/database.js';
 import type { CountCache } from '../../db/count-cache.js';
 import type { RequestContext } from '../../http/context.js';
 import { nowUtc } from '../../lib/clock.js';
 import { shiftDays, utcToLocal, zoneOrUtc } from '../../lib/dates.js';
-import { buildFilter } from '../events/event.list.js';
+import { canRead } from '../../auth/roles.js';
+import { buildFilter } from '../events/event-list.service.js';
 import type { EventListParams } from '../events/event.schema.js';
+import * as feeds from './feed.repository.js';
+import { findRecurrences } from '../recurrence/recurrence.service.js';
+import type { FeedSeries, SeriesWritten } from './ical.series.js';
 
 /**
- * Which events a calendar feed holds: the event list's filters and visibility (buildFilter, the
- * same code as GET /events), over the feed's window, not paginated, at most `max` events: the
- * nearest to today first when more match. Events trashed after publication that are still in the
- * window come too, to be written as cancelled.
+ * Which events a calendar feed holds, and the series they bring (feed.repository.ts runs the
+ * statements). The events: the event list's filters and visibility (buildFilter, the same code as
+ * GET /events), over the feed's window, not paginated, at most `max` events: the nearest to today
+ * first when more match. Events trashed after publication that are still in the window come too,
+ * to be written as cancelled.
  */
 
 const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
@@ -38,13 +43,6 @@ export function feedParams(q: EventListParams, today: string): EventListParams {
   const start = shiftDays(`${today} 00:00:00`, -FEED_DAYS_BEFORE).slice(0, 10);
   const end = DateTime.fromISO(today, { zone: 'utc' }).plus({ years: FEED_YEARS_AHEAD }).toISODate()!;
   return Object.assign({}, q, { start_date: q.start_date ?? start, end_date: q.end_date ?? end });
-}
-
-interface Light {
-  id: number;
-  start_local: string;
-  timezone: string;
-  all_day: number;
 }
 
 export interface FeedSelection {
@@ -79,45 +77,26 @@ export async function selectFeedEvents(
   max: number,
 ): Promise<FeedSelection> {
   const filter = await buildFilter(db, feedParams(q, today), ctx, DateTime.utc());
-  // The list's base: its language and listed events (the literal matches the partial index).
-  const base = (where: Expression<SqlBool>[]) =>
-    db
-      .selectFrom('events')
-      .where('events.lang', '=', ctx.lang)
-      .where(sql<SqlBool>`events.hide_from_listings = 0`)
-      .where((eb) => eb.and(where));
   const sets: Expression<SqlBool>[][] = [filter.where];
   if (showsPublished(q.status)) {
     const others = filter.where.filter((w) => w !== filter.visibility);
-    sets.push([...others, sql<SqlBool>`events.status = 'trash'`, sql<SqlBool>`events.trashed_from = 'publish'`]);
+    sets.push([...others, ...feeds.cancelledClauses()]);
   }
   const light = (where: Expression<SqlBool>[], direction: 'asc' | 'desc', limit: number) =>
-    base(where)
-      .select(['events.id', 'events.start_local', 'events.timezone', 'events.all_day'])
-      .orderBy('events.start_local', direction)
-      .orderBy('events.id', direction)
-      .limit(limit)
-      .execute() as Promise<Light[]>;
+    feeds.lightRows(db, ctx.lang, where, direction, limit);
 
   const firsts = await Promise.all(sets.map((where) => light(where, 'asc', max + 1)));
-  let chosen: Light[][] = firsts;
+  let chosen: feeds.FeedLight[][] = firsts;
   let total = firsts.reduce((n, rows) => n + rows.length, 0);
   if (total > max) {
     // More than the cap: the nearest to today (site wall clock) either way, today's own at distance 0.
     const split = `${today} 00:00:00`;
     const [totals, halves] = await Promise.all([
-      Promise.all(
-        sets.map((where) =>
-          counts.count(
-            base(where).select((eb) => eb.fn.countAll<number>().as('n')),
-            version,
-          ),
-        ),
-      ),
+      Promise.all(sets.map((where) => counts.count(feeds.countListed(db, ctx.lang, where), version))),
       Promise.all(
         sets.flatMap((where) => [
-          light([...where, sql<SqlBool>`events.start_local >= ${split}`], 'asc', max),
-          light([...where, sql<SqlBool>`events.start_local < ${split}`], 'desc', max),
+          light([...where, feeds.startClause(split, true)], 'asc', max),
+          light([...where, feeds.startClause(split, false)], 'desc', max),
         ]),
       ),
     ]);
@@ -138,10 +117,72 @@ export async function selectFeedEvents(
   };
 }
 
-/** Full rows of some of the selected events, in the order of `ids`. */
-export async function loadFeedRows(db: Db, ids: number[]): Promise<EventRow[]> {
-  if (ids.length === 0) return [];
-  const rows = (await db.selectFrom('events').selectAll().where('id', 'in', ids).execute()) as EventRow[];
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+const readable = (row: EventRow, ctx: RequestContext): boolean =>
+  row.status !== 'trash' && row.hide_from_listings === 0 && canRead(ctx.actor, row);
+/** A row the feeds show as cancelled (as selectFeedEvents selects them): trashed after publication. */
+const cancelledOnce = (row: EventRow): boolean =>
+  row.status === 'trash' && row.trashed_from === 'publish' && row.hide_from_listings === 0;
+
+/**
+ * The series of `rows` not yet written whose series row the caller may read, or that was trashed
+ * after publication (three queries for a batch of rows, none when no row recurs; one more when a
+ * series is cancelled). Occurrences of other series are written as plain events.
+ */
+export async function loadFeedSeries(
+  db: Db,
+  rows: EventRow[],
+  ctx: RequestContext,
+  written: SeriesWritten,
+): Promise<Map<number, FeedSeries>> {
+  const found = new Map<number, FeedSeries>();
+  const ids = [
+    ...new Set(
+      rows.flatMap((row) =>
+        row.series_id === null || row.series_id === undefined || written.has(row.series_id) ? [] : [row.series_id],
+      ),
+    ),
+  ];
+  if (ids.length === 0) return found;
+  const [masters, recurrences, others] = await Promise.all([
+    feeds.seriesMasters(db, ids),
+    findRecurrences(db, ids),
+    feeds.seriesDepartures(db, ids),
+  ]);
+  const cancelledIds = masters.filter((m) => m.series_id === m.id && cancelledOnce(m)).map((m) => m.id);
+  const cancelledExceptions = cancelledIds.length === 0 ? [] : await feeds.cancelledExceptions(db, cancelledIds);
+  for (const master of masters) {
+    const recurrence = recurrences.get(master.id);
+    if (!recurrence || master.series_id !== master.id) continue;
+    if (cancelledIds.includes(master.id)) {
+      const exdates = new Set(recurrence.exdates);
+      const exceptions = cancelledExceptions.filter(
+        (row) => row.series_id === master.id && row.id !== master.id && !exdates.has(row.recurrence_id!),
+      );
+      found.set(master.id, { master, recurrence, cancelled: true, exceptions, hidden: [] });
+      continue;
+    }
+    if (!readable(master, ctx)) continue;
+    const own = others.filter((row) => row.series_id === master.id && row.id !== master.id);
+    found.set(master.id, {
+      master,
+      recurrence,
+      cancelled: false,
+      exceptions: own.filter((row) => row.recurrence_exception === 1 && readable(row, ctx)),
+      hidden: own.filter((row) => !readable(row, ctx)).map((row) => row.recurrence_id!),
+    });
+  }
+  return found;
+}
+
+/**
+ * The time zones a feed of `ids` writes besides those of the rows themselves: a series brings its
+ * master and its exceptions, which may lie outside the feed's window (and an exception may have
+ * been moved to another zone). Each needs its VTIMEZONE, or a TZID would name nothing.
+ */
+export async function seriesZones(db: Db, ids: number[]): Promise<Set<string>> {
+  const zones = new Set<string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const zone of await feeds.seriesZoneNames(db, ids.slice(i, i + 500))) zones.add(zone);
+  }
+  return zones;
 }

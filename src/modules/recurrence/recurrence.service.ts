@@ -1,19 +1,33 @@
 import type { Db, EventRow, EventTable } from '../../db/database.js';
-import { localToUtc, zoneOrUtc } from '../../lib/dates.js';
+import { localToUtc, timezoneAbbr, zoneOrUtc } from '../../lib/dates.js';
 import { nowUtc } from '../../lib/clock.js';
 import { shiftTermCounts } from '../terms/term.embed.js';
-import * as events from '../events/event.repository.js';
 import { horizonLocal, type CheckedRecurrence, type RecurrencePolicy } from './recurrence.input.js';
-import { bumpRevisions, forChunks, linkAll, materialize, occurrenceDates } from './recurrence.materialize.js';
 import * as store from './recurrence.repository.js';
-import { addWall, expand, parseRule, withCount, withUntil, type Recurrence } from './recurrence.rule.js';
+import {
+  addWall,
+  expand,
+  parseRule,
+  pinWallTime,
+  wallDuration,
+  withCount,
+  withUntil,
+  type Recurrence,
+} from './recurrence.rule.js';
+import { summarize } from './recurrence.summary.js';
 
 /**
+ * Recurring events: below the events module (which calls these from its writes and its mapper,
+ * and never the reverse), so this module reads and writes the rows of a series through its own
+ * repository and never imports events.
+ *
  * Series-wide steps, each inside the caller's write transaction: start a series, re-expand it
  * after its rule or dates changed, carry a series edit to its occurrences, split it, stop it,
  * exclude one date, trash it whole. Non-exception occurrences mirror their series (fields, links,
  * status), which is what lets most of these run as a few multi-row statements.
  */
+
+export { findRecurrence, findRecurrences, type StoredRecurrence } from './recurrence.repository.js';
 
 /** Occurrence columns a series edit carries over (dates, slug and translation group are each occurrence's own). */
 const MIRRORED = [
@@ -39,6 +53,78 @@ const MIRRORED = [
   'modified_utc',
 ] as const satisfies readonly (keyof EventTable)[];
 
+// --- Occurrences as event rows: what each one copies from its series ---------------------------
+
+/** The dates of the occurrence whose original start (recurrence id) is `wall`, with the series' local duration. */
+export function occurrenceDates(
+  series: EventRow,
+  wall: string,
+): Pick<EventTable, 'start_local' | 'end_local' | 'start_utc' | 'end_utc' | 'timezone_abbr'> {
+  const zone = zoneOrUtc(series.timezone);
+  const start = pinWallTime(wall, zone);
+  const end = pinWallTime(addWall(wall, wallDuration(series.start_local, series.end_local)), zone);
+  return {
+    start_local: start.local,
+    end_local: end.local,
+    start_utc: start.utc,
+    end_utc: end.utc,
+    timezone_abbr: timezoneAbbr(start.local, zone, series.timezone),
+  };
+}
+
+/** `<series-slug>-<yyyy-mm-dd>`, made unique among the language's live records (two on one day get -2…). */
+async function occurrenceSlugs(trx: Db, series: EventRow, walls: string[]): Promise<string[]> {
+  const wanted = walls.map((wall) => `${series.slug}-${wall.slice(0, 10)}`);
+  const taken = await store.takenSlugs(trx, series.lang, [...new Set(wanted)]);
+  return wanted.map((slug) => {
+    let candidate = slug;
+    for (let n = 2; taken.has(candidate); n += 1) candidate = `${slug}-${n}`;
+    taken.add(candidate);
+    return candidate;
+  });
+}
+
+/**
+ * Creates the occurrences of `series` at the wall times `walls` (recurrence ids not yet present):
+ * the series' fields, venue, organizers and terms, `post_parent` and `series_id` naming the series.
+ * Returns the new ids.
+ */
+export async function materialize(trx: Db, series: EventRow, walls: string[]): Promise<number[]> {
+  if (walls.length === 0) return [];
+  const [ids, slugs, groups, organizerIds, termIds] = await Promise.all([
+    store.allocateIds(trx, walls.length),
+    occurrenceSlugs(trx, series, walls),
+    store.translationGroups(trx, series, walls),
+    store.organizerIdsOf(trx, series.id),
+    store.termIdsOf(trx, series.id),
+  ]);
+  const { id: _id, slug: _slug, trid: _trid, ...shared } = series;
+  const rows: EventTable[] = walls.map((wall, i) =>
+    Object.assign({}, shared, occurrenceDates(series, wall), {
+      id: ids[i]!,
+      slug: slugs[i]!,
+      trid: groups.get(wall) ?? ids[i]!,
+      post_parent: series.id,
+      series_id: series.id,
+      recurrence_id: wall,
+      recurrence_exception: 0,
+      revision: 0,
+      trashed_from: null,
+    }),
+  );
+  await store.insertEvents(trx, rows);
+  await store.linkAll(trx, ids, organizerIds, termIds);
+  await shiftTermCounts(
+    trx,
+    { termIds, published: false },
+    { termIds, published: series.status === 'publish' },
+    ids.length,
+  );
+  return ids;
+}
+
+// --- Series-wide steps -----------------------------------------------------------------------
+
 /** Makes `row` (just written with its links) a series and materializes its occurrences to the horizon. */
 export async function startSeries(
   trx: Db,
@@ -52,7 +138,7 @@ export async function startSeries(
     recurrence_exception: 0,
     post_parent: null,
   });
-  await events.update(trx, row.id, {
+  await store.updateEvents(trx, [row.id], {
     series_id: row.id,
     recurrence_id: row.start_local,
     recurrence_exception: 0,
@@ -72,14 +158,8 @@ export async function startSeries(
 /** Trashes non-exception occurrences in bulk (they share the series' status and terms). */
 async function trashMirrors(trx: Db, series: EventRow, ids: number[], termIds: number[]): Promise<void> {
   if (ids.length === 0) return;
-  await forChunks(ids, (part) =>
-    trx
-      .updateTable('events')
-      .set({ status: 'trash', trashed_from: series.status, modified_utc: nowUtc() })
-      .where('id', 'in', part)
-      .execute(),
-  );
-  await bumpRevisions(trx, ids);
+  await store.updateEvents(trx, ids, { status: 'trash', trashed_from: series.status, modified_utc: nowUtc() });
+  await store.bumpRevisions(trx, ids);
   await shiftTermCounts(
     trx,
     { termIds, published: series.status === 'publish' },
@@ -92,15 +172,15 @@ async function trashMirrors(trx: Db, series: EventRow, ids: number[], termIds: n
 async function trashAllMirrors(trx: Db, series: EventRow): Promise<EventRow[]> {
   const live = await store.liveOccurrences(trx, series.id);
   const mirrors = live.filter((row) => row.recurrence_exception !== 1).map((row) => row.id);
-  await trashMirrors(trx, series, mirrors, await events.allTermIds(trx, series.id));
+  await trashMirrors(trx, series, mirrors, await store.termIdsOf(trx, series.id));
   return live;
 }
 
 /** Trashes one occurrence that may differ from its series (an exception). */
 async function trashOne(trx: Db, row: EventRow): Promise<void> {
-  await events.update(trx, row.id, { status: 'trash', trashed_from: row.status, modified_utc: nowUtc() });
-  await events.bumpRevision(trx, row.id);
-  const termIds = await events.allTermIds(trx, row.id);
+  await store.updateEvents(trx, [row.id], { status: 'trash', trashed_from: row.status, modified_utc: nowUtc() });
+  await store.bumpRevisions(trx, [row.id]);
+  const termIds = await store.termIdsOf(trx, row.id);
   await shiftTermCounts(trx, { termIds, published: row.status === 'publish' }, { termIds, published: false });
 }
 
@@ -157,18 +237,18 @@ export async function reexpand(
     }
   }
   for (const { row, wall } of moves) {
-    await events.update(trx, row.id, {
+    await store.updateEvents(trx, [row.id], {
       ...occurrenceDates(series, wall),
       recurrence_id: wall,
       timezone: series.timezone,
       all_day: series.all_day,
     });
   }
-  await bumpRevisions(
+  await store.bumpRevisions(
     trx,
     moves.map((m) => m.row.id),
   );
-  const termIds = await events.allTermIds(trx, series.id);
+  const termIds = await store.termIdsOf(trx, series.id);
   await trashMirrors(
     trx,
     series,
@@ -199,16 +279,15 @@ export async function propagate(trx: Db, edit: SeriesEdit): Promise<void> {
   if (targets.length === 0) return;
   const columns: Partial<EventTable> = {};
   for (const key of MIRRORED) if (after[key] !== before[key]) Object.assign(columns, { [key]: after[key] });
-  if (Object.keys(columns).length > 0)
-    await forChunks(targets, (part) => trx.updateTable('events').set(columns).where('id', 'in', part).execute());
+  await store.updateEvents(trx, targets, columns);
   if (edit.organizersChanged) {
-    const organizerIds = (await events.organizerLinks(trx, [after.id])).map((l) => l.organizer_id);
-    await forChunks(targets, (part) => trx.deleteFrom('event_organizers').where('event_id', 'in', part).execute());
-    await linkAll(trx, targets, organizerIds, []);
+    const organizerIds = await store.organizerIdsOf(trx, after.id);
+    await store.unlinkAll(trx, targets, 'event_organizers');
+    await store.linkAll(trx, targets, organizerIds, []);
   }
   if (edit.termsChanged) {
-    await forChunks(targets, (part) => trx.deleteFrom('event_terms').where('event_id', 'in', part).execute());
-    await linkAll(trx, targets, [], edit.termsAfter);
+    await store.unlinkAll(trx, targets, 'event_terms');
+    await store.linkAll(trx, targets, [], edit.termsAfter);
   }
   await shiftTermCounts(
     trx,
@@ -216,18 +295,19 @@ export async function propagate(trx: Db, edit: SeriesEdit): Promise<void> {
     { termIds: edit.termsAfter, published: after.status === 'publish' },
     targets.length,
   );
-  await bumpRevisions(trx, targets);
+  await store.bumpRevisions(trx, targets);
 }
 
 /** `recurrence: null` on a series: its mirrors go to the trash, exceptions become plain events. */
 export async function stopSeries(trx: Db, series: EventRow): Promise<EventRow> {
   const live = await trashAllMirrors(trx, series);
   const detach = { series_id: null, recurrence_id: null, recurrence_exception: 0, post_parent: null };
-  await forChunks(
+  await store.updateEvents(
+    trx,
     live.filter((row) => row.recurrence_exception === 1).map((row) => row.id),
-    (part) => trx.updateTable('events').set(detach).where('id', 'in', part).execute(),
+    detach,
   );
-  await events.update(trx, series.id, detach);
+  await store.updateEvents(trx, [series.id], detach);
   await store.deleteRecurrence(trx, series.id);
   return Object.assign({}, series, detach);
 }
@@ -286,20 +366,14 @@ export async function splitSeries(
   const moved = (await store.liveOccurrences(trx, series.id))
     .filter((row) => row.recurrence_id! > wall)
     .map((row) => row.id);
-  await forChunks(moved, (part) =>
-    trx
-      .updateTable('events')
-      .set({ series_id: occurrence.id, post_parent: occurrence.id })
-      .where('id', 'in', part)
-      .execute(),
-  );
+  await store.updateEvents(trx, moved, { series_id: occurrence.id, post_parent: occurrence.id });
   const head = {
     series_id: occurrence.id,
     post_parent: null,
     recurrence_id: occurrence.start_local,
     recurrence_exception: 0,
   };
-  await events.update(trx, occurrence.id, head);
+  await store.updateEvents(trx, [occurrence.id], head);
   await store.saveRecurrence(trx, occurrence.id, later, stored.expandedUntil, stored.complete);
   return Object.assign({}, occurrence, head);
 }
@@ -307,5 +381,39 @@ export async function splitSeries(
 /** The series row of an occurrence (a series is its own). */
 export async function seriesOf(db: Db, row: EventRow): Promise<EventRow | undefined> {
   if (row.series_id === null || row.series_id === undefined) return undefined;
-  return row.series_id === row.id ? row : events.findById(db, row.series_id);
+  return row.series_id === row.id ? row : store.findEvent(db, row.series_id);
+}
+
+// --- The public page of a series ---------------------------------------------------------------
+
+/** What the public page of a recurring event says about its series: the rule in words and the next published dates. */
+export interface SeriesOverview {
+  summary: string;
+  next: Pick<
+    EventRow,
+    'id' | 'slug' | 'start_local' | 'end_local' | 'start_utc' | 'end_utc' | 'all_day' | 'timezone' | 'timezone_abbr'
+  >[];
+}
+
+/**
+ * For the event page of a series or one of its occurrences; null for plain events. Published,
+ * listed occurrences only (pages show the public view), from `fromLocal` on, at most `limit`
+ * (through the series index: a series has at most CAL_RECURRENCE_MAX rows to sort).
+ */
+export async function seriesOverview(
+  db: Db,
+  row: EventRow,
+  lang: string,
+  fromLocal: string,
+  limit: number,
+): Promise<SeriesOverview | null> {
+  const seriesId = row.series_id;
+  if (seriesId === null || seriesId === undefined) return null;
+  const stored = await store.findRecurrence(db, seriesId);
+  if (!stored) return null;
+  const series = seriesId === row.id ? row : await store.findEvent(db, seriesId);
+  if (!series) return null;
+  const rule = parseRule(stored.rrule, zoneOrUtc(series.timezone));
+  const next = await store.nextPublished(db, seriesId, row.id, fromLocal, limit);
+  return { summary: typeof rule === 'string' ? stored.rrule : summarize(rule, series.start_local, lang), next };
 }

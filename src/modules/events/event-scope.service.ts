@@ -4,22 +4,29 @@ import type { RequestContext } from '../../http/context.js';
 import { invalidParams, restForbidden } from '../../http/errors.js';
 import { localToUtc, timezoneAbbr, zoneOrUtc } from '../../lib/dates.js';
 import { canEdit } from '../../auth/roles.js';
-import * as events from '../events/event.repository.js';
-import type { EventChanges } from '../events/event.input.js';
-import { trashEventIn, updateEventIn } from '../events/event.service.js';
-import type { RecurrencePolicy } from './recurrence.input.js';
-import * as store from './recurrence.repository.js';
-import { addWall, wallDuration, type Recurrence } from './recurrence.rule.js';
+import * as events from './event.repository.js';
+import type { EventChanges } from './event.input.js';
+import { trashEventIn, updateEventIn } from './event.service.js';
+import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
+import { addWall, wallDuration, type Recurrence } from '../recurrence/recurrence.rule.js';
 import {
+  excludeDate,
+  findRecurrence,
   propagate,
   reexpand,
   seriesOf,
   splitSeries,
   startSeries,
   stopSeries,
-  excludeDate,
   trashSeries,
-} from './recurrence.series.js';
+} from '../recurrence/recurrence.service.js';
+
+/**
+ * Updates and deletes of an event under a scope of its series: event writes (updateEventIn,
+ * trashEventIn) followed by the series' own steps (recurrence.service.ts). Events depends on
+ * recurrence, never the reverse: recurrence reads and writes series rows through its own
+ * repository.
+ */
 
 /**
  * Which part of a series a write addresses (`?scope=`), as calendar clients offer it: this
@@ -104,7 +111,7 @@ async function editSeries(
     (column) => changes.columns[column] !== undefined && changes.columns[column] !== series[column],
   );
   if (!changes.recurrence && !datesMoved) return updated;
-  const stored = await store.findRecurrence(trx, series.id);
+  const stored = await findRecurrence(trx, series.id);
   const recurrence =
     changes.recurrence?.recurrence ?? (stored && followStart(stored, series.start_local, updated.start_local));
   if (!recurrence) return updated;

@@ -4,15 +4,16 @@ import type { RequestContext } from '../../http/context.js';
 import { totalHeaders } from '../../http/pagination.js';
 import { attemptKey, type PasswordAttempts } from '../events/event.access.js';
 import { unlocked } from '../posts/post.password.js';
-import { windowKey } from '../events/event.list.js';
+import { windowKey } from '../events/event-list.service.js';
 import { loadEventRelations, toEventObject } from '../events/event.mapper.js';
 import type { EventListParams, EventReadParams } from '../events/event.schema.js';
 import { globalId } from '../posts/post.mapper.js';
 import { MEDIA_TYPES, type Format } from './feed.format.js';
-import { feedToday, loadFeedRows, selectFeedEvents } from './feed.query.js';
+import { feedToday, loadFeedSeries, selectFeedEvents, seriesZones } from './feed.service.js';
+import { loadFeedRows } from './feed.repository.js';
 import { CALENDAR_TAIL, calendarHead, renderCancelled, renderEvent, type SeriesLines } from './ical.render.js';
 import { timezoneBlocks } from './ical.timezones.js';
-import { exceptionLines, loadFeedSeries, masterLines, seriesZones, type SeriesWritten } from './ical.series.js';
+import { exceptionLines, masterLines, type SeriesWritten } from './ical.series.js';
 import { eventLd, jsonLdList } from './jsonld.list.js';
 
 /**

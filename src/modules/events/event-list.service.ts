@@ -1,6 +1,6 @@
-import { sql, type SqlBool, type Expression, type SelectQueryBuilder } from 'kysely';
+import type { Expression, SqlBool } from 'kysely';
 import { DateTime } from 'luxon';
-import type { Database, Db, EventRow } from '../../db/database.js';
+import type { Db, EventRow } from '../../db/database.js';
 import type { CountCache } from '../../db/count-cache.js';
 import { dialectOf } from '../../db/dialect.js';
 import type { RequestContext } from '../../http/context.js';
@@ -11,26 +11,16 @@ import { Problems } from '../../http/problems.js';
 import { TEXT_LIMITS } from '../../http/schemas.js';
 import { formatSql, parseDateTime, shiftDays, zoneOrUtc, type Zone } from '../../lib/dates.js';
 import { checkStatusFilter, statusEcho, visibleTo, withTranslations } from '../posts/post.service.js';
-import { resolveTermFilter } from './event.term-filter.js';
-import { searchFilter, searchWords } from './event.search.js';
-import { searchCountsId } from './event.search-counts.js';
+import { searchFilter, searchWords } from './event-search.repository.js';
+import { countKeyOf, searchCountsId, wholeDay, type CountableFilters } from './event-counts.service.js';
 import { defaultListStatuses } from '../../auth/roles.js';
 import { eventErrors } from './event.errors.js';
 import { loadEventRelations, toEventObject } from './event.mapper.js';
 import { unlocked } from '../posts/post.password.js';
 import { shownFieldsSql } from '../../db/visibility.js';
 import type { EventListParams } from './event.schema.js';
-import {
-  countKeyOf,
-  wholeDay,
-  windowCountQuery,
-  type CountKey,
-  type CountableFilters,
-  type DayWindow,
-} from './event.window-count.js';
-
-/** The list's query before its select: the count and the page are made from it. */
-type EventQuery = SelectQueryBuilder<Database, 'events', object>;
+import { assertCountsAgree, windowCountQuery, type CountKey, type DayWindow } from './event-counts.repository.js';
+import * as list from './event-list.repository.js';
 
 const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
 type DateParam = 'start_date' | 'end_date' | (typeof RELATIVE)[number];
@@ -42,7 +32,6 @@ const COMPARE: Record<DateParam, { column: 'start_local' | 'end_local'; op: '>='
   ends_before: { column: 'end_local', op: '<' },
   ends_after: { column: 'end_local', op: '>' },
 };
-const EARTH_RADIUS = { mi: 3958.8, km: 6371 };
 /**
  * The first and last times stored (four-digit years). Bounds are compared as text, where a year
  * of five digits sorts before "2030": a bound past these is read as them.
@@ -58,7 +47,7 @@ export interface EventFilter {
   /** Set when the list is the public view of a window of whole days that per-day counts hold (countKey). */
   dayWindow: DayWindow | null;
   /**
-   * Set when per-day counts hold this list's events, whatever its window (event.window-count.ts):
+   * Set when per-day counts hold this list's events, whatever its window (event-counts.service.ts):
    * with dayWindow the total is their sum, and the month grid counts its days with them.
    */
   countKey: CountKey | null;
@@ -151,7 +140,7 @@ async function linkedFilter(
   ids: number[],
   problems: Problems,
 ): Promise<number[]> {
-  const found = await db.selectFrom(table).select('id').where('id', 'in', ids).execute();
+  const found = await list.existingIds(db, table, ids);
   if (found.length !== new Set(ids).size) {
     problems.add(name, `${name} must list existing ${table}.`);
     return [];
@@ -179,40 +168,108 @@ function checkGeoloc(q: EventListParams, ctx: RequestContext): void {
     );
 }
 
-/** Great-circle distance filter, bounded first by a latitude/longitude box the venues_geo index serves. */
-function geoWithin(lat: number, lng: number, radius: number, unit: 'mi' | 'km'): Expression<SqlBool> {
-  const r = EARTH_RADIUS[unit];
-  const dLat = (radius / r) * (180 / Math.PI);
-  const dLng = dLat / Math.max(Math.cos((lat * Math.PI) / 180), 0.01);
-  const rad = Math.PI / 180;
-  return sql<SqlBool>`exists (select 1 from venues v where v.id = events.venue_id
-    and v.geo_lat between ${lat - dLat} and ${lat + dLat} and v.geo_lng between ${lng - dLng} and ${lng + dLng}
-    and ${2 * r} * asin(sqrt(
-      power(sin((v.geo_lat - ${lat}) * ${rad} / 2), 2) +
-      cos(${lat * rad}) * cos(v.geo_lat * ${rad}) * power(sin((v.geo_lng - ${lng}) * ${rad} / 2), 2)
-    )) <= ${radius})`;
-}
-
 /**
- * `hide_subsequent_recurrences` (the original's premium parameter): of each series only its first
- * occurrence from the window's start on; plain events pass. Earlier occurrences of the same series,
- * language, status and listing are looked up through the series index; on SQLite a unary `+` keeps
- * the planner from the (lang, start_local) indexes, which it would otherwise scan for each row.
+ * The term ids an event list filter matches: each item by slug (request language first) or id,
+ * then child categories (WordPress includes children), then every translation of those terms.
+ * null when an item names no term of the taxonomy (the caller answers 400).
  */
-function firstOfSeries(db: Db, startBound: string | null): Expression<SqlBool> {
-  const plus = sql.raw(dialectOf(db) === 'sqlite' ? '+' : '');
-  const fromStart = startBound === null ? sql`` : sql` and ${plus}o.start_local >= ${startBound}`;
-  return sql<SqlBool>`(events.series_id is null or not exists (select 1 from events o where o.series_id = events.series_id
-    and ${plus}o.lang = events.lang and o.status = events.status and o.hide_from_listings = events.hide_from_listings${fromStart}
-    and (${plus}o.start_local < events.start_local or (o.start_local = events.start_local and o.id < events.id))))`;
+async function resolveTermFilter(
+  db: Db,
+  taxonomy: 'cal_events_cat' | 'post_tag',
+  items: (number | string)[],
+  lang: string,
+): Promise<number[] | null> {
+  const keys = [...new Set(items.map((item) => String(item).trim()))];
+  const numeric = keys.filter((key) => /^\d+$/.test(key)).map(Number);
+  // Every candidate in one query: by slug in any language, or by id.
+  const candidates = await list.termCandidates(db, taxonomy, keys, numeric);
+  const ids = new Set<number>();
+  for (const key of keys) {
+    const bySlug = candidates
+      .filter((c) => c.slug === key)
+      .sort((a, b) => Number(b.lang === lang) - Number(a.lang === lang) || a.id - b.id)[0];
+    const match = bySlug ?? candidates.find((c) => String(c.id) === key);
+    if (!match) return null;
+    ids.add(match.id);
+  }
+  if (taxonomy === 'cal_events_cat') {
+    // Children, grandchildren… level by level (category trees are shallow).
+    let frontier = [...ids];
+    while (frontier.length > 0) {
+      frontier = (await list.childTermIds(db, frontier)).filter((id) => !ids.has(id));
+      for (const id of frontier) ids.add(id);
+    }
+  }
+  for (const id of await list.translatedTermIds(db, [...ids])) ids.add(id);
+  return [...ids];
+}
+
+/** What buildFilter's parts add to: the conditions, the rest_url echo, the problems, what the counts know. */
+interface FilterParts {
+  where: Expression<SqlBool>[];
+  echo: [string, string][];
+  problems: Problems;
+  counted: CountableFilters;
 }
 
 /**
- * Term and organizer filters are `events.id in (select … from the link table)`, not a correlated
- * `exists`: SQLite then reads the term's or organizer's events once, from the link's index, into
- * a set (with a Bloom filter) that each event of the window is tested against, instead of one
- * index search per event: at a million events, page 10 of an organizer's year went from 546 ms to
- * 9 ms, a category's from 71 ms to 15 ms. PostgreSQL plans both forms as the same semi-join.
+ * The filters on an event's links: categories and tags (each item by slug in the request's
+ * language first, or id; then subcategories and translations), venues and organizers (with their
+ * translations). Returns whether one was given (a protected event's links are hidden from it).
+ */
+async function linkFilters(db: Db, q: EventListParams, ctx: RequestContext, parts: FilterParts): Promise<boolean> {
+  const { where, echo, problems, counted } = parts;
+  let given = false;
+  for (const [param, taxonomy] of [
+    ['categories', 'cal_events_cat'],
+    ['tags', 'post_tag'],
+  ] as const) {
+    const items = q[param];
+    if (items === undefined || items.length === 0) continue;
+    const termIds = await resolveTermFilter(db, taxonomy, items, ctx.lang);
+    if (termIds === null)
+      problems.add(param, `${param} must list existing ${param === 'tags' ? 'tags' : 'categories'} (ids or slugs).`);
+    else where.push(list.withTerms(termIds));
+    counted.terms = termIds;
+    given = true;
+  }
+  if (q.venue !== undefined && q.venue.length > 0) {
+    const ids = await linkedFilter(db, 'venues', 'venue', q.venue, problems);
+    if (ids.length > 0) where.push(list.atVenues(ids));
+    counted.venues = ids;
+    given = true;
+    echo.push(['venue', q.venue.join(',')]);
+  }
+  if (q.organizer !== undefined && q.organizer.length > 0) {
+    const ids = await linkedFilter(db, 'organizers', 'organizer', q.organizer, problems);
+    if (ids.length > 0) where.push(list.withOrganizers(ids));
+    counted.organizers = ids;
+    given = true;
+    echo.push(['organizer', q.organizer.join(',')]);
+  }
+  return given;
+}
+
+/** `geoloc` (at a venue with coordinates) and `geoloc_lat`/`geoloc_lng` (within the site's radius). */
+function geoFilters(q: EventListParams, ctx: RequestContext, { where, echo, problems }: FilterParts): boolean {
+  let given = false;
+  if (q.geoloc !== undefined && booleanParam(q.geoloc, 'geoloc')) {
+    where.push(list.atGeolocatedVenue());
+    given = true;
+    echo.push(['geoloc', '1']);
+  }
+  if (q.geoloc_lat !== undefined && q.geoloc_lng !== undefined) {
+    if (Math.abs(q.geoloc_lat) > 90) problems.add('geoloc_lat', 'geoloc_lat must be between -90 and 90.');
+    if (Math.abs(q.geoloc_lng) > 180) problems.add('geoloc_lng', 'geoloc_lng must be between -180 and 180.');
+    where.push(list.geoWithin(q.geoloc_lat, q.geoloc_lng, ctx.settings.geoloc_radius, ctx.settings.geoloc_unit));
+    given = true;
+    echo.push(['geoloc_lat', String(q.geoloc_lat)], ['geoloc_lng', String(q.geoloc_lng)]);
+  }
+  return given;
+}
+
+/**
+ * The checked filters of a list request, as conditions (event-list.repository.ts) and echo.
  *
  * `dates: false` leaves the date window out (no bounds, not even the default ones): the public
  * pages put their own window beside the list's other filters (a month grid takes in events that
@@ -258,6 +315,7 @@ export async function buildFilter(
     featured: undefined,
     search: null,
   };
+  const parts: FilterParts = { where, echo, problems, counted };
   let startBound: string | null = null;
   if (!byInclude && options.dates !== false) {
     const bounds = dateBounds(q, siteZone, strict, problems, now);
@@ -265,14 +323,13 @@ export async function buildFilter(
     startBound = bounds.find(([name]) => name === 'start_date' || name === 'starts_after')?.[1] ?? null;
     for (const [name, value] of bounds) {
       const { column, op } = COMPARE[name];
-      where.push(sql<SqlBool>`${sql.ref(`events.${column}`)} ${sql.raw(op)} ${value}`);
+      where.push(list.boundClause(column, op, value));
       // An event starts before it ends, so an upper bound on the end bounds the start too: the
       // index on (lang, start_local) then scans the window, not everything after its start. A day
       // of margin covers local times that repeat when the clocks go back (end_local < start_local);
       // past the last day stored, a day more would be a five-digit year (no event at all).
       if (column === 'end_local' && op.startsWith('<')) {
-        const margin = value.slice(0, 10) === LAST_TIME.slice(0, 10) ? LAST_TIME : shiftDays(value, 1);
-        where.push(sql<SqlBool>`events.start_local <= ${margin}`);
+        where.push(list.startsAtMost(value.slice(0, 10) === LAST_TIME.slice(0, 10) ? LAST_TIME : shiftDays(value, 1)));
       }
       echo.push([name, value]);
     }
@@ -285,50 +342,17 @@ export async function buildFilter(
   } else if (q.search !== undefined) {
     const search = await searchFilter(db, q.search, shown.clause);
     where.push(...search.clauses);
-    // A public search alone may be counted from per-day counts of its own (event.search-counts.ts).
+    // A public search alone may be counted from per-day counts of its own (event-counts.service.ts).
     if (publicOnly && !byInclude && others.length === 1) counted.search = await searchCountsId(db, search);
     echo.push(['search', q.search]);
   }
   echo.push(['status', statusEcho(q.status, statuses)]);
 
-  for (const [param, taxonomy] of [
-    ['categories', 'cal_events_cat'],
-    ['tags', 'post_tag'],
-  ] as const) {
-    const items = q[param];
-    if (items === undefined || items.length === 0) continue;
-    const termIds = await resolveTermFilter(db, taxonomy, items, ctx.lang);
-    if (termIds === null)
-      problems.add(param, `${param} must list existing ${param === 'tags' ? 'tags' : 'categories'} (ids or slugs).`);
-    else
-      where.push(
-        sql<SqlBool>`events.id in (select et.event_id from event_terms et where et.term_id in (${sql.join(termIds)}))`,
-      );
-    counted.terms = termIds;
-    filtersHidden = true;
-  }
-
-  if (q.venue !== undefined && q.venue.length > 0) {
-    const ids = await linkedFilter(db, 'venues', 'venue', q.venue, problems);
-    if (ids.length > 0) where.push(sql<SqlBool>`events.venue_id in (${sql.join(ids)})`);
-    counted.venues = ids;
-    filtersHidden = true;
-    echo.push(['venue', q.venue.join(',')]);
-  }
-  if (q.organizer !== undefined && q.organizer.length > 0) {
-    const ids = await linkedFilter(db, 'organizers', 'organizer', q.organizer, problems);
-    if (ids.length > 0)
-      where.push(
-        sql<SqlBool>`events.id in (select eo.event_id from event_organizers eo where eo.organizer_id in (${sql.join(ids)}))`,
-      );
-    counted.organizers = ids;
-    filtersHidden = true;
-    echo.push(['organizer', q.organizer.join(',')]);
-  }
+  if (await linkFilters(db, q, ctx, parts)) filtersHidden = true;
 
   const featured = booleanParam(q.featured, 'featured');
   if (featured !== undefined) {
-    where.push(sql<SqlBool>`events.featured = ${featured ? 1 : 0}`);
+    where.push(list.isFeatured(featured));
     counted.featured = featured;
     filtersHidden = true;
     echo.push(['featured', featured ? '1' : '0']);
@@ -336,36 +360,22 @@ export async function buildFilter(
   if (booleanParam(q.include_hidden, 'include_hidden') === true) echo.push(['include_hidden', '1']);
 
   if (q.post_parent !== undefined) {
-    const parent = await db.selectFrom('events').select('id').where('id', '=', q.post_parent).executeTakeFirst();
-    if (!parent) problems.add('post_parent', 'post_parent is not the id of an event.');
-    where.push(sql<SqlBool>`events.post_parent = ${q.post_parent}`);
+    if (!(await list.isEvent(db, q.post_parent))) problems.add('post_parent', 'post_parent is not the id of an event.');
+    where.push(list.withParent(q.post_parent));
     echo.push(['post_parent', String(q.post_parent)]);
   }
 
   if (booleanParam(q.hide_subsequent_recurrences, 'hide_subsequent_recurrences') === true) {
-    where.push(firstOfSeries(db, startBound));
+    where.push(list.firstOfSeries(db, startBound));
     echo.push(['hide_subsequent_recurrences', '1']);
   }
 
   if (byInclude) {
-    where.push(sql<SqlBool>`events.id in (${sql.join(q.include!)})`);
+    where.push(list.amongIds(q.include!));
     echo.push(['include', q.include!.join(',')]);
   }
 
-  if (q.geoloc !== undefined && booleanParam(q.geoloc, 'geoloc')) {
-    where.push(
-      sql<SqlBool>`exists (select 1 from venues v where v.id = events.venue_id and v.geo_lat is not null and v.geo_lng is not null)`,
-    );
-    filtersHidden = true;
-    echo.push(['geoloc', '1']);
-  }
-  if (q.geoloc_lat !== undefined && q.geoloc_lng !== undefined) {
-    if (Math.abs(q.geoloc_lat) > 90) problems.add('geoloc_lat', 'geoloc_lat must be between -90 and 90.');
-    if (Math.abs(q.geoloc_lng) > 180) problems.add('geoloc_lng', 'geoloc_lng must be between -180 and 180.');
-    where.push(geoWithin(q.geoloc_lat, q.geoloc_lng, ctx.settings.geoloc_radius, ctx.settings.geoloc_unit));
-    filtersHidden = true;
-    echo.push(['geoloc_lat', String(q.geoloc_lat)], ['geoloc_lng', String(q.geoloc_lng)]);
-  }
+  if (geoFilters(q, ctx, parts)) filtersHidden = true;
 
   // A protected event's venue, organizers, terms and flags are blanked for this reader: no filter
   // on them matches it (it would tell them), as a filter on an empty field would not.
@@ -398,29 +408,15 @@ const verifyCounts = process.env['CAL_VERIFY_COUNTS'] === '1';
 async function countEvents(
   db: Db,
   counts: CountCache,
-  base: EventQuery,
+  base: list.EventQuery,
   filter: EventFilter,
   lang: string,
   version: string,
 ): Promise<number> {
-  const rowByRow = base.select((eb) => eb.fn.countAll<number>().as('n'));
+  const rowByRow = list.countAll(base);
   if (filter.dayWindow === null || filter.countKey === null) return counts.count(rowByRow, version);
   const { dayWindow: window, countKey } = filter;
-  // Both counts in one snapshot: a write committing between two statements would differ honestly.
-  const compare = async (): Promise<void> => {
-    const snapshot =
-      dialectOf(db) === 'postgres' ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
-    await snapshot.execute(async (trx) => {
-      const [summed] = (
-        await trx.executeQuery<{ n: number | string }>(windowCountQuery(db, lang, window, countKey).compile())
-      ).rows;
-      const [plain] = (await trx.executeQuery<{ n: number | string }>(rowByRow.compile())).rows;
-      if (Number(summed!.n) !== Number(plain!.n))
-        throw new Error(
-          `Per-day counts differ from the rows: ${summed!.n} against ${plain!.n} for ${JSON.stringify(window)}`,
-        );
-    });
-  };
+  const compare = () => assertCountsAgree(db, windowCountQuery(db, lang, window, countKey), rowByRow, window);
   return counts.count(windowCountQuery(db, lang, window, countKey), version, verifyCounts ? compare : undefined);
 }
 
@@ -438,22 +434,8 @@ export async function listEvents(
   const perPage = clampPerPage(q.per_page);
   const filter = await buildFilter(db, q, ctx, now);
 
-  const base: EventQuery = db
-    .selectFrom('events')
-    .where('events.lang', '=', ctx.lang)
-    // A literal, matching the partial index of listed published events.
-    .$if(booleanParam(q.include_hidden, 'include_hidden') !== true, (qb) =>
-      qb.where(sql<SqlBool>`events.hide_from_listings = 0`),
-    )
-    .where((eb) => eb.and(filter.where));
-  const pageRows = () =>
-    base
-      .selectAll('events')
-      .$if(filter.byInclude, (qb) => qb.orderBy('events.date').orderBy('events.id'))
-      .$if(!filter.byInclude, (qb) => qb.orderBy('events.start_local').orderBy('events.id'))
-      .limit(perPage)
-      .offset(offsetOf(page, perPage))
-      .execute() as Promise<EventRow[]>;
+  const base = list.listBase(db, ctx.lang, booleanParam(q.include_hidden, 'include_hidden') === true, filter.where);
+  const pageRows = () => list.pageRows(base, filter.byInclude, perPage, offsetOf(page, perPage));
   // A total from per-day counts costs a few hundred rows: read it first, and skip the page when it
   // holds nothing (a tag with no event in the window would otherwise walk the whole window). So
   // on SQLite always, whose one connection runs statements one after the other anyway. Other

@@ -9,7 +9,7 @@ import { containsInsensitive, dialectOf, likeEscape, type DialectName } from '..
  * letter: event.access.ts). That LIKE test is the definition and always applies. On SQLite an FTS5 trigram index
  * (migration 012) first names the events that contain a word, so a rare word does not make the
  * list read every event of its window; PostgreSQL's pg_trgm indexes (007) serve the LIKE itself.
- * A search no index narrows is counted from its own per-day counts (event.search-counts.ts).
+ * A search no index narrows is counted from its own per-day counts (event-counts.service.ts).
  */
 
 /**
