@@ -29,10 +29,11 @@ import { CountCache } from './db/count-cache.js';
 import { SettingsStore } from './modules/settings/settings.service.js';
 import { discoveryRoutes } from './modules/discovery/discovery.routes.js';
 import { eventRoutes } from './modules/events/event.routes.js';
+import { eventFeeds } from './modules/feeds/feed.routes.js';
 import { venueRoutes } from './modules/venues/venue.routes.js';
 import { organizerRoutes } from './modules/organizers/organizer.routes.js';
 import { termRoutes } from './modules/terms/term.routes.js';
-import { adminRoutes } from './modules/users/admin.routes.js';
+import { adminRoutes } from './modules/users/user.routes.js';
 import { isPagePath, pageRoutes, type PageHandler } from './modules/pages/pages.routes.js';
 import { syncRoutes } from './modules/sync/sync.routes.js';
 import { healthRoutes } from './modules/operations/health.routes.js';
@@ -45,7 +46,7 @@ import { linkedSchemas } from './modules/linked/linked.schema.js';
 import { VENUE } from './modules/venues/venue.kind.js';
 import { ORGANIZER } from './modules/organizers/organizer.kind.js';
 import { EmbeddedTermSchema, TermSchema } from './modules/terms/term.schema.js';
-import { Authenticator, registerAuthentication } from './modules/users/authentication.js';
+import { Authenticator, registerAuthentication } from './modules/users/authentication.service.js';
 
 export interface AppDeps {
   storage: Storage;
@@ -221,7 +222,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(healthRoutes);
   await registerMetrics(app);
   await app.register(discoveryRoutes);
-  await app.register(eventRoutes);
+  // The iCalendar and JSON-LD answers of the event routes are the feeds module's (it depends on events).
+  await app.register(eventRoutes, { feeds: eventFeeds(app) });
   await app.register(venueRoutes);
   await app.register(organizerRoutes);
   await app.register(termRoutes);

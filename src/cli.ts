@@ -14,7 +14,7 @@ import {
   removeUser,
 } from './modules/users/user.service.js';
 import { IMPORT_USAGE, UsageError } from './modules/import/import.usage.js';
-import { SourceError } from './modules/import/source.http.js';
+import { SourceError } from './modules/import/import.source-http.js';
 import { OPERATIONS_USAGE, OperationsUsageError } from './modules/operations/operations.cli.js';
 
 /**

@@ -4,7 +4,7 @@ import { buildApp } from '../../src/app.js';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
 import { connect } from '../../src/db/connect.js';
 import { ensureAdministrator, removeUser } from '../../src/modules/users/user.service.js';
-import { hashPassword, verifyPassword } from '../../src/modules/users/passwords.js';
+import { hashPassword, verifyPassword } from '../../src/modules/users/user.password.js';
 
 const ADMIN = '/cal/admin/v1';
 

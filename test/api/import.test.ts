@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
-import { runImport, ImportStopped, type ImportOptions } from '../../src/modules/import/importer.js';
-import { SourceError } from '../../src/modules/import/source.http.js';
+import { runImport, ImportStopped, type ImportOptions } from '../../src/modules/import/import.service.js';
+import { SourceError } from '../../src/modules/import/import.source-http.js';
 import { readDataVersion } from '../../src/db/data-version.js';
 import type { ImportReport } from '../../src/modules/import/import.report.js';
 

@@ -5,8 +5,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
-import { runImport } from '../../src/modules/import/importer.js';
-import { SourceError } from '../../src/modules/import/source.http.js';
+import { runImport } from '../../src/modules/import/import.service.js';
+import { SourceError } from '../../src/modules/import/import.source-http.js';
 import { send } from '../../src/modules/webhooks/webhook.send.js';
 
 /**

@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { readIcs, type IcsRead } from '../../src/modules/import/ics.read.js';
+import { readIcs, type IcsRead } from '../../src/modules/import/import.ics.js';
 import { ianaZone } from '../../src/modules/import/import.ics-zones.js';
-import { SourceError } from '../../src/modules/import/source.http.js';
+import { SourceError } from '../../src/modules/import/import.source-http.js';
 import type { SourceRecord } from '../../src/modules/import/import.types.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/ics/${name}`, import.meta.url), 'utf8');

@@ -8,8 +8,8 @@ import { isRole } from '../../auth/roles.js';
 import * as users from '../users/user.service.js';
 import type { Kind } from './import.types.js';
 import { reportTable } from './import.report.js';
-import { ImportStopped, runImport, type ImportOptions, type ProgressSink } from './importer.js';
-import { SourceError } from './source.http.js';
+import { ImportStopped, runImport, type ImportOptions, type ProgressSink } from './import.service.js';
+import { SourceError } from './import.source-http.js';
 import { IMPORT_USAGE, UsageError } from './import.usage.js';
 
 /**

@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import type { Skipped, SourceRecord } from './import.types.js';
 import { day, wall, type Component, type Time } from './import.ics-zones.js';
-import type { IcsReading } from './ics.read.js';
+import type { IcsReading } from './import.ics.js';
 
 /**
  * One VEVENT's fields as an event record in this service's request shape: title, status, times

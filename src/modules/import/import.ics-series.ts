@@ -7,7 +7,7 @@ import { checkRecurrence, type RecurrencePolicy } from '../recurrence/recurrence
 import type { Recurrence } from '../recurrence/recurrence.rule.js';
 import { compact, occurrenceWall, tzidOf, type Component, type FeedZones, type Time } from './import.ics-zones.js';
 import { eventRecord, text, utcStamp } from './import.ics-event.js';
-import type { IcsReading } from './ics.read.js';
+import type { IcsReading } from './import.ics.js';
 
 /**
  * A recurring VEVENT (RRULE or RDATE) and the VEVENTs that override its occurrences (same UID, a

@@ -4,7 +4,7 @@ import { ApiError, invalidParam } from '../../http/errors.js';
 import { IdParams, responses } from '../../http/schemas.js';
 import { resolvedProblem } from '../../lib/outbound.js';
 import * as users from '../users/user.service.js';
-import { ImportJobs } from './import.jobs.js';
+import { ImportJobs } from './import-job.service.js';
 
 /**
  * `POST /cal/admin/v1/imports` starts an import (202; 409 while one runs), `GET …/imports/{id}`

@@ -58,5 +58,8 @@ export interface Skipped {
   reason: string;
 }
 
+/** Per kind, records done and the total known so far (stored as JSON with an import started through the admin route). */
+export type Progress = Partial<Record<Kind, { done: number; total: number }>>;
+
 /** A warning about the whole import (e.g. translations the source does not expose). */
 export type Warning = string;

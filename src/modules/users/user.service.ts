@@ -1,7 +1,7 @@
 import type { Db, UserRow } from '../../db/database.js';
 import { bumpAuthVersion, bumpDataVersion } from '../../db/data-version.js';
 import { conflict, invalidParam, notFound } from '../../http/errors.js';
-import { generateApplicationPassword, hashPassword, verifyPassword } from './passwords.js';
+import { generateApplicationPassword, hashPassword, verifyPassword } from './user.password.js';
 import * as users from './user.repository.js';
 import type { Role } from '../../auth/roles.js';
 import { isEmailAddress } from '../../lib/url.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import type { Skipped, SourceRecord } from './import.types.js';
-import { SourceError } from './source.http.js';
+import { SourceError } from './import.source-http.js';
 import { excerpt } from '../../lib/redact.js';
 import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
 import { compact, FeedZones, tzidOf, type Component } from './import.ics-zones.js';

@@ -6,9 +6,9 @@ import type { Config } from '../../config.js';
 import { excerpt, redactUrl } from '../../lib/redact.js';
 import { KINDS, OVERRIDE_PREFIX, type Kind, type SourceRecord } from './import.types.js';
 import { ReportBuilder, type ImportReport } from './import.report.js';
-import { ImportWriter, RecordRefused } from './import.writer.js';
-import { getText, SourceError, type HttpOptions } from './source.http.js';
-import { RestSource } from './source.rest.js';
+import { ImportWriter, RecordRefused } from './import-writer.service.js';
+import { getText, SourceError, type HttpOptions } from './import.source-http.js';
+import { RestSource } from './import.source-rest.js';
 
 /**
  * One import, from a REST source or an iCalendar feed: reads records kind by kind (categories,
@@ -243,7 +243,7 @@ async function importIcs(context: ImportContext, options: ImportOptions): Promis
   if (!config.languages.includes(lang))
     throw new SourceError(`--language ${lang} is not a site language (${config.languages.join(', ')}).`);
   // Loaded for iCalendar imports only (ical.js is not needed otherwise).
-  const { readIcs } = await import('./ics.read.js');
+  const { readIcs } = await import('./import.ics.js');
   const read = readIcs(text, {
     lang,
     category: options.category,

@@ -1,6 +1,6 @@
 import type { Kind, Skipped, SourceRecord } from './import.types.js';
 import { excerpt, redactUrl } from '../../lib/redact.js';
-import { basicAuth, getJson, SourceError, type HttpOptions } from './source.http.js';
+import { basicAuth, getJson, SourceError, type HttpOptions } from './import.source-http.js';
 
 /**
  * A site running the original plugin (namespace `tribe/events/v1`, languages from WPML:

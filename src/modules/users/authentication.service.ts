@@ -5,10 +5,10 @@ import type { Db } from '../../db/database.js';
 import { readVersions } from '../../db/data-version.js';
 import { ApiError } from '../../http/errors.js';
 import { ticketOf } from '../../http/in-process.js';
-import { DUMMY_HASH, verifyPassword } from './passwords.js';
+import { DUMMY_HASH, verifyPassword } from './user.password.js';
 import * as users from './user.repository.js';
 import { isRole, type Actor } from '../../auth/roles.js';
-import { FailureLimiter, type Limit } from './failure-limiter.js';
+import { FailureLimiter, type Limit } from './failure.service.js';
 
 /**
  * How long a verified header is remembered. A change that takes access away does not wait for
@@ -43,7 +43,7 @@ const unauthorized = (code: Refusal = 'incorrect_password'): ApiError =>
  * remembered header is re-checked against the database before it is trusted again, so a revocation
  * made through any instance, or the CLI, takes effect on the next request everywhere.
  * Failed attempts are limited per (address, username) and per address (CONTRACT "Limits"), by
- * counts every instance shares (failure-limiter.ts); other guessable secrets (event passwords)
+ * counts every instance shares (failure.service.ts); other guessable secrets (event passwords)
  * are limited by the same limiter.
  */
 export class Authenticator {

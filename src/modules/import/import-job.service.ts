@@ -3,10 +3,10 @@ import type { Db } from '../../db/database.js';
 import { transactionLock } from '../../db/dialect.js';
 import { conflict } from '../../http/errors.js';
 import type { Actor } from '../../auth/roles.js';
-import type { Kind } from './import.types.js';
+import type { Kind, Progress } from './import.types.js';
 import { excerpt } from '../../lib/redact.js';
-import { runImport, shownSource, ImportStopped, type ImportOptions } from './importer.js';
-import { SourceError } from './source.http.js';
+import { runImport, shownSource, ImportStopped, type ImportOptions } from './import.service.js';
+import { SourceError } from './import.source-http.js';
 import * as imports from './import.repository.js';
 
 /**
@@ -25,8 +25,6 @@ const iso = (ms = Date.now()) => new Date(ms).toISOString();
 
 /** Most characters of a stored error: messages quote their source in excerpts, and this bounds the rest. */
 const ERROR_CHARS = 1000;
-
-export type Progress = Partial<Record<Kind, { done: number; total: number }>>;
 
 export interface ImportJob {
   id: number;
