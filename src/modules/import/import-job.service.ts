@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database.js';
 import { transactionLock } from '../../db/dialect.js';
-import { conflict } from '../../http/errors.js';
+import { ApiError, conflict, invalidParam } from '../../http/errors.js';
 import type { Actor } from '../../auth/roles.js';
 import type { Kind, Progress } from './import.types.js';
 import { excerpt } from '../../lib/redact.js';
+import { resolvedProblem } from '../../lib/outbound.js';
+import * as users from '../users/user.service.js';
+import type { ImportRequest } from './import.schema.js';
 import { runImport, shownSource, ImportStopped, type ImportOptions } from './import.service.js';
 import { SourceError } from './import.source-http.js';
 import * as imports from './import.repository.js';
@@ -65,6 +68,28 @@ function shownOptions(options: ImportOptions): Record<string, unknown> {
   return Object.fromEntries(Object.entries(shown).filter(([, v]) => v !== undefined));
 }
 
+/**
+ * A source the importer would refuse to reach is a 400 now rather than a failed import later:
+ * not an http(s) URL, or a loopback, private or metadata address (by the URL or, at this
+ * moment, by DNS). The importer checks again at every connection and redirect.
+ */
+async function checkSource(name: 'from' | 'ics', raw: string, allowPrivate: boolean): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalidParam(name, `${name} must be an http(s) URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalidParam(name, `${name} must be an http(s) URL.`);
+  const problem = await resolvedProblem(url, { allowPrivate });
+  if (problem)
+    throw invalidParam(
+      name,
+      `${name} must not point there: ${problem.message}${problem.kind === 'private' ? ' (CAL_IMPORT_ALLOW_PRIVATE=1 allows importing from a private network)' : ''}.`,
+    );
+}
+
 export class ImportJobs {
   private readonly running = new Map<number, { stop: boolean }>();
 
@@ -84,6 +109,45 @@ export class ImportJobs {
 
   async list(): Promise<ImportJob[]> {
     return (await imports.recentImports(this.db, 20)).map(toJob);
+  }
+
+  /** The import, or 404 `rest_import_not_found`. */
+  async found(id: number): Promise<ImportJob> {
+    const job = await this.get(id);
+    if (!job) throw new ApiError(404, 'rest_import_not_found', 'No import with this id.');
+    return job;
+  }
+
+  /**
+   * An import a client asked for: one source, an iCalendar one a URL (the server reads no files
+   * for a client), a source the importer may reach, an author who exists; then started.
+   */
+  async startRequested(body: ImportRequest, actor: Actor): Promise<ImportJob> {
+    if ((body.from === undefined) === (body.ics === undefined))
+      throw new ApiError(400, 'rest_missing_callback_param', 'Give either from or ics.', { params: ['from', 'ics'] });
+    if (body.ics !== undefined && !/^https?:\/\//i.test(body.ics))
+      throw invalidParam('ics', 'ics must be an http(s) URL.');
+    const { config } = this.app.services;
+    await checkSource(body.from === undefined ? 'ics' : 'from', (body.from ?? body.ics)!, config.importAllowPrivate);
+    if (body.author !== undefined && !(await users.findUser(this.db, body.author)))
+      throw invalidParam('author', 'author is not the id of a user.');
+    return this.start(
+      {
+        from: body.from,
+        ics: body.ics,
+        user: body.user,
+        password: body.password,
+        languages: body.languages,
+        since: body.since,
+        dryRun: body.dry_run,
+        prune: body.prune,
+        calendarName: body.calendar_name,
+        category: body.category,
+        language: body.language,
+      },
+      actor,
+      body.author ?? null,
+    );
   }
 
   /** Records a new import, refusing while another is running anywhere; then runs it in the background. */
