@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
-import type { Progress } from '../import/import.jobs.js';
+import type { Progress } from '../import/import.types.js';
 
 /**
  * The metrics an app exports, each with its name, help, labels and buckets: requests and their

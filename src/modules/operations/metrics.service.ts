@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
-import type { Progress } from '../import/import.jobs.js';
+import type { Progress } from '../import/import.types.js';
 import { defineMetrics, type MetricSources } from './metrics.definitions.js';
 import { deliveriesByStatus, runningImports } from './metrics.repository.js';
 import { withTimeout } from './timeout.js';
