@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { contentLine, escapeText, htmlToText, paramValue } from '../../src/modules/feeds/ical.text.js';
 import { autop, stripTags } from '../../src/lib/html.js';
-import { formatOfAccept } from '../../src/modules/feeds/feed.format.js';
+import { formatOfAccept } from '../../src/modules/events/event.format.js';
 
 describe('iCalendar text serialization', () => {
   it('should escape TEXT values as RFC 5545 3.3.11 says', () => {

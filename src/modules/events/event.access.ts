@@ -2,7 +2,7 @@ import type { EventRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { canRead } from '../../auth/roles.js';
 import { openedForEditing, sameSecret, type Protected, type Unlocking } from '../posts/post.password.js';
-import type { FailureLimiter, Limit } from '../users/failure-limiter.js';
+import type { FailureLimiter, Limit } from '../users/failure.service.js';
 import { eventErrors } from './event.errors.js';
 import type { EventReadParams } from './event.schema.js';
 

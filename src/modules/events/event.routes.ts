@@ -33,8 +33,7 @@ import { createEvent } from './event.service.js';
 import { deleteInScope, updateInScope, type Scope } from './event-scope.service.js';
 import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
 import { startHorizonStep } from '../recurrence/recurrence-horizon.service.js';
-import { negotiateFormat } from '../feeds/feed.format.js';
-import { respondEventFeed, respondEventListFeed } from '../feeds/feed.routes.js';
+import { negotiateFormat, type Format } from './event.format.js';
 import { checkEventInput, type EventChanges } from './event.input.js';
 
 const BASE = '/cal/events/v1/events';
@@ -92,7 +91,23 @@ async function bySlug(db: Db, slug: string, lang: string): Promise<EventRow> {
 
 type Locate = (request: FastifyRequest) => Promise<EventRow>;
 
-export async function eventRoutes(app: FastifyInstance): Promise<void> {
+/**
+ * The answers in the formats besides JSON (iCalendar, JSON-LD): the feeds module's, which
+ * src/app.ts hands over as this plugin's options. Feeds depends on events (its list, filter and
+ * mapper), never the reverse.
+ */
+export interface EventFeeds {
+  list(request: FastifyRequest, reply: FastifyReply, format: Exclude<Format, 'json'>): Promise<FastifyReply>;
+  one(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    format: Exclude<Format, 'json'>,
+    locate: () => Promise<EventRow>,
+    attempts: PasswordAttempts,
+  ): Promise<FastifyReply>;
+}
+
+export async function eventRoutes(app: FastifyInstance, { feeds }: { feeds: EventFeeds }): Promise<void> {
   const { db } = app.services.storage;
   const { pageCache, config } = app.services;
   const attempts = new PasswordAttempts(app.services.auth.failures, config.authFailLimit);
@@ -118,7 +133,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       const format = negotiateFormat(request, reply);
       if (format !== 'json') {
         await attempts.guess(query, request.ip);
-        return respondEventListFeed(app, request, reply, format);
+        return feeds.list(request, reply, format);
       }
       return pageCache.respond(request, reply, [request.url, windowKey(query, request.ctx)], async (version) => {
         const page = await listEvents(db, app.services.counts, query, request.ctx, version, {
@@ -163,7 +178,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'public' } },
       async (request, reply) => {
         const format = negotiateFormat(request, reply);
-        if (format !== 'json') return respondEventFeed(app, request, reply, format, () => locate(request), attempts);
+        if (format !== 'json') return feeds.one(request, reply, format, () => locate(request), attempts);
         const query = request.query as EventReadParams;
         return pageCache.respond(request, reply, [request.url, attemptKey(query, request.ip)], async () => {
           const row = await locate(request);

@@ -8,7 +8,8 @@ import { windowKey } from '../events/event-list.service.js';
 import { loadEventRelations, toEventObject } from '../events/event.mapper.js';
 import type { EventListParams, EventReadParams } from '../events/event.schema.js';
 import { globalId } from '../posts/post.mapper.js';
-import { MEDIA_TYPES, type Format } from './feed.format.js';
+import { MEDIA_TYPES, type Format } from '../events/event.format.js';
+import type { EventFeeds } from '../events/event.routes.js';
 import { feedToday, loadFeedSeries, selectFeedEvents, seriesZones } from './feed.service.js';
 import { loadFeedRows } from './feed.repository.js';
 import { CALENDAR_TAIL, calendarHead, renderCancelled, renderEvent, type SeriesLines } from './ical.render.js';
@@ -17,9 +18,11 @@ import { exceptionLines, masterLines, type SeriesWritten } from './ical.series.j
 import { eventLd, jsonLdList } from './jsonld.list.js';
 
 /**
- * The event list and single events in the formats besides JSON (feed.format.ts): the GET
- * handlers of event.routes.ts hand them over here. Every answer goes through the page cache
- * (respondRaw: ETag, Last-Modified, 304, HEAD) and is the caller's view, as the JSON is.
+ * The event list and single events in the formats besides JSON (events/event.format.ts): the GET
+ * handlers of event.routes.ts hand them over here. Feeds depends on events, never the reverse:
+ * src/app.ts gives eventRoutes these responders (eventFeeds) as its options. Every answer goes
+ * through the page cache (respondRaw: ETag, Last-Modified, 304, HEAD) and is the caller's view, as
+ * the JSON is.
  */
 
 /**
@@ -123,7 +126,7 @@ async function renderRows(
 }
 
 /** GET /events?format=ical|jsonld (or by Accept). */
-export async function respondEventListFeed(
+async function respondEventListFeed(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -165,7 +168,7 @@ export async function respondEventListFeed(
 }
 
 /** GET /events/{id} and /events/by-slug/{slug} as iCalendar or JSON-LD: the same checks as the JSON read. */
-export async function respondEventFeed(
+async function respondEventFeed(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -201,4 +204,12 @@ export async function respondEventFeed(
       };
     },
   );
+}
+
+/** The responders the event routes call for a format besides JSON (src/app.ts hands them over). */
+export function eventFeeds(app: FastifyInstance): EventFeeds {
+  return {
+    list: (request, reply, format) => respondEventListFeed(app, request, reply, format),
+    one: (request, reply, format, locate, attempts) => respondEventFeed(app, request, reply, format, locate, attempts),
+  };
 }
