@@ -3,23 +3,23 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { NAMESPACE } from '../../http/context.js';
 import { conditionalResponses, ID_SEGMENT, IdParams, IfMatchHeaders, responses } from '../../http/schemas.js';
 import { toTermList, toTermObject } from './term.mapper.js';
+import { termCreateBody, termListQuery, termListSchema, TermRef, termUpdateBody } from './term.schema.js';
 import {
-  termCreateBody,
-  termListQuery,
-  termListSchema,
-  TermRef,
-  termUpdateBody,
-  type TermInput,
-  type TermListQuery,
-} from './term.schema.js';
-import { createTerm, deleteTerm, getTerm, listTerms, precheck, translationsOf, updateTerm } from './term.service.js';
+  createTerm,
+  deleteTerm,
+  findTerm,
+  getTerm,
+  listTerms,
+  precheck,
+  translationsOf,
+  updateTerm,
+} from './term.service.js';
 import { TAXONOMIES, type TaxonomyDef } from './term.taxonomy.js';
 import { totalHeaders } from '../../http/pagination.js';
 import { etagOfBody, underIfMatch, withEtag } from '../../http/conditional.js';
 import { lockRow } from '../../db/dialect.js';
 import type { Db } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
-import * as terms from './term.repository.js';
 
 const PUBLIC = { access: 'public' } as const;
 const security = [{ basic: [] }];
@@ -29,33 +29,37 @@ export async function termRoutes(app: FastifyInstance): Promise<void> {
   for (const def of TAXONOMIES) registerTaxonomy(app, def);
 }
 
+/** The term's tag as a GET answers it now, for `If-Match` (the row locked first). */
+async function currentEtag(trx: Db, def: TaxonomyDef, id: number, ctx: RequestContext): Promise<string | null> {
+  await lockRow(trx, 'terms', id);
+  const row = await findTerm(trx, def, id);
+  return row ? etagOfBody(toTermObject(def, row, await translationsOf(trx, [row]), ctx, true)) : null;
+}
+
+/** A field of a params or body object not validated yet (undefined when it is not an object). */
+function unvalidatedField(value: unknown, name: string): unknown {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? Reflect.get(value, name) : undefined;
+}
+
+/**
+ * The original validates the id in the path and `parent` as arguments, before its permission
+ * check; this hook runs ahead of the access hook (preHandler) to keep that order. It runs before
+ * the schemas, so it reads params and body as they came.
+ */
+function validateFirst(db: Db, def: TaxonomyDef) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const raw = unvalidatedField(request.params, 'id');
+    const parent = unvalidatedField(request.body, 'parent');
+    await precheck(db, def, typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : null, parent);
+  };
+}
+
 function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = app.services.storage;
   const base = `/${NAMESPACE}/${def.route}`;
   const write = { access: def.capability };
   const tags = [def.route];
-
-  /** The term's tag as a GET answers it now, for `If-Match` (the row locked first). */
-  const currentEtag = async (trx: Db, id: number, ctx: RequestContext): Promise<string | null> => {
-    await lockRow(trx, 'terms', id);
-    const row = await terms.findInTaxonomy(trx, def.taxonomy, id);
-    return row ? etagOfBody(toTermObject(def, row, await translationsOf(trx, [row]), ctx, true)) : null;
-  };
-
-  /**
-   * The original validates the id in the path and `parent` as arguments, before its permission
-   * check; this hook runs ahead of the access hook (preHandler) to keep that order.
-   */
-  const validateFirst = async (request: FastifyRequest): Promise<void> => {
-    const raw = (request.params as { id?: string }).id;
-    const body = request.body;
-    const parent =
-      body && typeof body === 'object' && !Array.isArray(body)
-        ? (body as Record<string, unknown>)['parent']
-        : undefined;
-    await precheck(db, def, raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : null, parent);
-  };
 
   app.get(
     base,
@@ -70,7 +74,7 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
     },
     async (request, reply) =>
       app.services.pageCache.respond(request, reply, [request.url], async () => {
-        const page = await listTerms(db, def, request.query as TermListQuery, request.ctx);
+        const page = await listTerms(db, def, request.query, request.ctx);
         const translations = await translationsOf(db, page.rows);
         const body = toTermList(
           def,
@@ -93,10 +97,10 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
         response: responses({ 201: TermRef }),
       },
       config: write,
-      preValidation: validateFirst,
+      preValidation: validateFirst(db, def),
     },
     async (request, reply) => {
-      const row = await createTerm(db, def, request.body as TermInput & { name: string }, request.ctx);
+      const row = await createTerm(db, def, request.body, request.ctx);
       const translations = await translationsOf(db, [row]);
       void reply.code(201).header('Location', `${request.ctx.base}/${def.route}/${row.id}`);
       const body = toTermObject(def, row, translations, request.ctx, true);
@@ -130,13 +134,13 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
       response: conditionalResponses({ 200: TermRef }),
     },
     config: write,
-    preValidation: validateFirst,
+    preValidation: validateFirst(db, def),
     handler: async (request, reply) => {
       const { id } = request.params;
       const row = await underIfMatch(
         request,
-        (trx) => currentEtag(trx, id, request.ctx),
-        () => updateTerm(db, def, id, (request.body ?? {}) as TermInput, request.ctx),
+        (trx) => currentEtag(trx, def, id, request.ctx),
+        () => updateTerm(db, def, id, request.body ?? {}, request.ctx),
       );
       // The same object a GET answers: its tag is the one a following read carries.
       const body = toTermObject(def, row, await translationsOf(db, [row]), request.ctx, true);
@@ -156,13 +160,13 @@ function registerTaxonomy(fastify: FastifyInstance, def: TaxonomyDef): void {
         response: conditionalResponses({ 200: TermRef }),
       },
       config: write,
-      preValidation: validateFirst,
+      preValidation: validateFirst(db, def),
     },
     async (request) => {
       const { id } = request.params;
       const { row, translations } = await underIfMatch(
         request,
-        (trx) => currentEtag(trx, id, request.ctx),
+        (trx) => currentEtag(trx, def, id, request.ctx),
         () => deleteTerm(db, def, id),
       );
       return toTermObject(def, row, translations, request.ctx, false);

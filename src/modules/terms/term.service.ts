@@ -35,6 +35,11 @@ export const termErrors = {
     new ApiError(400, 'rest_taxonomy_not_hierarchical', 'Can not set resource parent, taxonomy is not hierarchical.'),
 };
 
+/** The taxonomy's term with this id, undefined when there is none. */
+export function findTerm(db: Db, def: TaxonomyDef, id: number): Promise<TermRow | undefined> {
+  return terms.findInTaxonomy(db, def.taxonomy, id);
+}
+
 export async function getTerm(db: Db, def: TaxonomyDef, id: number): Promise<TermRow> {
   const row = await terms.findInTaxonomy(db, def.taxonomy, id);
   if (!row) throw termErrors.notFound();
