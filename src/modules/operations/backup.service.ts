@@ -16,7 +16,7 @@ import {
   ourTables,
   useRollbackJournal,
   type SqliteFile,
-} from './backup.repository.js';
+} from './sqlite-file.repository.js';
 import { copyDatabase, CopyError } from './copy.service.js';
 import { serviceOn } from './pid-file.js';
 

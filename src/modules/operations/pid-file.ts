@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SQLITE_FILE } from '../../db/connect.js';
 import { createPrivateFile, READ_NOFOLLOW } from '../../lib/private-files.js';
+import { databaseInUse } from './sqlite-file.repository.js';
 
 /**
  * Whether a service runs on an embedded database: restore (and a copy into a DATA_DIR) must not
@@ -66,25 +67,6 @@ export function runningService(dataDir: string): number | null {
   } catch (error) {
     // EPERM: it exists but is someone else's; still running.
     return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
-  }
-}
-
-/**
- * Whether another connection has the database open: an exclusive lock is refused while any other
- * connection, idle or not, holds the file in WAL mode (each keeps a shared lock on it).
- */
-async function databaseInUse(file: string): Promise<boolean> {
-  if (!fs.existsSync(file)) return false;
-  const { default: SQLite } = await import('better-sqlite3');
-  const db = new SQLite(file, { timeout: 0 });
-  try {
-    db.pragma('locking_mode = exclusive');
-    db.exec('begin exclusive; commit');
-    return false;
-  } catch {
-    return true;
-  } finally {
-    db.close();
   }
 }
 

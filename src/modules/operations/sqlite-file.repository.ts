@@ -1,11 +1,13 @@
+import fs from 'node:fs';
 import type SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { addSqliteFunctions } from '../../db/connect.js';
 import type { Database, Db } from '../../db/database.js';
 
 /**
- * What backup and restore ask of a SQLite file (backup.service.ts decides what the answers mean):
- * SQLite's own checks, the service's tables and migrations, its online backup and journal mode.
+ * What the operator's commands ask of an embedded database file (backup.service.ts and
+ * pid-file.ts decide what the answers mean): SQLite's own checks, the service's tables and
+ * migrations, its online backup and journal mode, whether another connection holds it.
  */
 
 export type SqliteFile = SQLite.Database;
@@ -18,6 +20,25 @@ export async function openSqlite(file: string, options: SQLite.Options): Promise
   // fail it.
   addSqliteFunctions(db);
   return db;
+}
+
+/**
+ * Whether another connection has the database open: an exclusive lock is refused while any other
+ * connection, idle or not, holds the file in WAL mode (each keeps a shared lock on it).
+ */
+export async function databaseInUse(file: string): Promise<boolean> {
+  if (!fs.existsSync(file)) return false;
+  const { default: SQLite } = await import('better-sqlite3');
+  const db = new SQLite(file, { timeout: 0 });
+  try {
+    db.pragma('locking_mode = exclusive');
+    db.exec('begin exclusive; commit');
+    return false;
+  } catch {
+    return true;
+  } finally {
+    db.close();
+  }
 }
 
 /** A Kysely over an open file, for the copy to read it. */
