@@ -5,7 +5,7 @@ import { isValidTimezone } from '../../lib/dates.js';
 import { parseSettingsPatch, SettingsPatchSchema, SettingsSchema } from './settings.schema.js';
 
 const admin = { access: 'manage_options' } as const;
-/** In the admin namespace's own OpenAPI document, as the user routes are (see admin.routes.ts). */
+/** In the admin namespace's own OpenAPI document, as the user routes are (see users/user.routes.ts). */
 const doc = { tags: ['admin'], security: [{ basic: [] }] };
 
 /** `GET|PATCH <prefix>/settings`, registered by adminRoutes under `cal/admin/v1`. Both answer the whole settings object. */
