@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { CommonQuery } from '../../http/schemas.js';
 import { invalidParam } from '../../http/errors.js';
 import { CHANGE_KINDS, type ChangeKind } from './sync.repository.js';
@@ -35,10 +35,13 @@ export const ChangesQuery = Type.Object({
 const ChangeEntrySchema = Type.Object({
   kind: Type.Unsafe<ChangeKind>({ type: 'string', enum: [...CHANGE_KINDS] }),
   id: Type.Integer(),
-  change: Type.Unsafe<string>({ type: 'string', enum: ['created', 'updated', 'trashed', 'deleted'] }),
+  change: Type.Unsafe<'created' | 'updated' | 'trashed' | 'deleted'>({
+    type: 'string',
+    enum: ['created', 'updated', 'trashed', 'deleted'],
+  }),
   modified_utc: Type.String({ description: 'When the change was committed (UTC)' }),
   record: Type.Optional(
-    Type.Unknown({
+    Type.Unsafe<Record<string, unknown>>({
       description:
         'The record as GET returns it now; absent on tombstones (deleted, or no longer readable by the caller)',
     }),
@@ -52,6 +55,8 @@ export const ChangesSchema = Type.Object({
   }),
   more: Type.Boolean({ description: 'Whether more changes follow at once' }),
 });
+export type ChangeEntry = Static<typeof ChangeEntrySchema>;
+export type ChangePage = Static<typeof ChangesSchema>;
 
 /** The kinds `kinds` names (all when absent); a 400 naming `kinds` when it names none or an unknown one. */
 export function parseKinds(value: string | string[] | undefined): ChangeKind[] {

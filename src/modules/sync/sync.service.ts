@@ -20,21 +20,8 @@ import {
   type ChangeKind,
   type ChangeRow,
 } from './sync.repository.js';
+import type { ChangeEntry, ChangePage } from './sync.schema.js';
 import { decodeToken, encodeToken } from './sync.token.js';
-
-export interface ChangeEntry {
-  kind: ChangeKind;
-  id: number;
-  change: 'created' | 'updated' | 'trashed' | 'deleted';
-  modified_utc: string;
-  record?: Record<string, unknown>;
-}
-
-export interface ChangePage {
-  changes: ChangeEntry[];
-  next_token: string;
-  more: boolean;
-}
 
 /**
  * The records of a page of changes as the caller's GET of each would show them now (the single
