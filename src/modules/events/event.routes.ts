@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Db, EventRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
@@ -10,14 +11,12 @@ import {
   SlugParams,
   responses,
 } from '../../http/schemas.js';
-import { eventErrors } from './event.errors.js';
 import { attemptKey, PasswordAttempts } from './event.access.js';
 import { listEvents, windowKey } from './event-list.service.js';
 import { totalHeaders } from '../../http/pagination.js';
+import { routeSlot } from '../../http/route-slot.js';
 import { etagOfBody, underIfMatch, withEtag } from '../../http/conditional.js';
-import { lockRow } from '../../db/dialect.js';
-import { loadEventRelations, toEventObject, type Written } from './event.mapper.js';
-import * as events from './event.repository.js';
+import type { Written } from './event.mapper.js';
 import {
   EventCreateSchema,
   EventDeleteQuery,
@@ -29,7 +28,7 @@ import {
   type EventListParams,
   type EventReadParams,
 } from './event.schema.js';
-import { createEvent } from './event.service.js';
+import { createEvent, currentEtag, eventObject, findEvent, findEventBySlug } from './event.service.js';
 import { deleteInScope, updateInScope, type Scope } from './event-scope.service.js';
 import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
 import { startHorizonStep } from '../recurrence/recurrence-horizon.service.js';
@@ -37,28 +36,6 @@ import { negotiateFormat, type Format } from './event.format.js';
 import { checkEventInput, type EventChanges } from './event.input.js';
 
 const BASE = '/cal/events/v1/events';
-
-/** The event object of one row, with its relations (a fixed number of queries). */
-async function eventObject(
-  db: Db,
-  row: EventRow,
-  ctx: RequestContext,
-  single: boolean,
-  written?: Written,
-): Promise<Record<string, unknown>> {
-  const relations = await loadEventRelations(db, [row], ctx, single, written);
-  return toEventObject(row, relations, ctx, { single, blank: false });
-}
-
-/**
- * The event's entity tag as a GET answers it to the caller (the single read's object), for
- * `If-Match` and for the `ETag` of a write's answer. Null when the event no longer exists.
- */
-async function currentEtag(db: Db, id: number, ctx: RequestContext): Promise<string | null> {
-  await lockRow(db, 'events', id);
-  const row = await events.findById(db, id);
-  return row ? etagOfBody(await eventObject(db, row, ctx, true)) : null;
-}
 
 /** A write's answer: the event object, with the tag a following GET of it will carry. */
 async function written(
@@ -74,22 +51,6 @@ async function written(
   ]);
   return withEtag(reply, etagOfBody(single), body);
 }
-
-/** An unknown id is a 404; the id of a venue, organizer or image is a 400, as in the original. */
-async function byId(db: Db, id: number): Promise<EventRow> {
-  const row = await events.findById(db, id);
-  if (row) return row;
-  if (await events.isOtherPost(db, id)) throw eventErrors.notAnEvent();
-  throw eventErrors.notFound(id);
-}
-
-async function bySlug(db: Db, slug: string, lang: string): Promise<EventRow> {
-  const row = await events.findBySlug(db, slug, lang);
-  if (!row) throw eventErrors.notFoundBySlug(slug);
-  return row;
-}
-
-type Locate = (request: FastifyRequest) => Promise<EventRow>;
 
 /**
  * The answers in the formats besides JSON (iCalendar, JSON-LD): the feeds module's, which
@@ -107,9 +68,90 @@ export interface EventFeeds {
   ): Promise<FastifyReply>;
 }
 
-export async function eventRoutes(app: FastifyInstance, { feeds }: { feeds: EventFeeds }): Promise<void> {
+/** What the handlers below share: the app's services, the feeds, the password limiter, the series policy. */
+interface Deps {
+  app: FastifyInstance;
+  db: Db;
+  feeds: EventFeeds;
+  attempts: PasswordAttempts;
+  policy: RecurrencePolicy;
+}
+
+/** GET /events: JSON through the page cache, another format from the feeds. */
+async function listRoute(d: Deps, request: FastifyRequest, reply: FastifyReply, query: EventListParams) {
+  // Before the cache and whatever the format: a throttled address gets no list with a password.
+  await d.attempts.beforeList(query, request.ip);
+  const format = negotiateFormat(request, reply);
+  if (format !== 'json') {
+    await d.attempts.guess(query, request.ip);
+    return d.feeds.list(request, reply, format);
+  }
+  const { pageCache, counts } = d.app.services;
+  return pageCache.respond(request, reply, [request.url, windowKey(query, request.ctx)], async (version) => {
+    const page = await listEvents(d.db, counts, query, request.ctx, version, {
+      onRows: (rows) => d.attempts.afterList(rows, request.ctx, query, request.ip),
+    });
+    return { body: page, headers: totalHeaders(page) };
+  });
+}
+
+/** GET one event (by id or slug): JSON through the page cache, another format from the feeds. */
+async function readRoute(
+  d: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  query: EventReadParams,
+  locate: () => Promise<EventRow>,
+) {
+  const format = negotiateFormat(request, reply);
+  if (format !== 'json') return d.feeds.one(request, reply, format, locate, d.attempts);
+  return d.app.services.pageCache.respond(request, reply, [request.url, attemptKey(query, request.ip)], async () => {
+    const row = await locate();
+    await d.attempts.assertReadable(row, request.ctx, query, request.ip);
+    return { body: await eventObject(d.db, row, request.ctx, true) };
+  });
+}
+
+/** DELETE one event (under `If-Match`), its series following `scope`. */
+async function trashRoute(d: Deps, request: FastifyRequest, reply: FastifyReply, row: EventRow, scope?: Scope) {
+  const trashed = await underIfMatch(
+    request,
+    (trx) => currentEtag(trx, row.id, request.ctx),
+    () => deleteInScope(d.db, row, request.ctx, scope, d.policy),
+  );
+  return written(d.db, trashed, request.ctx, reply);
+}
+
+/** POST, PUT or PATCH one event (under `If-Match`) with its checked changes, its series following `scope`. */
+async function updateRoute(
+  d: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { row, changes }: Checked,
+  scope?: Scope,
+) {
+  const updated = await underIfMatch(
+    request,
+    (trx) => currentEtag(trx, row.id, request.ctx),
+    () => updateInScope(d.db, row, changes, request.ctx, scope, d.policy),
+  );
+  return written(d.db, updated, request.ctx, reply);
+}
+
+/** An event and the changes an update sends for it, checked before the permission, as in the original. */
+interface Checked {
+  row: EventRow;
+  changes: EventChanges;
+}
+
+const PUBLIC = { access: 'public' } as const;
+const EDITOR = { access: 'edit_posts' } as const;
+const UPDATE_METHODS = ['POST', 'PUT', 'PATCH'];
+
+export async function eventRoutes(fastify: FastifyInstance, { feeds }: { feeds: EventFeeds }): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = app.services.storage;
-  const { pageCache, config } = app.services;
+  const { config } = app.services;
   const attempts = new PasswordAttempts(app.services.auth.failures, config.authFailLimit);
   const policy: RecurrencePolicy = {
     max: config.recurrenceMax,
@@ -117,142 +159,95 @@ export async function eventRoutes(app: FastifyInstance, { feeds }: { feeds: Even
     now: () => new Date(),
   };
   startHorizonStep(app, db, policy);
+  const d: Deps = { app, db, feeds, attempts, policy };
   const one = responses({ 200: Type.Ref('Event') });
   const conditional = conditionalResponses({ 200: Type.Ref('Event') });
 
   app.get(
     '/cal/events/v1/events',
-    {
-      schema: { querystring: EventListQuery, response: responses({ 200: EventListSchema }) },
-      config: { access: 'public' },
-    },
-    async (request, reply) => {
-      const query = request.query as EventListParams;
-      // Before the cache and whatever the format: a throttled address gets no list with a password.
-      await attempts.beforeList(query, request.ip);
-      const format = negotiateFormat(request, reply);
-      if (format !== 'json') {
-        await attempts.guess(query, request.ip);
-        return feeds.list(request, reply, format);
-      }
-      return pageCache.respond(request, reply, [request.url, windowKey(query, request.ctx)], async (version) => {
-        const page = await listEvents(db, app.services.counts, query, request.ctx, version, {
-          onRows: (rows) => attempts.afterList(rows, request.ctx, query, request.ip),
-        });
-        return { body: page, headers: totalHeaders(page) };
-      });
-    },
+    { schema: { querystring: EventListQuery, response: responses({ 200: EventListSchema }) }, config: PUBLIC },
+    (request, reply) => listRoute(d, request, reply, request.query),
   );
 
+  const creating = routeSlot<EventChanges>();
   app.post(
     '/cal/events/v1/events',
     {
       schema: { body: EventCreateSchema, response: responses({ 201: Type.Ref('Event') }) },
-      config: { access: 'edit_posts' },
-      preHandler: async (request) => {
-        request.prepared = await checkEventInput(
-          db,
-          request.body as Record<string, unknown>,
-          request.ctx,
-          null,
-          true,
-          policy,
-        );
-      },
+      config: EDITOR,
+      preHandler: async (request) =>
+        creating.set(request, await checkEventInput(db, request.body, request.ctx, null, true, policy)),
     },
     async (request, reply) => {
-      const { row, organizerIds } = await createEvent(db, request.prepared as EventChanges, request.ctx, policy);
+      const { row, organizerIds } = await createEvent(db, creating.get(request), request.ctx, policy);
       return reply.code(201).send(await written(db, row, request.ctx, reply, { organizerIds }));
     },
   );
 
-  const routesFor = (
-    path: string,
-    params: typeof IdParams | typeof SlugParams,
-    locate: Locate,
-    updateBody: typeof EventUpdateSchema | typeof EventSlugUpdateSchema,
-    allowPassword: boolean,
-  ) => {
-    app.get(
-      path,
-      { schema: { params, querystring: EventReadQuery, response: one }, config: { access: 'public' } },
-      async (request, reply) => {
-        const format = negotiateFormat(request, reply);
-        if (format !== 'json') return feeds.one(request, reply, format, () => locate(request), attempts);
-        const query = request.query as EventReadParams;
-        return pageCache.respond(request, reply, [request.url, attemptKey(query, request.ip)], async () => {
-          const row = await locate(request);
-          await attempts.assertReadable(row, request.ctx, query, request.ip);
-          return { body: await eventObject(db, row, request.ctx, true) };
-        });
-      },
-    );
-
-    // Registered before the update so the methods read GET, DELETE, POST, PUT, PATCH, as in the original.
-    app.delete(
-      path,
-      {
-        schema: { params, querystring: EventDeleteQuery, headers: IfMatchHeaders, response: conditional },
-        config: { access: 'edit_posts' },
-        preHandler: async (request) => void (request.prepared = await locate(request)),
-      },
-      async (request, reply) => {
-        const row = request.prepared as EventRow;
-        const scope = (request.query as { scope?: Scope }).scope;
-        const trashed = await underIfMatch(
-          request,
-          (trx) => currentEtag(trx, row.id, request.ctx),
-          () => deleteInScope(db, row, request.ctx, scope, policy),
-        );
-        return written(db, trashed, request.ctx, reply);
-      },
-    );
-
-    app.route({
-      method: ['POST', 'PUT', 'PATCH'],
-      url: path,
-      schema: { params, body: updateBody, headers: IfMatchHeaders, response: conditional },
-      config: { access: 'edit_posts' },
-      // The record and the payload are checked before the permission, as in the original.
-      preHandler: async (request) => {
-        const row = await locate(request);
-        request.prepared = {
-          row,
-          changes: await checkEventInput(
-            db,
-            request.body as Record<string, unknown>,
-            request.ctx,
-            row,
-            allowPassword,
-            policy,
-          ),
-        };
-      },
-      handler: async (request, reply) => {
-        const { row, changes } = request.prepared as { row: EventRow; changes: EventChanges };
-        const scope = (request.body as { scope?: Scope }).scope;
-        const updated = await underIfMatch(
-          request,
-          (trx) => currentEtag(trx, row.id, request.ctx),
-          () => updateInScope(db, row, changes, request.ctx, scope, policy),
-        );
-        return written(db, updated, request.ctx, reply);
-      },
-    });
-  };
-
-  routesFor(
-    `${BASE}/${ID_SEGMENT}`,
-    IdParams,
-    (request) => byId(db, (request.params as { id: number }).id),
-    EventUpdateSchema,
-    true,
+  // Per path, the methods read GET, DELETE, POST, PUT, PATCH, as in the original. The record and
+  // an update's payload are checked (preHandler) before the permission, as in the original.
+  const byIdPath = `${BASE}/${ID_SEGMENT}`;
+  app.get(
+    byIdPath,
+    { schema: { params: IdParams, querystring: EventReadQuery, response: one }, config: PUBLIC },
+    (request, reply) => readRoute(d, request, reply, request.query, () => findEvent(db, request.params.id)),
   );
-  routesFor(
-    `${BASE}/by-slug/:slug`,
-    SlugParams,
-    (request) => bySlug(db, (request.params as { slug: string }).slug, request.ctx.lang),
-    EventSlugUpdateSchema,
-    false,
+  const trashingById = routeSlot<EventRow>();
+  app.delete(
+    byIdPath,
+    {
+      schema: { params: IdParams, querystring: EventDeleteQuery, headers: IfMatchHeaders, response: conditional },
+      config: EDITOR,
+      preHandler: async (request) => trashingById.set(request, await findEvent(db, request.params.id)),
+    },
+    (request, reply) => trashRoute(d, request, reply, trashingById.get(request), request.query.scope),
   );
+  const updatingById = routeSlot<Checked>();
+  app.route({
+    method: UPDATE_METHODS,
+    url: byIdPath,
+    schema: { params: IdParams, body: EventUpdateSchema, headers: IfMatchHeaders, response: conditional },
+    config: EDITOR,
+    preHandler: async (request) => {
+      const row = await findEvent(db, request.params.id);
+      updatingById.set(request, {
+        row,
+        changes: await checkEventInput(db, request.body, request.ctx, row, true, policy),
+      });
+    },
+    handler: (request, reply) => updateRoute(d, request, reply, updatingById.get(request), request.body.scope),
+  });
+
+  // By slug, `password` cannot be set (EventSlugUpdateSchema).
+  const bySlugPath = `${BASE}/by-slug/:slug`;
+  app.get(
+    bySlugPath,
+    { schema: { params: SlugParams, querystring: EventReadQuery, response: one }, config: PUBLIC },
+    (request, reply) =>
+      readRoute(d, request, reply, request.query, () => findEventBySlug(db, request.params.slug, request.ctx.lang)),
+  );
+  const trashingBySlug = routeSlot<EventRow>();
+  app.delete(
+    bySlugPath,
+    {
+      schema: { params: SlugParams, querystring: EventDeleteQuery, headers: IfMatchHeaders, response: conditional },
+      config: EDITOR,
+      preHandler: async (request) =>
+        trashingBySlug.set(request, await findEventBySlug(db, request.params.slug, request.ctx.lang)),
+    },
+    (request, reply) => trashRoute(d, request, reply, trashingBySlug.get(request), request.query.scope),
+  );
+  const updatingBySlug = routeSlot<Checked>();
+  app.route({
+    method: UPDATE_METHODS,
+    url: bySlugPath,
+    schema: { params: SlugParams, body: EventSlugUpdateSchema, headers: IfMatchHeaders, response: conditional },
+    config: EDITOR,
+    preHandler: async (request) => {
+      const row = await findEventBySlug(db, request.params.slug, request.ctx.lang);
+      const changes = await checkEventInput(db, request.body, request.ctx, row, false, policy);
+      updatingBySlug.set(request, { row, changes });
+    },
+    handler: (request, reply) => updateRoute(d, request, reply, updatingBySlug.get(request), request.body.scope),
+  });
 }

@@ -12,6 +12,9 @@ import { eventErrors } from './event.errors.js';
 import type { EventChanges, LinkPlan } from './event.input.js';
 import * as events from './event.repository.js';
 import { inTransaction } from '../../db/transaction.js';
+import { etagOfBody } from '../../http/conditional.js';
+import { lockRow } from '../../db/dialect.js';
+import { loadEventRelations, toEventObject, type Written } from './event.mapper.js';
 import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
 import { startSeries } from '../recurrence/recurrence.service.js';
 
@@ -155,4 +158,40 @@ export async function trashEventIn(trx: Db, existing: EventRow, ctx: RequestCont
   await shiftTermCounts(trx, { termIds, published: existing.status === 'publish' }, { termIds, published: false });
   await bumpDataVersion(trx);
   return Object.assign({}, existing, { status: 'trash' });
+}
+
+/** The event object of one row, with its relations (a fixed number of queries). */
+export async function eventObject(
+  db: Db,
+  row: EventRow,
+  ctx: RequestContext,
+  single: boolean,
+  written?: Written,
+): Promise<Record<string, unknown>> {
+  const relations = await loadEventRelations(db, [row], ctx, single, written);
+  return toEventObject(row, relations, ctx, { single, blank: false });
+}
+
+/**
+ * The event's entity tag as a GET answers it to the caller (the single read's object), for
+ * `If-Match` and for the `ETag` of a write's answer. Null when the event no longer exists.
+ */
+export async function currentEtag(db: Db, id: number, ctx: RequestContext): Promise<string | null> {
+  await lockRow(db, 'events', id);
+  const row = await events.findById(db, id);
+  return row ? etagOfBody(await eventObject(db, row, ctx, true)) : null;
+}
+
+/** An unknown id is a 404; the id of a venue, organizer or image is a 400, as in the original. */
+export async function findEvent(db: Db, id: number): Promise<EventRow> {
+  const row = await events.findById(db, id);
+  if (row) return row;
+  if (await events.isOtherPost(db, id)) throw eventErrors.notAnEvent();
+  throw eventErrors.notFound(id);
+}
+
+export async function findEventBySlug(db: Db, slug: string, lang: string): Promise<EventRow> {
+  const row = await events.findBySlug(db, slug, lang);
+  if (!row) throw eventErrors.notFoundBySlug(slug);
+  return row;
 }
