@@ -44,13 +44,13 @@ export function formatOfAccept(accept: string | undefined): Format {
 }
 
 /**
- * The request's format. Every answer of these routes varies with `Accept`, so shared caches are
- * told so, whatever the format chosen.
+ * The request's format: `given` (its `format` parameter, checked by the route schema), else its
+ * `Accept`. Every answer of these routes varies with `Accept`, so shared caches are told so,
+ * whatever the format chosen.
  */
-export function negotiateFormat(request: FastifyRequest, reply: FastifyReply): Format {
+export function negotiateFormat(request: FastifyRequest, reply: FastifyReply, given: Format | undefined): Format {
   void reply.header('Vary', 'Accept');
-  const given = (request.query as { format?: unknown } | undefined)?.format;
-  if (typeof given === 'string' && (FORMATS as readonly string[]).includes(given)) return given as Format;
+  if (given !== undefined) return given;
   const accept = request.headers.accept;
   return formatOfAccept(Array.isArray(accept) ? accept.join(',') : accept);
 }

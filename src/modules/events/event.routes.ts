@@ -58,10 +58,16 @@ async function written(
  * mapper), never the reverse.
  */
 export interface EventFeeds {
-  list(request: FastifyRequest, reply: FastifyReply, format: Exclude<Format, 'json'>): Promise<FastifyReply>;
+  list(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: EventListParams,
+    format: Exclude<Format, 'json'>,
+  ): Promise<FastifyReply>;
   one(
     request: FastifyRequest,
     reply: FastifyReply,
+    query: EventReadParams,
     format: Exclude<Format, 'json'>,
     locate: () => Promise<EventRow>,
     attempts: PasswordAttempts,
@@ -81,10 +87,10 @@ interface Deps {
 async function listRoute(d: Deps, request: FastifyRequest, reply: FastifyReply, query: EventListParams) {
   // Before the cache and whatever the format: a throttled address gets no list with a password.
   await d.attempts.beforeList(query, request.ip);
-  const format = negotiateFormat(request, reply);
+  const format = negotiateFormat(request, reply, query.format);
   if (format !== 'json') {
     await d.attempts.guess(query, request.ip);
-    return d.feeds.list(request, reply, format);
+    return d.feeds.list(request, reply, query, format);
   }
   const { pageCache, counts } = d.app.services;
   return pageCache.respond(request, reply, [request.url, windowKey(query, request.ctx)], async (version) => {
@@ -103,8 +109,8 @@ async function readRoute(
   query: EventReadParams,
   locate: () => Promise<EventRow>,
 ) {
-  const format = negotiateFormat(request, reply);
-  if (format !== 'json') return d.feeds.one(request, reply, format, locate, d.attempts);
+  const format = negotiateFormat(request, reply, query.format);
+  if (format !== 'json') return d.feeds.one(request, reply, query, format, locate, d.attempts);
   return d.app.services.pageCache.respond(request, reply, [request.url, attemptKey(query, request.ip)], async () => {
     const row = await locate();
     await d.attempts.assertReadable(row, request.ctx, query, request.ip);

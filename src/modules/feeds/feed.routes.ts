@@ -130,11 +130,11 @@ async function respondEventListFeed(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
+  q: EventListParams,
   format: Exclude<Format, 'json'>,
 ): Promise<FastifyReply> {
   const { db } = app.services.storage;
   const { pageCache, counts, config } = app.services;
-  const q = request.query as EventListParams;
   const ctx = request.ctx;
   if (format === 'jsonld') {
     // The list's own default window, so the list's own cache-key part.
@@ -172,12 +172,12 @@ async function respondEventFeed(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
+  q: EventReadParams,
   format: Exclude<Format, 'json'>,
   locate: () => Promise<EventRow>,
   attempts: PasswordAttempts,
 ): Promise<FastifyReply> {
   const { db } = app.services.storage;
-  const q = request.query as EventReadParams;
   const ctx = request.ctx;
   return app.services.pageCache.respondRaw(
     request,
@@ -209,7 +209,8 @@ async function respondEventFeed(
 /** The responders the event routes call for a format besides JSON (src/app.ts hands them over). */
 export function eventFeeds(app: FastifyInstance): EventFeeds {
   return {
-    list: (request, reply, format) => respondEventListFeed(app, request, reply, format),
-    one: (request, reply, format, locate, attempts) => respondEventFeed(app, request, reply, format, locate, attempts),
+    list: (request, reply, query, format) => respondEventListFeed(app, request, reply, query, format),
+    one: (request, reply, query, format, locate, attempts) =>
+      respondEventFeed(app, request, reply, query, format, locate, attempts),
   };
 }
