@@ -37,7 +37,7 @@ import { adminRoutes } from './modules/users/user.routes.js';
 import { isPagePath, pageRoutes, type PageHandler } from './modules/pages/pages.routes.js';
 import { syncRoutes } from './modules/sync/sync.routes.js';
 import { healthRoutes } from './modules/operations/health.routes.js';
-import { registerMetrics } from './modules/operations/metrics.js';
+import { registerMetrics } from './modules/operations/metrics.routes.js';
 import { registerDraining } from './modules/operations/draining.js';
 import { webhookRoutes } from './modules/webhooks/webhook.routes.js';
 import { importRoutes } from './modules/import/import.routes.js';

@@ -4,8 +4,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { connect, migrate } from './db/connect.js';
 import { isValidTimezone } from './lib/dates.js';
 import { ensureAdministrator } from './modules/users/user.service.js';
-import { countOutsideLanguages } from './modules/languages/language-report.js';
-import { observeQuery } from './modules/operations/metrics.js';
+import { strandedRecords } from './modules/languages/language.service.js';
+import { observeQuery } from './modules/operations/metrics.service.js';
 import { maskedConfiguration } from './modules/operations/configuration.js';
 import { holdPidFile } from './modules/operations/pid-file.js';
 import { shutdown } from './modules/operations/shutdown.js';
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   } else if (admin !== 'present') {
     app.log.info({ user: config.adminUser, action: admin }, 'administrator ensured from CAL_ADMIN_PASSWORD');
   }
-  const stranded = await countOutsideLanguages(storage.db, config.languages);
+  const stranded = await strandedRecords(storage.db, config.languages);
   if (stranded > 0)
     app.log.warn(
       { records: stranded },

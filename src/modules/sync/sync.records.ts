@@ -1,2 +1,0 @@
-/** The old path, for webhooks/webhook.worker.ts until it imports sync.service.ts (then this file goes). */
-export { currentRecords } from './sync.service.js';
