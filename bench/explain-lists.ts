@@ -87,7 +87,7 @@ console.log(
 for (const [name, query] of [...kinds, ['single event', ''] as [string, string]]) {
   const url =
     query === '' ? `/cal/events/v1/events/${event}` : query.startsWith('/') ? query : `/cal/events/v1/events?${query}`;
-  // A search's first list registers its counts (event.search-counts.ts); readers see the later ones.
+  // A search's first list registers its counts (event-counts.service.ts); readers see the later ones.
   // Over another window, so that its total is not the one the count cache then holds.
   const search = /search=[^&]+/.exec(query)?.[0];
   if (search) await app.inject({ url: `/cal/events/v1/events?${search}` });

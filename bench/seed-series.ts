@@ -3,7 +3,7 @@ import { nowUtc } from '../src/lib/clock.js';
 import { zoneOrUtc } from '../src/lib/dates.js';
 import { Problems } from '../src/http/problems.js';
 import { checkRecurrence, type RecurrencePolicy } from '../src/modules/recurrence/recurrence.input.js';
-import { startSeries } from '../src/modules/recurrence/recurrence.series.js';
+import { startSeries } from '../src/modules/recurrence/recurrence.service.js';
 
 /**
  * Seeds recurring series for the recurrence scenario (issue 18): `count` weekly series of

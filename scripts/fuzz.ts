@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import type { Real } from '../test/helpers/stateful.js';
 
-// The checks npm test runs under (src/db/prepared.ts, event.list.ts), set before the service loads.
+// The checks npm test runs under (src/db/prepared.ts, event-list.service.ts), set before the service loads.
 process.env['CAL_VERIFY_PREPARED'] = '1';
 process.env['CAL_VERIFY_COUNTS'] = '1';
 const { createTestApp } = await import('../test/helpers/app.js');

@@ -3,13 +3,15 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type FastifyHttpOptions,
   type FastifyServerOptions,
 } from 'fastify';
+import type { Server } from 'node:http';
 import swagger from '@fastify/swagger';
 import cors from '@fastify/cors';
 import type { Config } from './config.js';
 import type { Storage } from './db/connect.js';
-import { buildContext, NAMESPACE, type Access } from './http/context.js';
+import { ADMIN_NAMESPACE, buildContext, NAMESPACE, type Access } from './http/context.js';
 import { ErrorSchema } from './http/schemas.js';
 import { registerErrorHandler } from './http/errors.js';
 import { mayCall, withAccessLast } from './http/access.js';
@@ -33,12 +35,13 @@ import { eventFeeds } from './modules/feeds/feed.routes.js';
 import { venueRoutes } from './modules/venues/venue.routes.js';
 import { organizerRoutes } from './modules/organizers/organizer.routes.js';
 import { termRoutes } from './modules/terms/term.routes.js';
-import { adminRoutes } from './modules/users/user.routes.js';
+import { userRoutes } from './modules/users/user.routes.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { isPagePath, pageRoutes, type PageHandler } from './modules/pages/pages.routes.js';
 import { syncRoutes } from './modules/sync/sync.routes.js';
 import { healthRoutes } from './modules/operations/health.routes.js';
 import { registerMetrics } from './modules/operations/metrics.routes.js';
-import { registerDraining } from './modules/operations/draining.js';
+import { registerDraining } from './modules/operations/operations.draining.js';
 import { webhookRoutes } from './modules/webhooks/webhook.routes.js';
 import { importRoutes } from './modules/import/import.routes.js';
 import { EventSchema } from './modules/events/event.schema.js';
@@ -97,9 +100,9 @@ const CONNECTION_IDLE_MS = 120_000;
 /** Node's own limit on the time to send a request's headers. */
 const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
 
-/** Builds the service; never listens and never reads process.env (server.ts does both). */
-export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({
+/** Fastify's own settings: parsers, limits, timeouts, logging and validation. */
+function serverOptions(config: Config, deps: AppDeps): FastifyHttpOptions<Server> {
+  return {
     logger: deps.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     rewriteUrl: languageRootRewriter(config),
@@ -130,7 +133,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         ? { headersTimeout: Math.min(config.requestTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS) }
         : {}),
     },
-  });
+  };
+}
+
+/** Builds the service; never listens and never reads process.env (server.ts does both). */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify(serverOptions(config, deps));
 
   const routes = new RouteTable();
   const services: Services = {
@@ -147,7 +155,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('services', services);
   registerBodyParsers(app);
   app.decorateRequest('ctx', null as never);
-  app.decorateRequest('prepared', null);
   // The shared components, at the root so every module can refer to every other's (an event embeds
   // venues, organizers and terms) and the OpenAPI documents list them under components.schemas.
   for (const schema of [
@@ -227,10 +234,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(venueRoutes);
   await app.register(organizerRoutes);
   await app.register(termRoutes);
-  await app.register(adminRoutes);
-  await app.register(importRoutes, { prefix: '/cal/admin/v1' });
+  await app.register(userRoutes, { prefix: `/${ADMIN_NAMESPACE}` });
+  await app.register(settingsRoutes, { prefix: `/${ADMIN_NAMESPACE}` });
+  await app.register(importRoutes, { prefix: `/${ADMIN_NAMESPACE}` });
   await app.register(syncRoutes);
-  await app.register(webhookRoutes, { prefix: '/cal/admin/v1' });
+  await app.register(webhookRoutes, { prefix: `/${ADMIN_NAMESPACE}` });
   let pageNotFound: PageHandler | null = null;
   await app.register(pageRoutes, { notFound: (handler) => (pageNotFound = handler) });
 

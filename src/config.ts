@@ -90,33 +90,24 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     const v = env[name];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
   };
+  /** An integer setting within [min, max], its default when unset; a bad one is reported. */
+  const int = (name: string, fallback: number, min: number, max: number): number =>
+    integer(value(name) ?? String(fallback), name, min, max, problems);
+  /** A 0/1 (or true/false) setting, off when unset; a bad one is reported. */
+  const flag = (name: string): boolean => {
+    const raw = value(name) ?? '0';
+    if (!['0', '1', 'true', 'false'].includes(raw)) problems.push(`${name}: expected 0 or 1`);
+    return raw === '1' || raw === 'true';
+  };
 
-  const port = integer(value('PORT') ?? '8080', 'PORT', 0, 65535, problems);
-  const authFailLimit = integer(value('CAL_AUTH_FAIL_LIMIT') ?? '10', 'CAL_AUTH_FAIL_LIMIT', 1, 1_000_000, problems);
-  const maxEventLoopDelayMs = integer(
-    value('CAL_MAX_EVENT_LOOP_DELAY_MS') ?? '500',
-    'CAL_MAX_EVENT_LOOP_DELAY_MS',
-    0,
-    600_000,
-    problems,
-  );
-  const maxHeapUsedMb = integer(value('CAL_MAX_HEAP_USED_MB') ?? '0', 'CAL_MAX_HEAP_USED_MB', 0, 1_000_000, problems);
-  const feedMaxEvents = integer(value('CAL_FEED_MAX_EVENTS') ?? '2000', 'CAL_FEED_MAX_EVENTS', 1, 100_000, problems);
-  const recurrenceMax = integer(value('CAL_RECURRENCE_MAX') ?? '1000', 'CAL_RECURRENCE_MAX', 1, 100_000, problems);
-  const recurrenceHorizonDays = integer(
-    value('CAL_RECURRENCE_HORIZON_DAYS') ?? '730',
-    'CAL_RECURRENCE_HORIZON_DAYS',
-    1,
-    36_600,
-    problems,
-  );
-  const changesRetentionDays = integer(
-    value('CAL_CHANGES_RETENTION_DAYS') ?? '30',
-    'CAL_CHANGES_RETENTION_DAYS',
-    1,
-    3_650,
-    problems,
-  );
+  const port = int('PORT', 8080, 0, 65535);
+  const authFailLimit = int('CAL_AUTH_FAIL_LIMIT', 10, 1, 1_000_000);
+  const maxEventLoopDelayMs = int('CAL_MAX_EVENT_LOOP_DELAY_MS', 500, 0, 600_000);
+  const maxHeapUsedMb = int('CAL_MAX_HEAP_USED_MB', 0, 0, 1_000_000);
+  const feedMaxEvents = int('CAL_FEED_MAX_EVENTS', 2000, 1, 100_000);
+  const recurrenceMax = int('CAL_RECURRENCE_MAX', 1000, 1, 100_000);
+  const recurrenceHorizonDays = int('CAL_RECURRENCE_HORIZON_DAYS', 730, 1, 36_600);
+  const changesRetentionDays = int('CAL_CHANGES_RETENTION_DAYS', 30, 1, 3_650);
 
   const languages = (value('CAL_LANGUAGES') ?? 'en,fr,it,es,de')
     .split(',')
@@ -144,35 +135,14 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   const siteUrl = value('CAL_SITE_URL');
   if (siteUrl !== undefined && !isHttpUrl(siteUrl)) problems.push('CAL_SITE_URL: expected an http(s) URL');
 
-  const allowPrivateRaw = value('CAL_WEBHOOKS_ALLOW_PRIVATE') ?? '0';
-  if (!['0', '1', 'true', 'false'].includes(allowPrivateRaw))
-    problems.push('CAL_WEBHOOKS_ALLOW_PRIVATE: expected 0 or 1');
-
-  const importAllowPrivateRaw = value('CAL_IMPORT_ALLOW_PRIVATE') ?? '0';
-  if (!['0', '1', 'true', 'false'].includes(importAllowPrivateRaw))
-    problems.push('CAL_IMPORT_ALLOW_PRIVATE: expected 0 or 1');
+  const webhooksAllowPrivate = flag('CAL_WEBHOOKS_ALLOW_PRIVATE');
+  const importAllowPrivate = flag('CAL_IMPORT_ALLOW_PRIVATE');
   // At most 500 MiB: a larger answer could not even be held as one string.
-  const importMaxPageBytes = integer(
-    value('CAL_IMPORT_MAX_PAGE_BYTES') ?? String(20 * MIB),
-    'CAL_IMPORT_MAX_PAGE_BYTES',
-    1024,
-    500 * MIB,
-    problems,
-  );
-  const importMaxIcsBytes = integer(
-    value('CAL_IMPORT_MAX_ICS_BYTES') ?? String(100 * MIB),
-    'CAL_IMPORT_MAX_ICS_BYTES',
-    1024,
-    500 * MIB,
-    problems,
-  );
-
-  const metricsRaw = value('CAL_METRICS') ?? '0';
-  if (!['0', '1', 'true', 'false'].includes(metricsRaw)) problems.push('CAL_METRICS: expected 0 or 1');
-  const metricsPort = integer(value('CAL_METRICS_PORT') ?? '0', 'CAL_METRICS_PORT', 0, 65535, problems);
-
-  const geolocRaw = value('CAL_GEOLOC') ?? '0';
-  if (!['0', '1', 'true', 'false'].includes(geolocRaw)) problems.push('CAL_GEOLOC: expected 0 or 1');
+  const importMaxPageBytes = int('CAL_IMPORT_MAX_PAGE_BYTES', 20 * MIB, 1024, 500 * MIB);
+  const importMaxIcsBytes = int('CAL_IMPORT_MAX_ICS_BYTES', 100 * MIB, 1024, 500 * MIB);
+  const metrics = flag('CAL_METRICS');
+  const metricsPort = int('CAL_METRICS_PORT', 0, 0, 65535);
+  const geoloc = flag('CAL_GEOLOC');
 
   const logLevel = (value('LOG_LEVEL') ?? 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: expected one of ${LOG_LEVELS.join(', ')}`);
@@ -197,13 +167,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   if (frameAncestors.includes("'none'") && frameAncestors.length > 1)
     problems.push("CAL_FRAME_ANCESTORS: 'none' stands alone");
 
-  const requestTimeoutMs = integer(
-    value('CAL_REQUEST_TIMEOUT_MS') ?? '30000',
-    'CAL_REQUEST_TIMEOUT_MS',
-    0,
-    3_600_000,
-    problems,
-  );
+  const requestTimeoutMs = int('CAL_REQUEST_TIMEOUT_MS', 30_000, 0, 3_600_000);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -217,7 +181,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     timezone,
     adminUser,
     adminPassword: env['CAL_ADMIN_PASSWORD'] === '' ? undefined : env['CAL_ADMIN_PASSWORD'],
-    geoloc: geolocRaw === '1' || geolocRaw === 'true',
+    geoloc,
     siteUrl: siteUrl?.replace(/\/+$/, ''),
     authFailLimit,
     maxEventLoopDelayMs,
@@ -226,11 +190,11 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     recurrenceMax,
     recurrenceHorizonDays,
     changesRetentionDays,
-    webhooksAllowPrivate: allowPrivateRaw === '1' || allowPrivateRaw === 'true',
-    importAllowPrivate: importAllowPrivateRaw === '1' || importAllowPrivateRaw === 'true',
+    webhooksAllowPrivate,
+    importAllowPrivate,
     importMaxPageBytes,
     importMaxIcsBytes,
-    metrics: metricsRaw === '1' || metricsRaw === 'true',
+    metrics,
     metricsPort,
     logLevel,
     trustedOrigins: Object.freeze(trustedOrigins.map((o) => originOf(o)!)),

@@ -6,9 +6,9 @@ import { isValidTimezone } from './lib/dates.js';
 import { ensureAdministrator } from './modules/users/user.service.js';
 import { strandedRecords } from './modules/languages/language.service.js';
 import { observeQuery } from './modules/operations/metrics.service.js';
-import { maskedConfiguration } from './modules/operations/configuration.js';
-import { holdPidFile } from './modules/operations/pid-file.js';
-import { shutdown } from './modules/operations/shutdown.js';
+import { maskedConfiguration } from './modules/operations/operations.configuration.js';
+import { holdPidFile } from './modules/operations/operations.pid-file.js';
+import { shutdown } from './modules/operations/operations.shutdown.js';
 
 async function main(): Promise<void> {
   let config;

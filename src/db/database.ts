@@ -262,7 +262,7 @@ export interface SearchWindowCountTable {
 
 /**
  * Failed attempts of a guessable secret per key within a window (migration 021,
- * src/modules/users/failure-limiter.ts): `reset_at` ends the window, in epoch milliseconds.
+ * src/modules/users/failure.service.ts): `reset_at` ends the window, in epoch milliseconds.
  */
 export interface FailureCountTable {
   key_hash: string;

@@ -25,10 +25,3 @@ export function withAccessLast(route: RouteOptions): void {
     route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
   route.preHandler = [...own, enforceAccess];
 }
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** What a route's preHandler found and checked (its record, its checked input) for the handler. */
-    prepared: unknown;
-  }
-}

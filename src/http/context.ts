@@ -6,6 +6,8 @@ import type { Settings } from './site-settings.js';
 import { rootPathOf } from './languages.js';
 
 export const NAMESPACE = 'cal/events/v1';
+/** The administrators' namespace: users, settings, imports, webhooks. */
+export const ADMIN_NAMESPACE = 'cal/admin/v1';
 
 /**
  * What every handler needs to know about its request, resolved once in app.ts hooks: the language,

@@ -8,7 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { connect, migrate } from '../../src/db/connect.js';
 import { isValidTimezone } from '../../src/lib/dates.js';
-import { maskedConfiguration } from '../../src/modules/operations/configuration.js';
+import { maskedConfiguration } from '../../src/modules/operations/operations.configuration.js';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
 
 const API = '/cal/events/v1';

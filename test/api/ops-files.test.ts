@@ -5,7 +5,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { connect, migrate, SQLITE_FILE } from '../../src/db/connect.js';
 import { backup, BackupError, restore } from '../../src/modules/operations/backup.service.js';
-import { holdPidFile, PidFileError } from '../../src/modules/operations/pid-file.js';
+import { holdPidFile, PidFileError } from '../../src/modules/operations/operations.pid-file.js';
 import { createUser } from '../../src/modules/users/user.service.js';
 import { tmpDir } from '../helpers/ops.js';
 

@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { connect, migrate } from '../../src/db/connect.js';
 import { isValidTimezone } from '../../src/lib/dates.js';
-import { shutdown } from '../../src/modules/operations/shutdown.js';
+import { shutdown } from '../../src/modules/operations/operations.shutdown.js';
 import { backends } from '../helpers/app.js';
 import { createScratchDatabase } from '../helpers/scratch-postgres.js';
 import { tmpDir } from '../helpers/ops.js';

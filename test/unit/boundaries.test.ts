@@ -33,59 +33,17 @@ describe('module boundaries', () => {
 
 /**
  * The module shape (README "Layout"; issue 26): only `*.repository.ts` files run SQL, a module
- * reaches another through its service, never its repository, and no two modules import each other.
- * What broke a rule before the rule was written is listed here, to be taken off as each module is
- * put in shape: a new break fails, and so does an entry that no longer breaks (the list only shrinks).
+ * reaches another through its service, never its repository, no two modules import each other,
+ * mappers turn rows into objects without reading anything, every file's name says its layer or
+ * topic, and every route is typed by its schema.
  */
-const SQL_OUTSIDE_REPOSITORIES = [
-  'events/event.input.ts',
-  'events/event.list.ts',
-  'events/event.search-counts.ts',
-  'events/event.search.ts',
-  'events/event.term-filter.ts',
-  'events/event.window-count.ts',
-  'feeds/feed.query.ts',
-  'feeds/ical.series.ts',
-  'import/import.jobs.ts',
-  'import/import.writer.ts',
-  'languages/language-report.ts',
-  'linked/linked.list.ts',
-  'linked/linked.service.ts',
-  'operations/backup.ts',
-  'operations/copy.target.ts',
-  'operations/copy.ts',
-  'operations/health.routes.ts',
-  'operations/metrics.ts',
-  'operations/tables.ts',
-  'pages/page.query.ts',
-  'pages/pages.routes.ts',
-  'posts/post-ids.ts',
-  'posts/post.service.ts',
-  'recurrence/recurrence.materialize.ts',
-  'recurrence/recurrence.overview.ts',
-  'recurrence/recurrence.series.ts',
-  'sync/sync.records.ts',
-  'terms/term.embed.ts',
-  'users/user.service.ts',
-];
-const OTHER_MODULES_REPOSITORIES = [
-  'events/event.input.ts -> recurrence/recurrence.repository.ts',
-  'feeds/ical.series.ts -> recurrence/recurrence.repository.ts',
-  'recurrence/recurrence.horizon.ts -> events/event.repository.ts',
-  'recurrence/recurrence.materialize.ts -> events/event.repository.ts',
-  'recurrence/recurrence.scope.ts -> events/event.repository.ts',
-  'recurrence/recurrence.series.ts -> events/event.repository.ts',
-];
-const MUTUAL_IMPORTS = [
-  'events <-> feeds',
-  'events <-> recurrence',
-  'images <-> posts',
-];
-
 const MODULES = path.join('src', 'modules');
 /** A statement built or sent: Kysely's builders, the sql tag, a raw query. */
 const RUNS_SQL =
   /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(|\bsql(<[^>]*>)?`|\.executeQuery\(|\bsql\.raw\(/;
+/** `<subject>.<layer or topic>.ts`: `event-list.service.ts`, `recurrence.rule.ts`. */
+const FILE_NAME = /^[a-z0-9-]+\.[a-z0-9-]+\.ts$/;
+const LAYERS = ['routes', 'schema', 'service', 'repository', 'mapper'];
 
 /** Value imports (type-only ones cost nothing at run time) of a module file, as paths under src/modules/. */
 function moduleImportsOf(file: string): string[] {
@@ -96,24 +54,26 @@ function moduleImportsOf(file: string): string[] {
 }
 
 const moduleOf = (relative: string): string => relative.split(path.sep)[0]!;
+const layerOf = (relative: string): string => path.basename(relative).split('.').at(-2)!;
+const slash = (relative: string): string => relative.split(path.sep).join('/');
 
-describe('module shape (grandfathered breaks listed, none added)', () => {
+describe('module shape', () => {
   const files = filesUnder(MODULES).map((file) => ({ file, relative: path.relative(MODULES, file) }));
 
   it('should run SQL only in *.repository.ts files', () => {
     const found = files
-      .filter(({ file, relative }) => !relative.endsWith('.repository.ts') && RUNS_SQL.test(readFileSync(file, 'utf8')))
-      .map((f) => f.relative.split(path.sep).join('/'));
-    assert.deepEqual(found.sort(), [...SQL_OUTSIDE_REPOSITORIES].sort());
+      .filter(({ file, relative }) => layerOf(relative) !== 'repository' && RUNS_SQL.test(readFileSync(file, 'utf8')))
+      .map((f) => slash(f.relative));
+    assert.deepEqual(found, []);
   });
 
   it('should reach another module through its service, never its repository', () => {
     const found = files.flatMap(({ file, relative }) =>
       moduleImportsOf(file)
-        .filter((target) => target.endsWith('.repository.ts') && moduleOf(target) !== moduleOf(relative))
-        .map((target) => `${relative} -> ${target}`.split(path.sep).join('/')),
+        .filter((target) => layerOf(target) === 'repository' && moduleOf(target) !== moduleOf(relative))
+        .map((target) => slash(`${relative} -> ${target}`)),
     );
-    assert.deepEqual(found.sort(), [...OTHER_MODULES_REPOSITORIES].sort());
+    assert.deepEqual(found, []);
   });
 
   it('should have no two modules importing each other', () => {
@@ -128,6 +88,45 @@ describe('module shape (grandfathered breaks listed, none added)', () => {
       .map((e) => e.split(' -> ') as [string, string])
       .filter(([a, b]) => a < b && edges.has(`${b} -> ${a}`))
       .map(([a, b]) => `${a} <-> ${b}`);
-    assert.deepEqual(mutual.sort(), [...MUTUAL_IMPORTS].sort());
+    assert.deepEqual(mutual, []);
+  });
+
+  it('should keep mappers free of reads: a *.mapper.ts imports no repository and no service', () => {
+    const found = files
+      .filter(({ relative }) => layerOf(relative) === 'mapper')
+      .flatMap(({ file, relative }) =>
+        moduleImportsOf(file)
+          .filter((target) => ['repository', 'service'].includes(layerOf(target)))
+          .map((target) => slash(`${relative} -> ${target}`)),
+      );
+    assert.deepEqual(found, []);
+  });
+
+  it('should name every file <subject>.<layer or topic>.ts', () => {
+    const found = files
+      .filter(({ relative }) => !FILE_NAME.test(path.basename(relative)))
+      .map((f) => slash(f.relative));
+    assert.deepEqual(found, []);
+    // Each module has at least one of the layers (a module of topic files only would be a library).
+    for (const module of new Set(files.map((f) => moduleOf(f.relative))))
+      assert.ok(
+        files.some((f) => moduleOf(f.relative) === module && LAYERS.includes(layerOf(f.relative))),
+        `${module} has no layer file`,
+      );
+  });
+
+  it('should type every route by its schema: the TypeBox provider, no casts of the request, no untyped hand-over', () => {
+    const found = files
+      .filter(({ relative }) => layerOf(relative) === 'routes')
+      .flatMap(({ file, relative }) => {
+        const source = readFileSync(file, 'utf8');
+        const problems: string[] = [];
+        const registers = /\b(app|fastify)\.(get|post|put|patch|delete|head|route)\(/.test(source);
+        if (registers && !source.includes('withTypeProvider<TypeBoxTypeProvider>()')) problems.push('no type provider');
+        if (/request\.(query|body|params|headers)\s+as\b/.test(source)) problems.push('casts the request');
+        if (/request\.prepared\b/.test(source)) problems.push('request.prepared');
+        return problems.map((p) => `${slash(relative)}: ${p}`);
+      });
+    assert.deepEqual(found, []);
   });
 });

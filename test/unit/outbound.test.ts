@@ -12,7 +12,7 @@ import {
   type OutboundPolicy,
 } from '../../src/lib/outbound.js';
 import { excerpt, isSecretParam, redactUrl } from '../../src/lib/redact.js';
-import { maskUrl } from '../../src/modules/operations/configuration.js';
+import { maskUrl } from '../../src/modules/operations/operations.configuration.js';
 
 /** A real HTTP server on a loopback address; `handler` answers, `hits` counts the requests it got. */
 async function server(

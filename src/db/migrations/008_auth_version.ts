@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 /**
  * A second counter beside the data version: every change that takes access away (a revoked
  * application password, a deleted user, a changed role) bumps it in its own transaction, and each
- * instance re-checks a remembered credential when it moves (src/modules/users/authentication.ts).
+ * instance re-checks a remembered credential when it moves (src/modules/users/authentication.service.ts).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {

@@ -5,7 +5,7 @@ import { createTriggers, dropTriggers, type RowTrigger } from '../triggers.js';
  * The exact `total` of a public event list counts the listed published events of a date window:
  * at a million events, a year's window is half a million index entries to count on every new
  * page, month or language. These counts per (language, start day, end day) let a window of whole
- * days be counted by summing a few hundred rows instead (src/modules/events/event.window-count.ts).
+ * days be counted by summing a few hundred rows instead (src/modules/events/event-counts.repository.ts).
  * Triggers keep them exact in every write's own transaction, whatever path writes the event (the
  * services, imports, recurrence, tests inserting rows); PostgreSQL's upserts lock the count row,
  * so concurrent writers count correctly.

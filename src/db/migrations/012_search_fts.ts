@@ -6,7 +6,7 @@ import { createTriggers, dropTriggers, type RowTrigger } from '../triggers.js';
  * SQLite's counterpart of 007 (pg_trgm): an FTS5 index with the trigram tokenizer over the
  * searched columns (title, description, excerpt) of every event, kept by triggers. It finds the
  * events that contain a word of three characters or more, case-insensitively, without reading
- * the table; event.search.ts uses it to narrow a search before the exact LIKE test, which stays.
+ * the table; event-search.repository.ts uses it to narrow a search before the exact LIKE test, which stays.
  * An external-content table: the text is stored once, in `events`.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

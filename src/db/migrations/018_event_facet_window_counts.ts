@@ -8,7 +8,7 @@ import { LISTED, type CountedEvents } from './013_event_term_window_counts.js';
  * start and end on each pair of days, by venue, by organizer, featured, and featured with one
  * venue, organizer or term. A public list of whole days filtered by these (`venue=5`,
  * `organizer=7`, `featured=1`, `featured=1&categories=jazz`…) is then counted by summing a few
- * hundred rows, not by reading every event of the window (src/modules/events/event.window-count.ts).
+ * hundred rows, not by reading every event of the window (src/modules/events/event-counts.repository.ts).
  *
  * `facet` names what `facet_id` is: `venue` and `featured_venue` a venue, `organizer` and
  * `featured_organizer` an organizer, `featured_term` a category or tag; `featured` has id 0.

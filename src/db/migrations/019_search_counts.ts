@@ -5,7 +5,7 @@ import { createTriggers, dropTriggers, type RowTrigger } from '../triggers.js';
 /**
  * Per-day counts of the searches that no index narrows (a common word, a word of one or two
  * characters): the exact `total` of `search=jazz` over a year would otherwise test every event of
- * the year. Such a search is registered once (src/modules/events/event.search-counts.ts): its
+ * the year. Such a search is registered once (src/modules/events/event-counts.service.ts): its
  * words in `search_phrase_words`, the day pairs of its matching listed published events in
  * `search_window_counts`; a public list of whole days searching it is then counted by summing, as
  * 009 does for all events.
@@ -73,7 +73,7 @@ export async function createSearchCountTriggers(db: Kysely<any>, searched: Searc
 
 /** An event written takes itself off the counts its old text matched and onto those its new text matches. */
 function searchCountTrigger(postgres: boolean, searched: SearchedText): RowTrigger {
-  /** The list's test of one word (event.search.ts, dialect.ts containsInsensitive) on the event `row`. */
+  /** The list's test of one word (event-search.repository.ts, dialect.ts containsInsensitive) on the event `row`. */
   const contains = (row: string, column: string) =>
     postgres
       ? `${row}.${column} ilike w.pattern escape '\\'`

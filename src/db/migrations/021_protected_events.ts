@@ -30,7 +30,7 @@ import {
  *
  * And `failure_counts`: failed attempts of guessable secrets (application passwords, event
  * passwords) per key and window, shared by every instance on the database
- * (src/modules/users/failure-limiter.ts), where they were each instance's memory.
+ * (src/modules/users/failure.service.ts), where they were each instance's memory.
  */
 
 /** Listed, published and not password-protected: the events whose hidden fields public filters see. */

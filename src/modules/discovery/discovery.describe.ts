@@ -1,10 +1,8 @@
 import type { TSchema } from 'typebox';
-import { NAMESPACE } from '../../http/context.js';
+import { ADMIN_NAMESPACE, NAMESPACE } from '../../http/context.js';
 import { RouteTable, type RouteEntry } from '../../http/route-table.js';
 
 /** The REST index's `routes`: the registered routes as WordPress describes them. */
-
-export const ADMIN_NAMESPACE = 'cal/admin/v1';
 
 interface ArgSpec {
   required: boolean;

@@ -1,5 +1,4 @@
-import { NAMESPACE } from '../../http/context.js';
-import { ADMIN_NAMESPACE } from './discovery.describe.js';
+import { ADMIN_NAMESPACE, NAMESPACE } from '../../http/context.js';
 
 /** A namespace's own OpenAPI document, cut from the whole one @fastify/swagger generates (served by discovery.routes.ts). */
 export interface OpenApiDocument {

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { NAMESPACE } from '../../http/context.js';
+import { ADMIN_NAMESPACE, NAMESPACE } from '../../http/context.js';
 import { CommonQuery, responses } from '../../http/schemas.js';
-import { ADMIN_NAMESPACE, routesOf } from './discovery.describe.js';
+import { routesOf } from './discovery.describe.js';
 import { namespaceDocument, type OpenApiDocument } from './discovery.openapi.js';
 
 const IndexSchema = Type.Object({}, { additionalProperties: true, description: 'REST index' });

@@ -5,7 +5,7 @@ import { Problems } from '../../http/problems.js';
 import { COST_MAX_LENGTH, COST_MAX_VALUES, parseCostInput } from '../../lib/cost.js';
 import { isValidTimezone, localToUtc, parseDateInput, timezoneAbbr, zoneOrUtc, type Zone } from '../../lib/dates.js';
 import { checkLinkedInput, LIVE_STATUSES, type LinkedChanges } from '../linked/linked.service.js';
-import type { LinkedKind } from '../linked/linked-kind.js';
+import type { LinkedKind } from '../linked/linked.kind.js';
 import { ORGANIZER } from '../organizers/organizer.kind.js';
 import { checkCommonFields, visibleTo, type CommonChanges } from '../posts/post.service.js';
 import { resolveTermInputs } from '../terms/term.embed.js';

@@ -16,7 +16,7 @@ import { listEvents, windowKey } from './event-list.service.js';
 import { totalHeaders } from '../../http/pagination.js';
 import { routeSlot } from '../../http/route-slot.js';
 import { etagOfBody, underIfMatch, withEtag } from '../../http/conditional.js';
-import type { Written } from './event.mapper.js';
+import type { Written } from './event-relations.service.js';
 import {
   EventCreateSchema,
   EventDeleteQuery,

@@ -14,7 +14,8 @@ import * as events from './event.repository.js';
 import { inTransaction } from '../../db/transaction.js';
 import { etagOfBody } from '../../http/conditional.js';
 import { lockRow } from '../../db/dialect.js';
-import { loadEventRelations, toEventObject, type Written } from './event.mapper.js';
+import { toEventObject } from './event.mapper.js';
+import { loadEventRelations, type Written } from './event-relations.service.js';
 import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
 import { startSeries } from '../recurrence/recurrence.service.js';
 

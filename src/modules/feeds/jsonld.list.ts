@@ -5,7 +5,8 @@ import { clampPerPage, offsetOf, type Page } from '../../http/pagination.js';
 import { unlocked } from '../posts/post.password.js';
 import { eventJsonLd } from '../events/event.jsonld.js';
 import { listEvents } from '../events/event-list.service.js';
-import { loadEventRelations, toEventObject } from '../events/event.mapper.js';
+import { toEventObject } from '../events/event.mapper.js';
+import { loadEventRelations } from '../events/event-relations.service.js';
 import type { EventListParams } from '../events/event.schema.js';
 import { loadFeedRows } from './feed.repository.js';
 

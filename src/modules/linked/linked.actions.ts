@@ -5,7 +5,7 @@ import { restForbidden } from '../../http/errors.js';
 import { Problems } from '../../http/problems.js';
 import { canEdit, canRead } from '../../auth/roles.js';
 import { assertMayAssignAuthor } from '../posts/post.service.js';
-import type { LinkedKind, LinkedRow } from './linked-kind.js';
+import type { LinkedKind, LinkedRow } from './linked.kind.js';
 import { linkedErrors } from './linked.errors.js';
 import { findBySlug, unlinkFromEvents } from './linked.repository.js';
 import {

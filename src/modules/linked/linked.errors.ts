@@ -1,5 +1,5 @@
 import { type ApiError, forbidden, gone, notFound } from '../../http/errors.js';
-import type { LinkedKind } from './linked-kind.js';
+import type { LinkedKind } from './linked.kind.js';
 
 /** The original's venue and organizer error codes and messages (R/Messages.php), one catalog per kind. */
 export function linkedErrors(kind: LinkedKind) {

@@ -7,7 +7,7 @@ import { Problems } from '../../http/problems.js';
 import { TEXT_LIMITS } from '../../http/schemas.js';
 import { checkStatusFilter, statusEcho, visibleTo } from '../posts/post.service.js';
 import { canRead, defaultListStatuses, POST_STATUSES } from '../../auth/roles.js';
-import type { LinkedKind } from './linked-kind.js';
+import type { LinkedKind } from './linked.kind.js';
 import { linkedErrors } from './linked.errors.js';
 import {
   countLinked,

@@ -2,7 +2,7 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { containsInsensitive, dialectOf, likeEscape } from '../../db/dialect.js';
 import { nowUtc } from '../../lib/clock.js';
-import type { LinkedKind, LinkedRow } from './linked-kind.js';
+import type { LinkedKind, LinkedRow } from './linked.kind.js';
 import type { Owned } from '../../auth/roles.js';
 
 /**

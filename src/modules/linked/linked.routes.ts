@@ -20,7 +20,7 @@ import {
   SlugParams,
   responses,
 } from '../../http/schemas.js';
-import type { LinkedKind, LinkedRow } from './linked-kind.js';
+import type { LinkedKind, LinkedRow } from './linked.kind.js';
 import {
   assertReadable,
   byId,

@@ -1,7 +1,7 @@
 import { Type, type Static, type TProperties, type TSchema } from 'typebox';
 import { keepKeyOrder, PageSchema } from '../../http/pagination.js';
 import { CommonQuery, I18nLanguage, Page, PerPage, TEXT_LIMITS, Truthy } from '../../http/schemas.js';
-import type { LinkedKind } from './linked-kind.js';
+import type { LinkedKind } from './linked.kind.js';
 
 /**
  * Venue and organizer request and response schemas, built from the kind. Fields whose accepted

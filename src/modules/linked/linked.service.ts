@@ -15,7 +15,7 @@ import {
 } from '../posts/post.service.js';
 import { POST_STATUSES, type Actor } from '../../auth/roles.js';
 import { dropFalsy, globalId, languageFields, postHead, renderHtml, type Related } from '../posts/post.mapper.js';
-import type { LinkedKind, LinkedRow } from './linked-kind.js';
+import type { LinkedKind, LinkedRow } from './linked.kind.js';
 import * as linked from './linked.repository.js';
 import { isHttpUrl } from '../../lib/url.js';
 

@@ -18,7 +18,7 @@ import {
   type SqliteFile,
 } from './sqlite-file.repository.js';
 import { copyDatabase, CopyError } from './copy.service.js';
-import { serviceOn } from './pid-file.js';
+import { serviceOn } from './operations.pid-file.js';
 
 /**
  * `cal-events backup FILE` and `restore FILE` for the embedded database. A backup is SQLite's

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.js';
 import { migrationsPending } from '../../db/connect.js';
 import { ping } from './health.repository.js';
-import { TimeoutError, withTimeout } from './timeout.js';
+import { TimeoutError, withTimeout } from './operations.timeout.js';
 
 const DB_TIMEOUT_MS = 1_000;
 

@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import type { Progress } from '../import/import.types.js';
 import { defineMetrics, type MetricSources } from './metrics.definitions.js';
 import { deliveriesByStatus, runningImports } from './metrics.repository.js';
-import { withTimeout } from './timeout.js';
+import { withTimeout } from './operations.timeout.js';
 
 /**
  * Collecting the metrics (metrics.definitions.ts) of one app into a registry of its own: a

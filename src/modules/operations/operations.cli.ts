@@ -4,8 +4,8 @@ import type { Config } from '../../config.js';
 import { connect, migrate, type Storage } from '../../db/connect.js';
 import { backup, BackupError, POSTGRES_BACKUP, restore } from './backup.service.js';
 import { copyDatabase, CopyError, type CopyReport } from './copy.service.js';
-import { serviceOn } from './pid-file.js';
-import { maskUrl } from './configuration.js';
+import { serviceOn } from './operations.pid-file.js';
+import { maskUrl } from './operations.configuration.js';
 
 /** `cal-events copy | backup | restore`: the operator's commands on whole databases. */
 export const OPERATIONS_USAGE = `  cal-events copy --to <DATA_DIR or postgres://…> [--from <DATA_DIR or postgres://…>] [--replace]

@@ -1,5 +1,5 @@
 import type { OrganizerRow } from '../../db/database.js';
-import type { LinkedKind, LinkedRow } from '../linked/linked-kind.js';
+import type { LinkedKind, LinkedRow } from '../linked/linked.kind.js';
 import { stripTags } from '../../lib/html.js';
 import { isEmailAddress } from '../../lib/url.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { findLinkedBySlug } from '../linked/linked.service.js';
-import type { LinkedKind, LinkedRow } from '../linked/linked-kind.js';
+import type { LinkedKind, LinkedRow } from '../linked/linked.kind.js';
 import { ORGANIZER, organizerJsonLd } from '../organizers/organizer.kind.js';
 import { renderHtml } from '../posts/post.mapper.js';
 import { VENUE, venueJsonLd } from '../venues/venue.kind.js';

@@ -1,35 +1,18 @@
-import type { Db, EventRow } from '../../db/database.js';
+import type { EventRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { zoneOrUtc } from '../../lib/dates.js';
-import { canEdit } from '../../auth/roles.js';
-import { exceptionsOf, findRecurrences, type StoredRecurrence } from './recurrence.repository.js';
+import type { StoredRecurrence } from './recurrence.repository.js';
 import { parseRule } from './recurrence.rule.js';
 import { summarize } from './recurrence.summary.js';
 
-/** What the event objects of a page need about series: nothing (no query) when no row recurs. */
+/** What the event objects of a page need about series (recurrence.service.ts loads it). */
 export interface SeriesRelations {
   rules: Map<number, StoredRecurrence>;
   exceptions: Map<number, { id: number; recurrence_id: string }[]>;
 }
 
-const isSeries = (row: EventRow): boolean =>
+export const isSeries = (row: EventRow): boolean =>
   row.series_id !== null && row.series_id !== undefined && row.series_id === row.id;
-
-export async function loadSeriesRelations(db: Db, rows: EventRow[], ctx: RequestContext): Promise<SeriesRelations> {
-  const series = rows.filter(isSeries);
-  if (series.length === 0) return { rules: new Map(), exceptions: new Map() };
-  // Exceptions name occurrences that may be drafts: only those who may edit the series see them.
-  const editable = series.filter((row) => canEdit(ctx.actor, row)).map((row) => row.id);
-  const [rules, exceptions] = await Promise.all([
-    findRecurrences(
-      db,
-      series.map((row) => row.id),
-    ),
-    exceptionsOf(db, editable),
-  ]);
-  for (const id of editable) if (!exceptions.has(id)) exceptions.set(id, []);
-  return { rules, exceptions };
-}
 
 /**
  * The keys a recurring event adds after the original's: `recurrence` on the series, `series_id`

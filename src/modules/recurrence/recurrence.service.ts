@@ -1,9 +1,12 @@
 import type { Db, EventRow, EventTable } from '../../db/database.js';
+import type { RequestContext } from '../../http/context.js';
+import { canEdit } from '../../auth/roles.js';
 import { localToUtc, timezoneAbbr, zoneOrUtc } from '../../lib/dates.js';
 import { nowUtc } from '../../lib/clock.js';
 import { shiftTermCounts } from '../terms/term.embed.js';
 import { horizonLocal, type CheckedRecurrence, type RecurrencePolicy } from './recurrence.input.js';
 import * as store from './recurrence.repository.js';
+import { isSeries, type SeriesRelations } from './recurrence.mapper.js';
 import {
   addWall,
   expand,
@@ -416,4 +419,21 @@ export async function seriesOverview(
   const rule = parseRule(stored.rrule, zoneOrUtc(series.timezone));
   const next = await store.nextPublished(db, seriesId, row.id, fromLocal, limit);
   return { summary: typeof rule === 'string' ? stored.rrule : summarize(rule, series.start_local, lang), next };
+}
+
+/** What the event objects of a page need about series: nothing (no query) when no row recurs. */
+export async function loadSeriesRelations(db: Db, rows: EventRow[], ctx: RequestContext): Promise<SeriesRelations> {
+  const series = rows.filter(isSeries);
+  if (series.length === 0) return { rules: new Map(), exceptions: new Map() };
+  // Exceptions name occurrences that may be drafts: only those who may edit the series see them.
+  const editable = series.filter((row) => canEdit(ctx.actor, row)).map((row) => row.id);
+  const [rules, exceptions] = await Promise.all([
+    store.findRecurrences(
+      db,
+      series.map((row) => row.id),
+    ),
+    store.exceptionsOf(db, editable),
+  ]);
+  for (const id of editable) if (!exceptions.has(id)) exceptions.set(id, []);
+  return { rules, exceptions };
 }

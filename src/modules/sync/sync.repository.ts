@@ -2,7 +2,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { ChangeLogTable, Db, EventRow, TermRow } from '../../db/database.js';
 import type { Selectable } from 'kysely';
 import { can, type Actor } from '../../auth/roles.js';
-import type { LinkedKind, LinkedRow } from '../linked/linked-kind.js';
+import type { LinkedKind, LinkedRow } from '../linked/linked.kind.js';
 
 export type ChangeRow = Selectable<ChangeLogTable>;
 export type ChangeKind = ChangeLogTable['kind'];

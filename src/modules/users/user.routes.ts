@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { responses } from '../../http/schemas.js';
-import { settingsRoutes } from '../settings/settings.routes.js';
 import type { Actor } from '../../auth/roles.js';
 import * as service from './user.service.js';
 import {
@@ -20,9 +19,6 @@ import {
   UserUpdateSchema,
 } from './user.schema.js';
 
-/** The administration namespace (CONTRACT "Authentication and roles"). */
-const ADMIN_PREFIX = '/cal/admin/v1';
-
 /** Every admin route: administrators only, checked by the access hook in app.ts. */
 const admin = { access: 'manage_options' } as const;
 /** In the admin namespace's own OpenAPI document, /cal/admin/v1/doc (discovery.routes.ts). */
@@ -35,13 +31,8 @@ function callerOf(request: FastifyRequest): Actor {
   return actor;
 }
 
-/** Users and their application passwords, then the site settings, under `cal/admin/v1`. */
-export async function adminRoutes(app: FastifyInstance): Promise<void> {
-  await app.register(userRoutes, { prefix: ADMIN_PREFIX });
-  await app.register(settingsRoutes, { prefix: ADMIN_PREFIX });
-}
-
-async function userRoutes(fastify: FastifyInstance): Promise<void> {
+/** Users and their application passwords, under `cal/admin/v1` (src/app.ts gives the prefix). */
+export async function userRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = app.services.storage;
 

@@ -1,5 +1,5 @@
 import type { VenueRow } from '../../db/database.js';
-import type { LinkedKind, LinkedRow } from '../linked/linked-kind.js';
+import type { LinkedKind, LinkedRow } from '../linked/linked.kind.js';
 import { stripTags } from '../../lib/html.js';
 
 const asVenue = (row: LinkedRow): VenueRow => row as VenueRow;
