@@ -111,7 +111,7 @@ function serverOptions(config: Config, deps: AppDeps): FastifyHttpOptions<Server
     frameworkErrors,
     clientErrorHandler,
     logController: new CompletedOnlyLogController(),
-    // While closing, requests still arriving get our 503 body, readiness its checks (draining.ts).
+    // While closing, requests still arriving get our 503 body, readiness its checks (operations.draining.ts).
     return503OnClosing: false,
     ajv: {
       customOptions: {

@@ -6,7 +6,7 @@ import { dialectOf, type DialectName } from './dialect.js';
  *
  * Which triggers exist today, and what each does: src/db/schema/sqlite.sql and postgres.sql (the
  * `-- trigger` entries, and on PostgreSQL the `-- functions` they execute), the schema every
- * migration leaves, written by `npm run schema` and checked by test/api/schema-snapshot.test.ts.
+ * migration leaves, written by `npm run schema` and checked by test/db/schema-snapshot.test.ts.
  * Why: they keep what every write must keep in its own transaction, whatever path writes:
  *
  * - `event_window_count` (009), `event_term_window_count_*` (013), `*facet_count*` (018) and

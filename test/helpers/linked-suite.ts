@@ -7,7 +7,7 @@ import { bumpDataVersion } from '../../src/db/data-version.js';
 /**
  * The behaviour venues and organizers share (routes, permissions, trash, lists and their filters),
  * written once and run for each kind on each back end. Kind-specific fields are tested in
- * test/api/venues.test.ts and test/api/organizers.test.ts.
+ * test/modules/venues/venues.test.ts and test/modules/organizers/organizers.test.ts.
  */
 
 export interface User {

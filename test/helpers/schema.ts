@@ -4,7 +4,7 @@ import type { Storage } from '../../src/db/connect.js';
 /**
  * The schema every migration leaves, as text a reviewer can read and diff: tables with their
  * columns, indexes, triggers, and (PostgreSQL) the trigger functions. Committed per dialect in
- * src/db/schema/ and compared by test/api/schema-snapshot.test.ts, so a change to a migration
+ * src/db/schema/ and compared by test/db/schema-snapshot.test.ts, so a change to a migration
  * shows in review as a change to what the database holds; `npm run schema` writes them again.
  */
 export async function dumpSchema(storage: Storage): Promise<string> {

@@ -13,7 +13,7 @@ import type { TestApp } from './app.js';
  * - a deleted term stays gone, and no id is ever handed out twice or seen on another record;
  * - an attacker's input (long runs of letters, long dates, many words, cross-site forms, private
  *   addresses in IPv6 and other spellings) is refused at once with a 4xx and changes nothing.
- * Used by test/api/stateful.test.ts (a short seeded run) and scripts/fuzz.ts (long runs).
+ * Used by test/cross/stateful.test.ts (a short seeded run) and scripts/fuzz.ts (long runs).
  */
 
 export const KINDS = ['event', 'venue', 'organizer', 'category', 'tag'] as const;

@@ -7,6 +7,7 @@ import type { Actor } from '../../auth/roles.js';
 import { injectWithTicket } from '../../http/in-process.js';
 import { cleanHtml } from '../posts/post.service.js';
 import type { Kind, OccurrenceOf, SourceRecord } from './import.types.js';
+import { KIND_ROUTES } from './import.types.js';
 import { nowUtc } from '../../lib/clock.js';
 import * as importMap from './import.repository.js';
 
@@ -18,13 +19,6 @@ import * as importMap from './import.repository.js';
  * (Ctrl-C, `kill -9`) has imported a record and remembered it, or neither.
  */
 
-const ROUTES: Record<Kind, string> = {
-  category: 'categories',
-  tag: 'tags',
-  venue: 'venues',
-  organizer: 'organizers',
-  event: 'events',
-};
 const TABLES: Record<Kind, 'terms' | 'venues' | 'organizers' | 'events'> = {
   category: 'terms',
   tag: 'terms',
@@ -159,7 +153,7 @@ export class ImportWriter {
       return { outcome: 'unchanged', localId: known.localId, missing };
     if (this.dryRun) return { outcome: known ? 'updated' : 'created', localId: known?.localId ?? null, missing };
 
-    const route = `/cal/events/v1/${ROUTES[record.kind]}`;
+    const route = `/cal/events/v1/${KIND_ROUTES[record.kind]}`;
     const remember = (localId: number) => this.rememberStep(record, hash, localId);
     const mapped = (localId: number) => this.map.set(key, { localId, modified: record.modified, hash });
 
@@ -313,7 +307,7 @@ export class ImportWriter {
     if (this.dryRun) return;
     const response = await this.send(
       'DELETE',
-      `/cal/events/v1/${ROUTES[kind]}/${localId}${kind === 'category' || kind === 'tag' ? '?force=true' : ''}`,
+      `/cal/events/v1/${KIND_ROUTES[kind]}/${localId}${kind === 'category' || kind === 'tag' ? '?force=true' : ''}`,
       lang,
       undefined,
       null,

@@ -1,4 +1,5 @@
 import type { Kind, Skipped, SourceRecord } from './import.types.js';
+import { KIND_ROUTES } from './import.types.js';
 import { excerpt, redactUrl } from '../../lib/redact.js';
 import { basicAuth, getJson, SourceError, type HttpOptions } from './import.source-http.js';
 
@@ -14,14 +15,6 @@ type Json = Record<string, unknown>;
 
 const NAMESPACES: Record<Flavour, string> = { original: 'tribe/events/v1', cal: 'cal/events/v1' };
 const PER_PAGE = 50;
-/** The routes of each kind, and the key of their list in the answer. */
-const ROUTES: Record<Kind, string> = {
-  category: 'categories',
-  tag: 'tags',
-  venue: 'venues',
-  organizer: 'organizers',
-  event: 'events',
-};
 /** Post types of WordPress's own REST API, where WPML adds each post's translations. */
 const WP_TYPES: Partial<Record<Kind, string>> = {
   event: 'tribe_events',
@@ -199,7 +192,7 @@ export class RestSource {
 
   /** Every record of a kind in a language, a page at a time. */
   async *pages(kind: Kind, lang: string): AsyncGenerator<Page> {
-    const route = ROUTES[kind];
+    const route = KIND_ROUTES[kind];
     for (let page = 1, totalPages = 1; page <= totalPages; page += 1) {
       const response = await getJson(this.url(lang, route, { ...this.listParams(kind), page }), this.http, [400, 404]);
       const body = response.body as Json;

@@ -7,6 +7,15 @@
 export const KINDS = ['category', 'tag', 'venue', 'organizer', 'event'] as const;
 export type Kind = (typeof KINDS)[number];
 
+/** The REST route of each kind (under the namespace), which is also the key of its list in an answer. */
+export const KIND_ROUTES: Record<Kind, string> = {
+  category: 'categories',
+  tag: 'tags',
+  venue: 'venues',
+  organizer: 'organizers',
+  event: 'events',
+};
+
 export interface SourceRecord {
   kind: Kind;
   /** Stable in the source: a REST id as a string, an iCalendar UID (with the occurrence for a series). */

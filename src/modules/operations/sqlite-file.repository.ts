@@ -6,7 +6,7 @@ import type { Database, Db } from '../../db/database.js';
 
 /**
  * What the operator's commands ask of an embedded database file (backup.service.ts and
- * pid-file.ts decide what the answers mean): SQLite's own checks, the service's tables and
+ * operations.pid-file.ts decide what the answers mean): SQLite's own checks, the service's tables and
  * migrations, its online backup and journal mode, whether another connection holds it.
  */
 

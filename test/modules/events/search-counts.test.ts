@@ -1,0 +1,228 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
+import { MAX_PHRASES, registrationPacing } from '../../../src/modules/events/event-counts.service.js';
+
+const EVENTS = '/cal/events/v1/events';
+
+/** A small deterministic random source, so a failure replays. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+}
+
+/**
+ * Texts whose words no index narrows (one or two characters, accents, LIKE wildcards, quotes), so
+ * their searches are registered and counted per day (migration 019).
+ */
+const PIECES = [
+  'ro',
+  'RO',
+  'Ro',
+  'é',
+  'É',
+  'ü',
+  '100%',
+  '10',
+  'a_b',
+  'ab',
+  "l'été",
+  'L’ÉTÉ',
+  'x',
+  'xy',
+  '"q"',
+  'p',
+  'at',
+  'AT',
+  '%',
+  '_',
+];
+const SEARCHES = [
+  'ro',
+  'RO',
+  'é',
+  'É',
+  'ü',
+  '%',
+  '_',
+  '0%',
+  'a_b',
+  "l'été",
+  'x',
+  'xy',
+  '"q"',
+  'ro é',
+  'é ro',
+  'at x',
+  'p',
+  'ÉT',
+];
+
+const day = (n: number) => `2031-03-${String(1 + n).padStart(2, '0')}`;
+
+for (const backend of backends()) {
+  describe(`search totals from per-day counts [${backend}]`, () => {
+    let t: TestApp;
+    let editor: string;
+    const next = random(backend === 'sqlite' ? 5 : 9);
+    const ids: number[] = [];
+    const text = () =>
+      Array.from({ length: 1 + Math.floor(next() * 4) }, () => PIECES[Math.floor(next() * PIECES.length)]!).join(
+        next() < 0.5 ? ' ' : '',
+      );
+
+    before(async () => {
+      registrationPacing.gapMs = 0;
+      t = await createTestApp(backend);
+      editor = (await t.asUser('editor')).authorization;
+    });
+    after(async () => {
+      registrationPacing.gapMs = 1000;
+      await t.close();
+    });
+
+    /** The public total of a search over whole days, through the API. */
+    const total = async (search: string, from: string, to: string): Promise<number> => {
+      const res = await t.request({
+        method: 'GET',
+        url: `${EVENTS}?per_page=1&start_date=${from}&end_date=${to}&search=${encodeURIComponent(search)}`,
+      });
+      if (res.statusCode === 404) return 0;
+      assert.equal(res.statusCode, 200, res.body);
+      return res.data.total as number;
+    };
+
+    /** The definition, over the rows as stored: listed, published, in the window, every word in a field, any case. */
+    const expected = async (search: string, from: string, to: string): Promise<number> => {
+      const rows = await t.storage.db
+        .selectFrom('events')
+        .select(['title', 'description', 'excerpt', 'status', 'hide_from_listings', 'start_local', 'end_local', 'lang'])
+        .execute();
+      const words = search
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((w) => w.toLowerCase());
+      return rows.filter(
+        (r) =>
+          r.lang === 'en' &&
+          r.status === 'publish' &&
+          r.hide_from_listings === 0 &&
+          r.start_local >= `${from} 00:00:00` &&
+          r.end_local <= `${to} 23:59:59` &&
+          words.every((w) => [r.title, r.description, r.excerpt].some((f) => f.toLowerCase().includes(w))),
+      ).length;
+    };
+
+    const write = async (): Promise<void> => {
+      const r = next();
+      const target = ids[Math.floor(next() * ids.length)];
+      const start = Math.floor(next() * 20);
+      if (r < 0.4 || target === undefined) {
+        const payload = {
+          title: text(),
+          ...(next() < 0.5 ? { description: text() } : {}),
+          ...(next() < 0.3 ? { excerpt: text() } : {}),
+          status: next() < 0.8 ? 'publish' : 'draft',
+          hide_from_listings: next() < 0.1,
+          start_date: `${day(start)} 10:00:00`,
+          end_date: `${day(start + Math.floor(next() * 3))} 11:00:00`,
+        };
+        const res = await t.request({ method: 'POST', url: EVENTS, auth: editor, payload });
+        assert.equal(res.statusCode, 201, res.body);
+        ids.push(res.data.id);
+      } else if (r < 0.65) {
+        await t.request({
+          method: 'POST',
+          url: `${EVENTS}/${target}`,
+          auth: editor,
+          payload:
+            next() < 0.5
+              ? { title: text() }
+              : { description: text(), start_date: `${day(start)} 09:00:00`, end_date: `${day(start)} 12:00:00` },
+        });
+      } else if (r < 0.8) {
+        await t.request({
+          method: 'POST',
+          url: `${EVENTS}/${target}`,
+          auth: editor,
+          payload: next() < 0.5 ? { status: next() < 0.5 ? 'draft' : 'publish' } : { hide_from_listings: next() < 0.5 },
+        });
+      } else if (r < 0.92) {
+        await t.request({ method: 'DELETE', url: `${EVENTS}/${target}`, auth: editor });
+      } else {
+        // Removed for good, as a purge would: the triggers see every path, not only the API's.
+        await t.storage.db.deleteFrom('events').where('id', '=', target).execute();
+      }
+    };
+
+    it('registers the searches no index narrows and counts them exactly, with the definition’s semantics', async () => {
+      for (let i = 0; i < 40; i++) await write();
+      // Asked once, a search is counted row by row; asked again, it is registered and summed.
+      for (const search of SEARCHES)
+        assert.equal(await total(search, day(0), day(30)), await expected(search, day(0), day(30)), search);
+      // Only "é ro", the same search as "ro é" (words in any order), came back.
+      assert.deepEqual(
+        (await t.storage.db.selectFrom('search_phrases').select('phrase').execute()).map((p) => p.phrase),
+        [JSON.stringify(['é', 'ro'].sort())],
+      );
+      for (const search of SEARCHES)
+        assert.equal(await total(search, day(1), day(29)), await expected(search, day(1), day(29)), search);
+      const phrases = await t.storage.db.selectFrom('search_phrases').select('phrase').execute();
+      // Words of one or two characters are never narrowed by an index: all of these are registered.
+      for (const search of ['ro', 'é', '%', '_', 'x', 'p', 'ro é'])
+        assert.ok(
+          phrases.some((p) => p.phrase === JSON.stringify(search.split(' ').sort())),
+          search,
+        );
+      // A registered search is read from its counts: they hold the window's total.
+      const ro = await t.storage.db
+        .selectFrom('search_window_counts')
+        .innerJoin('search_phrases', 'search_phrases.id', 'search_window_counts.phrase_id')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
+        .where('phrase', '=', '["ro"]')
+        .where('lang', '=', 'en')
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(ro.n), await expected('ro', '2000-01-01', '2100-12-31'));
+    });
+
+    it('stays exact under concurrent writes, and registrations racing them', async () => {
+      // New searches register while the writes go on: each write is counted by the first count or by the trigger, once.
+      const racing = ['t', 'ü x', 'AB', 'a', 'o', 'e'];
+      for (const search of racing) await total(search, day(0), day(30));
+      for (let round = 0; round < 8; round++) {
+        await Promise.all([
+          ...Array.from({ length: 6 }, write),
+          ...(round < racing.length ? [total(racing[round]!, day(0), day(29))] : []),
+        ]);
+      }
+      for (const search of [...SEARCHES, ...racing]) {
+        for (const [from, to] of [
+          [day(0), day(30)],
+          [day(3), day(9)],
+          [day(5), day(5)],
+          ['2031-02-27', day(2)],
+        ] as const) {
+          assert.equal(await total(search, from, to), await expected(search, from, to), `${search} ${from}..${to}`);
+        }
+      }
+    });
+
+    it(`keeps at most ${MAX_PHRASES} searches, the least recently used going first`, async () => {
+      const before = (await t.storage.db.selectFrom('search_phrases').select('phrase').execute()).length;
+      for (let i = 0; i <= MAX_PHRASES - before; i++)
+        for (const to of [day(30), day(29)]) await total(`é-${i}`, day(0), to);
+      const phrases = (await t.storage.db.selectFrom('search_phrases').select('phrase').execute()).map((p) => p.phrase);
+      assert.equal(phrases.length, MAX_PHRASES);
+      assert.ok(phrases.includes(JSON.stringify([`é-${MAX_PHRASES - before}`])), 'the newest stays');
+      const orphans = await t.storage.db
+        .selectFrom('search_window_counts')
+        .select('phrase_id')
+        .where('phrase_id', 'not in', (eb) => eb.selectFrom('search_phrases').select('id'))
+        .execute();
+      assert.equal(orphans.length, 0);
+      // An evicted search registers again, and counts right.
+      for (const to of [day(30), day(29)])
+        assert.equal(await total('ro', day(0), to), await expected('ro', day(0), to));
+    });
+  });
+}
