@@ -95,8 +95,8 @@ describe('generated OpenAPI clients type-check against real responses', () => {
       'events-api.ts': astToString(await openapiTS(eventsDoc)),
       'admin-api.ts': astToString(await openapiTS(adminDoc)),
       'responses.ts': [
-        "import type { paths, components } from '../api/events-api';",
-        "import type { paths as adminPaths } from '../api/admin-api';",
+        "import type { paths, components } from './events-api';",
+        "import type { paths as adminPaths } from './admin-api';",
         "type Ok<P extends keyof paths, M extends keyof paths[P], S extends number> = paths[P][M] extends { responses: infer R } ? (R extends Record<S, { content: { 'application/json': infer B } }> ? B : never) : never;",
         "type AdminOk<P extends keyof adminPaths, M extends keyof adminPaths[P], S extends number> = adminPaths[P][M] extends { responses: infer R } ? (R extends Record<S, { content: { 'application/json': infer B } }> ? B : never) : never;",
         constants([
