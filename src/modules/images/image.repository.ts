@@ -1,4 +1,5 @@
 import type { Db, ImageRow } from '../../db/database.js';
+import { allocatePostId } from '../../db/post-ids.js';
 import { prepared } from '../../db/prepared.js';
 
 /** Image records: a URL with its extension (and size when known), sharing the posts' id sequence. */
@@ -16,7 +17,7 @@ export async function findIdByUrl(trx: Db, url: string): Promise<number | undefi
  * image, as WordPress records an attachment); returns the id.
  */
 export async function create(trx: Db, image: Pick<ImageRow, 'url' | 'extension'>): Promise<number> {
-  const { id } = await trx.insertInto('posts').values({ type: 'image' }).returning('id').executeTakeFirstOrThrow();
+  const id = await allocatePostId(trx, 'image');
   await trx
     .insertInto('images')
     .values({ id, ...image, width: null, height: null })

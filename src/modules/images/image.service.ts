@@ -6,7 +6,7 @@ import * as images from './image.repository.js';
 
 // Images are below posts: events, venues and organizers (posts/post.input.ts) check and apply
 // an `image` input through this service, and images import nothing of posts (an image's id
-// from the shared sequence is taken by image.repository.ts).
+// comes from the shared sequence in src/db/post-ids.ts, as a post's does).
 
 export interface ImageObject {
   url: string;

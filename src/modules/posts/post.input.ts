@@ -10,8 +10,8 @@ import { applyImageInput, parseImageInput, type ImageInput } from '../images/ima
 import { can, canEdit, canRead, POST_STATUSES, scaleBackStatus, type Actor } from '../../auth/roles.js';
 import * as users from '../users/user.service.js';
 import { asId } from '../../http/params.js';
+import { allocatePostId } from '../../db/post-ids.js';
 import {
-  allocatePostId,
   findGroupMember,
   findLiveInLanguage,
   groupSize,

@@ -23,19 +23,6 @@ function perTable<A extends PreparedArgs<A>, R>(
   return { events: each('events'), venues: each('venues'), organizers: each('organizers') };
 }
 
-/** Events, venues, organizers and images share one sequence of ids, as WordPress posts do. */
-export type PostType = Database['posts']['type'];
-
-const insertPost = prepared((db, args: { type: PostType }) =>
-  db.insertInto('posts').values({ type: args.type }).returning('id'),
-);
-
-/** A new id from the shared sequence, recorded with the kind of record it names. */
-export async function allocatePostId(trx: Db, type: PostType): Promise<number> {
-  const [row] = await insertPost(trx, { type });
-  return row!.id;
-}
-
 /** A record's language, group and ownership (the source a `translation_of` names). */
 export function findGroupMember(
   db: Db,
