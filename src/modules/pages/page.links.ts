@@ -12,8 +12,6 @@ export interface ViewFilters {
   search?: string;
 }
 
-export const FILTER_NAMES = ['category', 'tag', 'venue', 'search'] as const;
-
 /** `?a=1&b=2` of the given values (empty ones left out), or ''. */
 export function queryString(values: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();
