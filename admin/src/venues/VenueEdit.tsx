@@ -1,0 +1,6 @@
+import { EditGuesser } from 'react-admin';
+
+// PLACEHOLDER: replaced by the screen's real component.
+export default function Screen() {
+  return <EditGuesser />;
+}
