@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyStatic from '@fastify/static';
 import { ApiError, noRoute } from '../../http/errors.js';
 import { adminPolicy, loadAdminApp, newNonce, type AdminApp } from './admin-app.service.js';
@@ -36,20 +37,21 @@ function sendPage(app: AdminApp, reply: FastifyReply): FastifyReply {
  * to the same REST API as any client; nothing here reads data.
  */
 export async function adminAppRoutes(fastify: FastifyInstance, options: AdminAppOptions): Promise<void> {
+  const routes = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const app = loadAdminApp(options.dir);
   const page = (_request: unknown, reply: FastifyReply) => {
     if (!app) throw new AdminNotBuilt();
     return sendPage(app, reply);
   };
   // `/admin` and `/admin/` alike (the router ignores a trailing slash).
-  fastify.get('/admin', { schema: HIDDEN, config: PUBLIC }, page);
-  fastify.get('/admin/*', { schema: HIDDEN, config: PUBLIC }, (request, reply) => {
+  routes.get('/admin', { schema: HIDDEN, config: PUBLIC }, page);
+  routes.get('/admin/*', { schema: HIDDEN, config: PUBLIC }, (request, reply) => {
     // A missing hashed file is a 404, never the page: a script URL answered with HTML breaks loudly.
     if (request.url.startsWith('/admin/assets/')) throw noRoute();
     return page(request, reply);
   });
   if (!app) return;
-  await fastify.register(fastifyStatic, {
+  await routes.register(fastifyStatic, {
     root: app.assetsDir,
     prefix: '/admin/assets/',
     decorateReply: false,
