@@ -49,8 +49,17 @@ export function injector(app: FastifyInstance): TestApp['request'] {
   };
 }
 
+export interface TestAppOptions {
+  /** A built admin to serve at /admin/ (test/helpers/admin-browser.ts builds one); dist/admin otherwise. */
+  adminDir?: string;
+}
+
 /** A service on its own fresh database (a temp dir for SQLite, a new database for PostgreSQL). */
-export async function createTestApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  backend: Backend,
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-test-'));
   const pgDb =
     backend === 'postgres' ? await createScratchDatabase(process.env['TEST_DATABASE_URL']!, 'cal_test') : null;
@@ -78,7 +87,7 @@ export async function createTestApp(backend: Backend, env: Record<string, string
     },
   });
   await migrate(storage.db);
-  const app = await buildApp(config, { storage, logger: false });
+  const app = await buildApp(config, { storage, logger: false, adminDir: options.adminDir });
   await app.ready();
   let userCounter = 0;
   return {
