@@ -1,12 +1,6 @@
-import { Create, SimpleForm, TextInput } from 'react-admin';
+import { LinkedCreate } from '../venues/LinkedForm';
+import { ORGANIZER_UI } from '../venues/linked.kinds';
 
-// PLACEHOLDER: replaced by the screen's real form.
-export default function Screen() {
-  return (
-    <Create>
-      <SimpleForm>
-        <TextInput source="title" />
-      </SimpleForm>
-    </Create>
-  );
+export default function OrganizerCreate() {
+  return <LinkedCreate kind={ORGANIZER_UI} />;
 }

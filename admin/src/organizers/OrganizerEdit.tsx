@@ -1,6 +1,6 @@
-import { EditGuesser } from 'react-admin';
+import { LinkedEdit } from '../venues/LinkedForm';
+import { ORGANIZER_UI } from '../venues/linked.kinds';
 
-// PLACEHOLDER: replaced by the screen's real component.
-export default function Screen() {
-  return <EditGuesser />;
+export default function OrganizerEdit() {
+  return <LinkedEdit kind={ORGANIZER_UI} />;
 }

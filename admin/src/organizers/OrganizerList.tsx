@@ -1,6 +1,6 @@
-import { ListGuesser } from 'react-admin';
+import { LinkedList } from '../venues/LinkedList';
+import { ORGANIZER_UI } from '../venues/linked.kinds';
 
-// PLACEHOLDER: replaced by the screen's real component.
-export default function Screen() {
-  return <ListGuesser />;
+export default function OrganizerList() {
+  return <LinkedList kind={ORGANIZER_UI} />;
 }

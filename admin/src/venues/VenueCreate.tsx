@@ -1,12 +1,6 @@
-import { Create, SimpleForm, TextInput } from 'react-admin';
+import { LinkedCreate } from './LinkedForm';
+import { VENUE_UI } from './linked.kinds';
 
-// PLACEHOLDER: replaced by the screen's real form.
-export default function Screen() {
-  return (
-    <Create>
-      <SimpleForm>
-        <TextInput source="title" />
-      </SimpleForm>
-    </Create>
-  );
+export default function VenueCreate() {
+  return <LinkedCreate kind={VENUE_UI} />;
 }

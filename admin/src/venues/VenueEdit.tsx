@@ -1,6 +1,6 @@
-import { EditGuesser } from 'react-admin';
+import { LinkedEdit } from './LinkedForm';
+import { VENUE_UI } from './linked.kinds';
 
-// PLACEHOLDER: replaced by the screen's real component.
-export default function Screen() {
-  return <EditGuesser />;
+export default function VenueEdit() {
+  return <LinkedEdit kind={VENUE_UI} />;
 }

@@ -1,6 +1,6 @@
-import { ListGuesser } from 'react-admin';
+import { LinkedList } from './LinkedList';
+import { VENUE_UI } from './linked.kinds';
 
-// PLACEHOLDER: replaced by the screen's real component.
-export default function Screen() {
-  return <ListGuesser />;
+export default function VenueList() {
+  return <LinkedList kind={VENUE_UI} />;
 }
