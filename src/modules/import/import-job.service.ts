@@ -58,11 +58,13 @@ function toJob(row: imports.ImportRow): ImportJob {
 
 /** What is stored and shown of the options: never the source's password, nor credentials or tokens in its URL. */
 function shownOptions(options: ImportOptions): Record<string, unknown> {
-  const { password, from, ics, ...rest } = options;
+  // An upload's text is never stored with the options: its file name stands for it.
+  const { password, from, ics, icsText, icsName, ...rest } = options;
   const shown = {
     ...rest,
     from: from === undefined ? undefined : shownSource(from),
     ics: ics === undefined ? undefined : shownSource(ics),
+    icsUpload: icsText === undefined ? undefined : icsName,
     password: password === undefined ? undefined : '(set)',
   };
   return Object.fromEntries(Object.entries(shown).filter(([, v]) => v !== undefined));
@@ -119,22 +121,31 @@ export class ImportJobs {
   }
 
   /**
-   * An import a client asked for: one source, an iCalendar one a URL (the server reads no files
-   * for a client), a source the importer may reach, an author who exists; then started.
+   * An import a client asked for: one source (a REST root, an iCalendar URL, or the text of an
+   * iCalendar file it sends: the server reads no files for a client), a source the importer may
+   * reach, an author who exists; then started.
    */
   async startRequested(body: ImportRequest, actor: Actor): Promise<ImportJob> {
-    if ((body.from === undefined) === (body.ics === undefined))
-      throw new ApiError(400, 'rest_missing_callback_param', 'Give either from or ics.', { params: ['from', 'ics'] });
+    const sources = [body.from, body.ics, body.ics_content].filter((s) => s !== undefined).length;
+    if (sources !== 1)
+      throw new ApiError(400, 'rest_missing_callback_param', 'Give one of from, ics or ics_content.', {
+        params: ['from', 'ics', 'ics_content'],
+      });
+    if (body.filename !== undefined && body.ics_content === undefined)
+      throw invalidParam('filename', 'filename names an uploaded file: it goes with ics_content.');
     if (body.ics !== undefined && !/^https?:\/\//i.test(body.ics))
       throw invalidParam('ics', 'ics must be an http(s) URL.');
     const { config } = this.app.services;
-    await checkSource(body.from === undefined ? 'ics' : 'from', (body.from ?? body.ics)!, config.importAllowPrivate);
+    if (body.ics_content === undefined)
+      await checkSource(body.from === undefined ? 'ics' : 'from', (body.from ?? body.ics)!, config.importAllowPrivate);
     if (body.author !== undefined && !(await users.findUser(this.db, body.author)))
       throw invalidParam('author', 'author is not the id of a user.');
     return this.start(
       {
         from: body.from,
         ics: body.ics,
+        icsText: body.ics_content,
+        icsName: body.ics_content === undefined ? undefined : (body.filename ?? 'upload.ics'),
         user: body.user,
         password: body.password,
         languages: body.languages,

@@ -23,6 +23,10 @@ export interface ImportOptions {
   from?: string | undefined;
   /** iCalendar file path or http(s) URL. */
   ics?: string | undefined;
+  /** The text of an iCalendar file a client sent (the admin route's upload), instead of `ics`. */
+  icsText?: string | undefined;
+  /** The uploaded file's name: with `icsText`, the source's identity in the import map. */
+  icsName?: string | undefined;
   user?: string | undefined;
   password?: string | undefined;
   languages?: string[] | undefined;
@@ -226,19 +230,26 @@ async function importRest(context: ImportContext, options: ImportOptions): Promi
   return run.report.finish();
 }
 
-async function importIcs(context: ImportContext, options: ImportOptions): Promise<ImportReport> {
-  const { config } = context.app.services;
+/** The text of the iCalendar source and its key in the import map: an upload, a URL, or a local file. */
+async function icsSource(config: Config, options: ImportOptions): Promise<{ text: string; key: string }> {
+  // An upload is keyed by its file name: sending the same file again updates what the first created.
+  if (options.icsText !== undefined) return { text: options.icsText, key: `ics:upload:${options.icsName ?? ''}` };
   const location = options.ics!;
   const isUrl = /^https?:\/\//i.test(location);
-  let text: string;
   try {
-    text = isUrl
+    const text = isUrl
       ? await getText(location, httpOptions(config, 'ics'))
       : await readLocal(location, config.importMaxIcsBytes);
+    return { text, key: `ics:${isUrl ? location : resolve(location)}` };
   } catch (error) {
     if (error instanceof SourceError) throw error;
     throw new SourceError(`Cannot read ${location}: ${(error as Error).message}`);
   }
+}
+
+async function importIcs(context: ImportContext, options: ImportOptions): Promise<ImportReport> {
+  const { config } = context.app.services;
+  const { text, key } = await icsSource(config, options);
   const lang = options.language ?? config.defaultLanguage;
   if (!config.languages.includes(lang))
     throw new SourceError(`--language ${lang} is not a site language (${config.languages.join(', ')}).`);
@@ -250,7 +261,6 @@ async function importIcs(context: ImportContext, options: ImportOptions): Promis
     calendarName: options.calendarName,
     recurrence: { max: config.recurrenceMax, horizonDays: config.recurrenceHorizonDays },
   });
-  const key = `ics:${isUrl ? location : resolve(location)}`;
   const writer = new ImportWriter(context.app, key, context.actor, context.author, options.dryRun === true);
   await writer.load();
   const run = new Run(context, writer, options);
@@ -292,7 +302,7 @@ async function readLocal(path: string, maxBytes: number): Promise<string> {
 
 /** Runs one import; throws SourceError (one line, what to do) when the source cannot be read. */
 export async function runImport(context: ImportContext, options: ImportOptions): Promise<ImportReport> {
-  if ((options.from === undefined) === (options.ics === undefined))
-    throw new SourceError('Give either --from <REST root URL> or --ics <file or URL>.');
+  const sources = [options.from, options.ics, options.icsText].filter((s) => s !== undefined).length;
+  if (sources !== 1) throw new SourceError('Give either --from <REST root URL> or --ics <file or URL>.');
   return options.from !== undefined ? importRest(context, options) : importIcs(context, options);
 }
