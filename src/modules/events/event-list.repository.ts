@@ -49,6 +49,10 @@ export function isFeatured(featured: boolean): Expression<SqlBool> {
   return sql<SqlBool>`events.featured = ${featured ? 1 : 0}`;
 }
 
+export function byAuthors(ids: number[]): Expression<SqlBool> {
+  return sql<SqlBool>`events.author in (${sql.join(ids)})`;
+}
+
 export function withParent(id: number): Expression<SqlBool> {
   return sql<SqlBool>`events.post_parent = ${id}`;
 }
@@ -145,12 +149,22 @@ export function listBase(db: Db, lang: string, includeHidden: boolean, where: Ex
   );
 }
 
-/** A page of the list: by date and id for `include`, else by start and id. */
-export function pageRows(base: EventQuery, byInclude: boolean, limit: number, offset: number): Promise<EventRow[]> {
+/** How a page is sorted: by start or publication date, the id breaking ties, in one direction. */
+export interface EventOrder {
+  column: 'start_local' | 'date';
+  direction: 'asc' | 'desc';
+}
+
+/**
+ * A page of the list in `order`. Both columns lead an index after the language (events_lang_start,
+ * events_lang_date, each ending with the id), read forwards or backwards: a page is a walk along
+ * it, not a sort of the window.
+ */
+export function pageRows(base: EventQuery, order: EventOrder, limit: number, offset: number): Promise<EventRow[]> {
   return base
     .selectAll('events')
-    .$if(byInclude, (qb) => qb.orderBy('events.date').orderBy('events.id'))
-    .$if(!byInclude, (qb) => qb.orderBy('events.start_local').orderBy('events.id'))
+    .orderBy(`events.${order.column}`, order.direction)
+    .orderBy('events.id', order.direction)
     .limit(limit)
     .offset(offset)
     .execute() as Promise<EventRow[]>;

@@ -71,6 +71,7 @@ const OTHER_FILTERS = [
   'geoloc_lng',
   'include_hidden',
   'hide_subsequent_recurrences',
+  'author',
 ] as const;
 
 /** The whole-day window of the bounds, or null when one is not a whole day of its side (strict, relative). */
@@ -371,12 +372,20 @@ export async function buildFilter(
     echo.push(['hide_subsequent_recurrences', '1']);
   }
 
+  if (q.author !== undefined && q.author.length > 0) {
+    where.push(list.byAuthors(q.author));
+    echo.push(['author', q.author.join(',')]);
+  }
+
   if (byInclude) {
     where.push(list.amongIds(q.include!));
     echo.push(['include', q.include!.join(',')]);
   }
 
   if (geoFilters(q, ctx, parts)) filtersHidden = true;
+  // Not a filter, but the next and previous pages' addresses keep it.
+  if (q.orderby !== undefined) echo.push(['orderby', q.orderby]);
+  if (q.order !== undefined) echo.push(['order', q.order]);
 
   // A protected event's venue, organizers, terms and flags are blanked for this reader: no filter
   // on them matches it (it would tell them), as a filter on an empty field would not.
@@ -421,6 +430,12 @@ async function countEvents(
   return counts.count(windowCountQuery(db, lang, window, countKey), version, verifyCounts ? compare : undefined);
 }
 
+/** `orderby` and `order`; without them, by start, or by publication date for `include` (as the original). */
+function orderOf(q: EventListParams, byInclude: boolean): list.EventOrder {
+  const column = q.orderby === 'date' || (q.orderby === undefined && byInclude) ? 'date' : 'start_local';
+  return { column, direction: q.order ?? 'asc' };
+}
+
 /** GET /events: one query for the page, one for the total, a fixed number for the embedded records. */
 export async function listEvents(
   db: Db,
@@ -436,7 +451,7 @@ export async function listEvents(
   const filter = await buildFilter(db, q, ctx, now);
 
   const base = list.listBase(db, ctx.lang, booleanParam(q.include_hidden, 'include_hidden') === true, filter.where);
-  const pageRows = () => list.pageRows(base, filter.byInclude, perPage, offsetOf(page, perPage));
+  const pageRows = () => list.pageRows(base, orderOf(q, filter.byInclude), perPage, offsetOf(page, perPage));
   // A total from per-day counts costs a few hundred rows: read it first, and skip the page when it
   // holds nothing (a tag with no event in the window would otherwise walk the whole window). So
   // on SQLite always, whose one connection runs statements one after the other anyway. Other

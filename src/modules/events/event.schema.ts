@@ -172,6 +172,18 @@ export const EventListQuery = Type.Object({
       description: 'Post status(es) of the events',
     }),
   ),
+  author: Type.Optional(IdList('Events by one of these authors (user ids): an extension of this service')),
+  orderby: Type.Optional(
+    Type.Unsafe<'start_date' | 'date'>({
+      type: 'string',
+      enum: ['start_date', 'date'],
+      description:
+        'Sort by the start (default) or the publication date, the id breaking ties: an extension of this service',
+    }),
+  ),
+  order: Type.Optional(
+    Type.Unsafe<'asc' | 'desc'>({ type: 'string', enum: ['asc', 'desc'], description: 'asc (default) or desc' }),
+  ),
   geoloc: Type.Optional(Truthy('Events whose venue has coordinates (geolocation extension)')),
   geoloc_lat: Type.Optional(Type.Number({ description: 'Venue latitude (geolocation extension)' })),
   geoloc_lng: Type.Optional(Type.Number({ description: 'Venue longitude (geolocation extension)' })),
