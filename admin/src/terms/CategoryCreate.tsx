@@ -1,12 +1,6 @@
-import { Create, SimpleForm, TextInput } from 'react-admin';
+import { TermCreate } from './TermForm';
+import { CATEGORY_UI } from './term.kinds';
 
-// PLACEHOLDER: replaced by the screen's real form.
-export default function Screen() {
-  return (
-    <Create>
-      <SimpleForm>
-        <TextInput source="title" />
-      </SimpleForm>
-    </Create>
-  );
+export default function CategoryCreate() {
+  return <TermCreate kind={CATEGORY_UI} />;
 }

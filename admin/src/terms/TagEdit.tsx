@@ -1,6 +1,6 @@
-import { EditGuesser } from 'react-admin';
+import { TermEdit } from './TermForm';
+import { TAG_UI } from './term.kinds';
 
-// PLACEHOLDER: replaced by the screen's real component.
-export default function Screen() {
-  return <EditGuesser />;
+export default function TagEdit() {
+  return <TermEdit kind={TAG_UI} />;
 }

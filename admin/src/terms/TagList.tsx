@@ -1,6 +1,6 @@
-import { ListGuesser } from 'react-admin';
+import { TermList } from './TermList';
+import { TAG_UI } from './term.kinds';
 
-// PLACEHOLDER: replaced by the screen's real component.
-export default function Screen() {
-  return <ListGuesser />;
+export default function TagList() {
+  return <TermList kind={TAG_UI} />;
 }
