@@ -17,7 +17,13 @@ export interface ResourceConfig {
 }
 
 export const RESOURCES: Record<string, ResourceConfig> = {
-  events: { path: `${EVENTS_API}/events`, paged: true, listKey: 'events', maxPerPage: 50 },
+  events: {
+    path: `${EVENTS_API}/events`,
+    paged: true,
+    listKey: 'events',
+    maxPerPage: 50,
+    sorts: { start_date: 'start_date', date: 'date' },
+  },
   venues: { path: `${EVENTS_API}/venues`, paged: true, listKey: 'venues', maxPerPage: 50 },
   organizers: { path: `${EVENTS_API}/organizers`, paged: true, listKey: 'organizers', maxPerPage: 50 },
   categories: {
