@@ -1,12 +1,72 @@
-import { Create, SimpleForm, TextInput } from 'react-admin';
+import { useSearchParams } from 'react-router-dom';
+import { Create, Loading, useGetOne, usePermissions, useTranslate } from 'react-admin';
+import { Grid } from '@mui/material';
+import type { Role } from '../api/session';
+import { EventForm } from './EventForm';
+import { TranslationSource } from './TranslationSource';
+import { defaultStatus } from './editor/StatusInput';
+import { useSiteZone } from './editor/zones';
+import { newEventValues, toForm, toWrite, type EditorRecord, type EventFormValues } from './editor/event-shape';
 
-// PLACEHOLDER: replaced by the screen's real form.
-export default function Screen() {
+/** A translation starts as a copy of its original, to be translated, in its language and group. */
+function translationValues(original: EditorRecord, language: string, status: string): Partial<EditorRecord> {
+  const {
+    id: _id,
+    url: _url,
+    translations: _t,
+    series_id,
+    recurrence_id: _r,
+    recurrence_summary: _s,
+    ...copy
+  } = original;
+  return {
+    ...copy,
+    // An occurrence's translation is one event; a series' is a series of its own.
+    recurrence: series_id === original.id ? original.recurrence : null,
+    status,
+    translation_of: Number(original.id),
+    i18n_language: language,
+  };
+}
+
+function CreateTitle({ language }: { language?: string }) {
+  const translate = useTranslate();
+  return <>{translate(language ? 'cal.editor.translate_title' : 'cal.editor.create_title', { language })}</>;
+}
+
+/** A new event opens at the next full hour of the site's zone, for an hour; or as a translation beside its original. */
+export default function EventCreate() {
+  const [params] = useSearchParams();
+  const translationOf = Number(params.get('translation_of')) || undefined;
+  const language = params.get('i18n_language') ?? undefined;
+  const { permissions, isPending } = usePermissions<Role>();
+  const zone = useSiteZone(permissions, !isPending);
+  const { data: original, isPending: originalPending } = useGetOne<EditorRecord>(
+    'events',
+    { id: translationOf ?? 0 },
+    { enabled: translationOf !== undefined, select: (record) => toForm(record) },
+  );
+  if (!zone || (translationOf !== undefined && originalPending)) return <Loading />;
+  const status = defaultStatus(permissions);
+  const defaults = original && language ? translationValues(original, language, status) : newEventValues(zone, status);
+
   return (
-    <Create>
-      <SimpleForm>
-        <TextInput source="title" />
-      </SimpleForm>
+    <Create
+      transform={(data: Partial<EventFormValues>) => toWrite(data)}
+      redirect="edit"
+      title={<CreateTitle language={language} />}
+      sx={{ '& .RaCreate-main': { minWidth: 0 } }}
+    >
+      <Grid container spacing={2} sx={{ p: { xs: 0, sm: 1 } }}>
+        {original && (
+          <Grid size={{ xs: 12, lg: 5 }}>
+            <TranslationSource record={original} />
+          </Grid>
+        )}
+        <Grid size={{ xs: 12, lg: original ? 7 : 12 }} sx={{ minWidth: 0 }}>
+          <EventForm defaultValues={defaults} />
+        </Grid>
+      </Grid>
     </Create>
   );
 }
