@@ -36,6 +36,7 @@ import { venueRoutes } from './modules/venues/venue.routes.js';
 import { organizerRoutes } from './modules/organizers/organizer.routes.js';
 import { termRoutes } from './modules/terms/term.routes.js';
 import { userRoutes } from './modules/users/user.routes.js';
+import { sessionRoutes } from './modules/users/session.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { isPagePath, pageRoutes, type PageHandler } from './modules/pages/pages.routes.js';
 import { syncRoutes } from './modules/sync/sync.routes.js';
@@ -104,6 +105,8 @@ const DEFAULT_HEADERS_TIMEOUT_MS = 60_000;
 function serverOptions(config: Config, deps: AppDeps): FastifyHttpOptions<Server> {
   return {
     logger: deps.logger ?? { level: config.logLevel },
+    // CAL_TRUST_PROXY: whose X-Forwarded-For and -Proto to believe (request.ip, request.protocol).
+    trustProxy: typeof config.trustProxy === 'boolean' ? config.trustProxy : [...config.trustProxy],
     bodyLimit: 1024 * 1024,
     rewriteUrl: languageRootRewriter(config),
     routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true },
@@ -149,7 +152,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     pageCache: new PageCache(deps.storage.db),
     inFlight: new InFlight(),
     counts: new CountCache(),
-    auth: new Authenticator(deps.storage.db, config.authFailLimit),
+    auth: new Authenticator(deps.storage.db, config),
     lifecycle: { draining: false },
   };
   app.decorate('services', services);
@@ -199,11 +202,20 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     if (allow) void reply.header('Allow', allow);
   });
 
-  // Browser clients on other origins: credentials travel in the Authorization header, never cookies.
+  // Browser clients on other origins: credentials travel in the Authorization header, never cookies
+  // (no Access-Control-Allow-Credentials: a session's answers are never shown to another origin).
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'If-Match', 'If-None-Match', 'If-Modified-Since'],
+    allowedHeaders: [
+      'Authorization',
+      'Content-Type',
+      'X-Request-Id',
+      'If-Match',
+      'If-None-Match',
+      'If-Modified-Since',
+      'X-Cal-Nonce',
+    ],
     exposedHeaders: ['X-Cal-Total', 'X-Cal-TotalPages', 'Allow', 'Retry-After', 'ETag'],
     maxAge: 600,
   });
@@ -217,7 +229,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
           'Calendar events, venues, organizers, event categories and tags (cal/events/v1), one REST root per site language.',
       },
       components: {
-        securitySchemes: { basic: { type: 'http', scheme: 'basic', description: 'Username and application password' } },
+        securitySchemes: {
+          basic: { type: 'http', scheme: 'basic', description: 'Username and application password' },
+          cookie: { type: 'apiKey', in: 'cookie', name: 'cal_session', description: 'Session cookie (POST /session)' },
+          nonce: { type: 'apiKey', in: 'header', name: 'X-Cal-Nonce', description: "The session's nonce" },
+        },
       },
     },
     hideUntagged: false,
@@ -235,6 +251,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(organizerRoutes);
   await app.register(termRoutes);
   await app.register(userRoutes, { prefix: `/${ADMIN_NAMESPACE}` });
+  await app.register(sessionRoutes, { prefix: `/${ADMIN_NAMESPACE}` });
   await app.register(settingsRoutes, { prefix: `/${ADMIN_NAMESPACE}` });
   await app.register(importRoutes, { prefix: `/${ADMIN_NAMESPACE}` });
   await app.register(syncRoutes);

@@ -12,6 +12,7 @@ import {
   findUserByName,
   listUsers,
   removeUser,
+  setLoginPassword,
 } from './modules/users/user.service.js';
 import { IMPORT_USAGE, UsageError } from './modules/import/import.usage.js';
 import { SourceError } from './modules/import/import.source-http.js';
@@ -25,9 +26,14 @@ import { OPERATIONS_USAGE, OperationsUsageError } from './modules/operations/ope
 
 const USAGE = `Usage:
   cal-events user add <name> --role <role> [--email <address>]   create a user; prints its application password
+      [--login-password]                                          also set a login password (for signing in to /admin/):
+                                                                  asked on a terminal (not shown), else read from stdin
+      [--login-password-stdin]                                    the same, always read from stdin (one line)
   cal-events user list                                            list users
   cal-events user remove <name> [--reassign <name>]               delete a user; records go to --reassign or the first other administrator
   cal-events user password <name> [--label <label>]               add an application password; prints it
+  cal-events user password <name> --login                         reset the login password (asked on a terminal, else one
+                                                                  line from stdin); ends the user's sessions; prints nothing
 ${IMPORT_USAGE}
 ${OPERATIONS_USAGE}
 Roles: ${ROLES.join(', ')}. Configuration comes from the environment (DATA_DIR, DATABASE_URL), as for the server.`;
@@ -47,7 +53,69 @@ type Options = {
   email?: string | undefined;
   reassign?: string | undefined;
   label?: string | undefined;
+  'login-password'?: boolean | undefined;
+  'login-password-stdin'?: boolean | undefined;
+  login?: boolean | undefined;
 };
+
+/** More than any login password may have (1024 characters, up to 4 bytes each): the rest is not read. */
+const STDIN_MAX_BYTES = 4096 + 2;
+
+/** The first line of stdin (a script's `printf '%s\n' "$pw" |`), without its line ending. */
+async function readStdinLine(): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > STDIN_MAX_BYTES || chunk.includes(0x0a)) break;
+  }
+  const line = Buffer.concat(chunks).toString('utf8').split('\n')[0]!.replace(/\r$/, '');
+  if (line === '') throw new CliError('No login password on stdin.');
+  return line;
+}
+
+/** Asks on the terminal without echoing what is typed. */
+function promptHidden(question: string): Promise<string> {
+  const stdin = process.stdin;
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const finish = () => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write('\n');
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n' || ch === '\u0004') {
+          finish();
+          return resolve(value);
+        }
+        if (ch === '\u0003') {
+          finish();
+          return reject(new CliError('Cancelled.', 130));
+        }
+        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
+        else if (value.length < STDIN_MAX_BYTES) value += ch;
+      }
+    };
+    process.stderr.write(question);
+    stdin.setEncoding('utf8');
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.on('data', onData);
+  });
+}
+
+/** A new login password: asked twice on a terminal, else one line of stdin. */
+async function newLoginPassword(forceStdin: boolean): Promise<string> {
+  if (forceStdin || !process.stdin.isTTY) return readStdinLine();
+  const first = await promptHidden('New login password: ');
+  const again = await promptHidden('Again: ');
+  if (first !== again) throw new CliError('The two passwords differ; nothing was changed.');
+  return first;
+}
 
 async function userByName(db: Db, name: string): Promise<UserRow> {
   const user = await findUserByName(db, name);
@@ -58,10 +126,14 @@ async function userByName(db: Db, name: string): Promise<UserRow> {
 async function add(db: Db, name: string, options: Options): Promise<void> {
   if (options.role === undefined) throw new CliError('user add needs --role <role>.', 2);
   if (!isRole(options.role)) throw new CliError(`Unknown role "${options.role}": use one of ${ROLES.join(', ')}.`);
+  // Without a flag nothing is asked, even on a terminal: scripts that add users keep working.
+  const wantsLogin = options['login-password'] === true || options['login-password-stdin'] === true;
+  const loginPassword = wantsLogin ? await newLoginPassword(options['login-password-stdin'] === true) : undefined;
   const { user, application_password } = await createUser(db, {
     username: name,
     role: options.role,
     email: options.email,
+    password: loginPassword,
   });
   process.stderr.write(
     `Created ${user.role} "${user.username}" (id ${user.id}). Application password, shown only this once:\n`,
@@ -84,6 +156,11 @@ async function remove(db: Db, name: string, options: Options): Promise<void> {
 
 async function password(db: Db, name: string, options: Options): Promise<void> {
   const user = await userByName(db, name);
+  if (options.login === true) {
+    await setLoginPassword(db, user.id, await newLoginPassword(false));
+    process.stderr.write(`Login password of "${user.username}" changed; their sessions have ended.\n`);
+    return;
+  }
   const created = await addApplicationPassword(db, user.id, options.label ?? 'cli');
   process.stderr.write(`New application password for "${user.username}", shown only this once:\n`);
   process.stdout.write(`${created}\n`);
@@ -107,6 +184,9 @@ function parse(argv: string[]): { command: string; name: string | undefined; opt
       email: { type: 'string' },
       reassign: { type: 'string' },
       label: { type: 'string' },
+      'login-password': { type: 'boolean' },
+      'login-password-stdin': { type: 'boolean' },
+      login: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });

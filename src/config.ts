@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { isHttpUrl } from './lib/url.js';
 import { isValidTimezone } from './lib/dates.js';
@@ -70,6 +71,17 @@ export interface Config {
   readonly frameAncestors: readonly string[];
   /** Most milliseconds a client may take to send a whole request (headers and body); 0 turns it off. */
   readonly requestTimeoutMs: number;
+  /** Minutes without a request after which a sign-in session has ended. */
+  readonly sessionIdleMinutes: number;
+  /** Days after sign-in at which a session ends however much it is used (the cookie's Max-Age). */
+  readonly sessionMaxDays: number;
+  /**
+   * Fastify's `trustProxy`: false (the default), true (believe X-Forwarded-* from anyone: only
+   * behind a proxy that overwrites them), or the addresses and ranges of the proxies to believe.
+   * It decides the client address (failure limits) and whether a request came over HTTPS (the
+   * session cookie's `Secure`).
+   */
+  readonly trustProxy: boolean | readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -168,6 +180,11 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     problems.push("CAL_FRAME_ANCESTORS: 'none' stands alone");
 
   const requestTimeoutMs = int('CAL_REQUEST_TIMEOUT_MS', 30_000, 0, 3_600_000);
+  const sessionIdleMinutes = int('CAL_SESSION_IDLE_MINUTES', 720, 1, 525_600);
+  const sessionMaxDays = int('CAL_SESSION_MAX_DAYS', 14, 1, 3_650);
+  if (sessionIdleMinutes > sessionMaxDays * 1440)
+    problems.push('CAL_SESSION_IDLE_MINUTES: longer than CAL_SESSION_MAX_DAYS, so it would never apply');
+  const trustProxy = proxySetting(value('CAL_TRUST_PROXY'), problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -200,7 +217,34 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     trustedOrigins: Object.freeze(trustedOrigins.map((o) => originOf(o)!)),
     frameAncestors: Object.freeze(frameAncestors),
     requestTimeoutMs,
+    sessionIdleMinutes,
+    sessionMaxDays,
+    trustProxy: typeof trustProxy === 'boolean' ? trustProxy : Object.freeze(trustProxy),
   });
+}
+
+/** Names proxy-addr knows for groups of addresses. */
+const ADDRESS_GROUPS = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** CAL_TRUST_PROXY: 0/false (default), 1/true, or a list of proxy addresses, CIDR ranges and group names. */
+function proxySetting(raw: string | undefined, problems: string[]): boolean | string[] {
+  if (raw === undefined || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  const entries = raw.split(/[\s,]+/).filter(Boolean);
+  const bad = entries.filter((entry) => !ADDRESS_GROUPS.includes(entry) && !isAddressOrRange(entry));
+  if (bad.length > 0)
+    problems.push(
+      `CAL_TRUST_PROXY: expected 0, 1, or proxy addresses such as 10.0.0.1, 10.0.0.0/8, loopback; not ${bad.join(', ')}`,
+    );
+  return entries;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 /** A CSP source a frame-ancestors list may hold: a keyword, or a scheme and host with an optional `*.` and port. */

@@ -44,3 +44,44 @@ describe('loadConfig: CAL_TRUSTED_ORIGINS, CAL_FRAME_ANCESTORS, CAL_REQUEST_TIME
     assert.throws(() => loadConfig({ CAL_TRUSTED_ORIGINS: 'ftp://example.org' }), ConfigError);
   });
 });
+
+describe('loadConfig: CAL_SESSION_IDLE_MINUTES, CAL_SESSION_MAX_DAYS, CAL_TRUST_PROXY', () => {
+  it('should default to 720 idle minutes, 14 days at most, and no proxy believed', () => {
+    const config = loadConfig({});
+    assert.equal(config.sessionIdleMinutes, 720);
+    assert.equal(config.sessionMaxDays, 14);
+    assert.equal(config.trustProxy, false);
+  });
+
+  it('should read the limits, and CAL_TRUST_PROXY as a flag or a list of proxies', () => {
+    const config = loadConfig({ CAL_SESSION_IDLE_MINUTES: '30', CAL_SESSION_MAX_DAYS: '1', CAL_TRUST_PROXY: '1' });
+    assert.equal(config.sessionIdleMinutes, 30);
+    assert.equal(config.sessionMaxDays, 1);
+    assert.equal(config.trustProxy, true);
+    assert.equal(loadConfig({ CAL_TRUST_PROXY: 'false' }).trustProxy, false);
+    assert.deepEqual(loadConfig({ CAL_TRUST_PROXY: '10.0.0.1, 10.1.0.0/16 loopback ::1' }).trustProxy, [
+      '10.0.0.1',
+      '10.1.0.0/16',
+      'loopback',
+      '::1',
+    ]);
+  });
+
+  it('should refuse bad values, naming each variable', () => {
+    assert.throws(
+      () =>
+        loadConfig({ CAL_SESSION_IDLE_MINUTES: '0', CAL_SESSION_MAX_DAYS: 'forever', CAL_TRUST_PROXY: 'yes please' }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        for (const name of ['CAL_SESSION_IDLE_MINUTES', 'CAL_SESSION_MAX_DAYS', 'CAL_TRUST_PROXY'])
+          assert.ok(
+            error.problems.some((p) => p.startsWith(name)),
+            `${name} in ${error.problems.join('; ')}`,
+          );
+        return true;
+      },
+    );
+    assert.throws(() => loadConfig({ CAL_TRUST_PROXY: '10.0.0.0/33' }), ConfigError);
+    assert.throws(() => loadConfig({ CAL_SESSION_IDLE_MINUTES: '2881', CAL_SESSION_MAX_DAYS: '2' }), ConfigError);
+  });
+});

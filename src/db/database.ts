@@ -196,6 +196,8 @@ export interface UserTable {
   email: string;
   role: string;
   registered: string;
+  /** The login password's `scrypt$…` hash (migration 022); null: the user cannot sign in. Never selected for an answer. */
+  login_hash?: string | null;
 }
 
 export interface AppPasswordTable {
@@ -205,6 +207,21 @@ export interface AppPasswordTable {
   /** `scrypt$<salt b64>$<hash b64>`; the password itself is never stored. */
   hash: string;
   created: string;
+}
+
+/** A signed-in person's session (migration 022, src/modules/users/session.service.ts). */
+export interface SessionTable {
+  id: Generated<number>;
+  /** sha256 of the cookie's token, base64url: the token itself is never stored. */
+  token_hash: string;
+  user_id: number;
+  nonce: string;
+  created: string;
+  last_seen: string;
+  /** The absolute end, UTC `YYYY-MM-DD HH:MM:SS`. */
+  expires: string;
+  ip: string;
+  user_agent: string;
 }
 
 export interface SettingTable {
@@ -311,6 +328,7 @@ export interface Database {
   images: ImageTable;
   users: UserTable;
   app_passwords: AppPasswordTable;
+  sessions: SessionTable;
   settings: SettingTable;
   event_window_counts: EventWindowCountTable;
   event_term_window_counts: EventTermWindowCountTable;
@@ -335,4 +353,5 @@ export type VenueRow = Selectable<VenueTable>;
 export type OrganizerRow = Selectable<OrganizerTable>;
 export type TermRow = Selectable<TermTable>;
 export type ImageRow = Selectable<ImageTable>;
-export type UserRow = Selectable<UserTable>;
+/** A user as the service passes it around: never with the login password's hash. */
+export type UserRow = Omit<Selectable<UserTable>, 'login_hash'>;

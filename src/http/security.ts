@@ -54,10 +54,16 @@ export async function registerSecurityHeaders(app: FastifyInstance, policy: Brow
 
   // What a caller reads with credentials is theirs: drafts carry ETag and Last-Modified, and a
   // browser or a shared cache must not keep them for the next user of the machine or the proxy.
-  // Every answer may differ by the credentials, so caches key on them (Vary) whoever asked.
+  // Every answer may differ by the credentials, so caches key on them (Vary) whoever asked. A
+  // session cookie counts only with its nonce (src/modules/users/authentication.service.ts), so
+  // a request carrying both is treated as authenticated here, whether or not the session is valid.
   app.addHook('onSend', async (request, reply) => {
     addVary(reply, 'Authorization');
-    if (request.headers.authorization !== undefined) void reply.header('Cache-Control', 'private, no-store');
+    const { authorization, cookie } = request.headers;
+    if (cookie !== undefined) addVary(reply, 'Cookie');
+    const byCookie = cookie !== undefined && request.headers['x-cal-nonce'] !== undefined;
+    if (byCookie) addVary(reply, 'X-Cal-Nonce');
+    if (authorization !== undefined || byCookie) void reply.header('Cache-Control', 'private, no-store');
   });
 }
 

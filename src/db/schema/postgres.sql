@@ -204,6 +204,19 @@ search_window_counts.start_day text not null
 search_window_counts.end_day text not null
 search_window_counts.n integer not null
 
+-- table sessions
+--   sessions_pkey: PRIMARY KEY (id)
+--   sessions_user_id_fkey: FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+sessions.id integer not null default nextval('sessions_id_seq'::regclass)
+sessions.token_hash text not null
+sessions.user_id integer not null
+sessions.nonce text not null
+sessions.created text not null
+sessions.last_seen text not null
+sessions.expires text not null
+sessions.ip text not null default ''::text
+sessions.user_agent text not null default ''::text
+
 -- table settings
 --   settings_pkey: PRIMARY KEY (key)
 settings.key text not null
@@ -229,6 +242,7 @@ users.username text not null
 users.email text not null default ''::text
 users.role text not null
 users.registered text not null
+users.login_hash text
 
 -- table venues
 --   venues_id_fkey: FOREIGN KEY (id) REFERENCES posts(id) ON DELETE CASCADE
@@ -354,6 +368,11 @@ CREATE UNIQUE INDEX search_phrases_phrase_key ON public.search_phrases USING btr
 CREATE UNIQUE INDEX search_phrases_pkey ON public.search_phrases USING btree (id);
 CREATE INDEX search_phrases_used ON public.search_phrases USING btree (used_utc);
 CREATE UNIQUE INDEX search_window_counts_pk ON public.search_window_counts USING btree (phrase_id, lang, start_day, end_day);
+CREATE INDEX sessions_expires ON public.sessions USING btree (expires);
+CREATE INDEX sessions_last_seen ON public.sessions USING btree (last_seen);
+CREATE UNIQUE INDEX sessions_pkey ON public.sessions USING btree (id);
+CREATE UNIQUE INDEX sessions_token ON public.sessions USING btree (token_hash);
+CREATE INDEX sessions_user ON public.sessions USING btree (user_id);
 CREATE UNIQUE INDEX settings_pkey ON public.settings USING btree (key);
 CREATE INDEX terms_parent ON public.terms USING btree (parent);
 CREATE UNIQUE INDEX terms_pkey ON public.terms USING btree (id);

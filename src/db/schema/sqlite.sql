@@ -70,6 +70,9 @@ CREATE TABLE "search_phrases" ("id" integer primary key autoincrement, "phrase" 
 -- table search_window_counts
 CREATE TABLE "search_window_counts" ("phrase_id" integer not null references "search_phrases" ("id") on delete cascade, "lang" text not null, "start_day" text not null, "end_day" text not null, "n" integer not null, constraint "search_window_counts_pk" primary key ("phrase_id", "lang", "start_day", "end_day"));
 
+-- table sessions
+CREATE TABLE "sessions" ("id" integer primary key, "token_hash" text not null, "user_id" integer not null references "users" ("id") on delete cascade, "nonce" text not null, "created" text not null, "last_seen" text not null, "expires" text not null, "ip" text default '' not null, "user_agent" text default '' not null);
+
 -- table settings
 CREATE TABLE "settings" ("key" text primary key, "value" text not null);
 
@@ -77,7 +80,7 @@ CREATE TABLE "settings" ("key" text primary key, "value" text not null);
 CREATE TABLE "terms" ("id" integer primary key autoincrement, "taxonomy" text not null, "lang" text not null, "trid" integer not null, "name" text not null, "slug" text not null, "description" text default '' not null, "parent" integer default 0 not null, "count" integer default 0 not null);
 
 -- table users
-CREATE TABLE "users" ("id" integer primary key autoincrement, "username" text not null unique, "email" text default '' not null, "role" text not null, "registered" text not null);
+CREATE TABLE "users" ("id" integer primary key autoincrement, "username" text not null unique, "email" text default '' not null, "role" text not null, "registered" text not null, "login_hash" text);
 
 -- table venues
 CREATE TABLE "venues" ("id" integer primary key references "posts" ("id") on delete cascade, "lang" text not null, "trid" integer not null, "author" integer default 0 not null, "status" text not null, "password" text default '' not null, "slug" text not null, "title" text not null, "description" text default '' not null, "excerpt" text default '' not null, "date" text not null, "date_utc" text not null, "modified" text not null, "modified_utc" text not null, "image_id" integer, "address" text default '' not null, "city" text default '' not null, "country" text default '' not null, "province" text default '' not null, "state" text default '' not null, "zip" text default '' not null, "phone" text default '' not null, "website" text default '' not null, "stateprovince" text default '' not null, "show_map" integer default 1 not null, "show_map_link" integer default 1 not null, "geo_lat" double precision, "geo_lng" double precision);
@@ -168,6 +171,18 @@ CREATE INDEX "organizers_trid" on "organizers" ("trid");
 
 -- index search_phrases_used
 CREATE INDEX "search_phrases_used" on "search_phrases" ("used_utc");
+
+-- index sessions_expires
+CREATE INDEX "sessions_expires" on "sessions" ("expires");
+
+-- index sessions_last_seen
+CREATE INDEX "sessions_last_seen" on "sessions" ("last_seen");
+
+-- index sessions_token
+CREATE UNIQUE INDEX "sessions_token" on "sessions" ("token_hash");
+
+-- index sessions_user
+CREATE INDEX "sessions_user" on "sessions" ("user_id");
 
 -- index terms_parent
 CREATE INDEX "terms_parent" on "terms" ("parent");

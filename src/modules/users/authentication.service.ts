@@ -1,14 +1,34 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/database.js';
+import type { Db, UserRow } from '../../db/database.js';
 import { readVersions } from '../../db/data-version.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, invalidParam } from '../../http/errors.js';
 import { ticketOf } from '../../http/in-process.js';
+import type { Config } from '../../config.js';
 import { DUMMY_HASH, verifyPassword } from './user.password.js';
 import * as users from './user.repository.js';
 import { isRole, type Actor } from '../../auth/roles.js';
 import { FailureLimiter, type Limit } from './failure.service.js';
+import { readSessionCookie } from './session.cookie.js';
+import {
+  dropExpired,
+  endSession,
+  findSession,
+  hashToken,
+  millisOf,
+  openSession,
+  presentedSession,
+  purgeSessions,
+  sameNonce,
+  sessionPolicy,
+  signOutEverywhere,
+  touchIntervalMs,
+  touchSession,
+  type OpenedSession,
+  type SessionPolicy,
+} from './session.service.js';
+import { updateUser, verifyLogin } from './user.service.js';
 
 /**
  * How long a verified header is remembered. A change that takes access away does not wait for
@@ -26,6 +46,27 @@ interface Verified {
 }
 
 type Refusal = 'invalid_username' | 'incorrect_password';
+
+/** A session verified once: who it is now, its nonce and limits, at which auth version. */
+export interface RememberedSession {
+  id: number;
+  user: UserRow;
+  actor: Actor;
+  nonce: string;
+  /** Milliseconds: the last use written to the database, as this instance knows it. */
+  lastSeen: number;
+  expires: number;
+  authVersion: string;
+}
+
+/** Sign-in's one answer, whichever part was wrong (and in the same time: one scrypt). */
+const invalidCredentials = (): ApiError =>
+  new ApiError(401, 'invalid_credentials', 'The username or password you entered is incorrect.', {});
+const notSignedIn = (): ApiError => new ApiError(401, 'rest_not_logged_in', 'You are not currently logged in.', {});
+/** Kept of a User-Agent header for the session list: enough to recognise a browser. */
+const USER_AGENT_MAX = 256;
+/** Expired sessions are purged by a sign-in at most this often per instance. */
+const PURGE_EVERY_MS = 10 * 60_000;
 
 /**
  * The contract's codes; the message and the time taken are the same for both. No `WWW-Authenticate:
@@ -49,14 +90,21 @@ const unauthorized = (code: Refusal = 'incorrect_password'): ApiError =>
 export class Authenticator {
   private readonly verified = new LRUCache<string, Verified>({ max: 10_000, ttl: VERIFIED_TTL_MS });
   private readonly pending = new Map<string, Promise<Verified | Refusal>>();
+  /** Sessions by token hash, remembered as Basic headers are (see {@link sessionOf}). */
+  private readonly sessions = new LRUCache<string, RememberedSession>({ max: 10_000, ttl: VERIFIED_TTL_MS });
   /** Failed attempts of every guessable secret, shared by the instances on the database. */
   readonly failures: FailureLimiter;
+  private readonly failLimit: number;
+  readonly sessionPolicy: SessionPolicy;
+  private lastPurge = 0;
 
   constructor(
     private readonly db: Db,
-    private readonly failLimit: number,
+    config: Pick<Config, 'authFailLimit' | 'sessionIdleMinutes' | 'sessionMaxDays'>,
   ) {
     this.failures = new FailureLimiter(db);
+    this.failLimit = config.authFailLimit;
+    this.sessionPolicy = sessionPolicy(config);
   }
 
   /** The caller, null for anonymous requests; throws 401/429 for bad or throttled credentials. */
@@ -68,17 +116,13 @@ export class Authenticator {
       request.versions = await readVersions(this.db);
       return ticket.actor;
     }
-    if (header === undefined) return null;
+    // An Authorization header wins over a session cookie: a program's credentials say who it is.
+    if (header === undefined) return this.cookieActor(request);
     const credentials = parseBasic(header);
     if (!credentials) throw unauthorized();
     // A throttled pair is refused even with the right password (CONTRACT), so before the cache;
     // a remembered header pays no statement for it, so there this instance's knowledge decides.
-    const pairKey = `auth\n${request.ip}\n${credentials.username}`;
-    const ipKey = `auth\n${request.ip}\n`;
-    const limits: Limit[] = [
-      { key: pairKey, limit: this.failLimit },
-      { key: ipKey, limit: this.failLimit * 10 },
-    ];
+    const limits = this.limitsOf(request.ip, credentials.username);
     this.failures.refuseKnown(limits, THROTTLED);
     const key = createHash('sha256').update(header).digest('base64');
     const versions = await readVersions(this.db);
@@ -98,6 +142,167 @@ export class Authenticator {
     if (typeof verified === 'string') throw unauthorized(verified);
     this.verified.set(key, verified);
     return verified.actor;
+  }
+
+  /**
+   * The limits of authentication attempts for a username from an address: Basic headers,
+   * sign-ins and current-password checks share them, so each path spends the same budget.
+   */
+  private limitsOf(ip: string, username: string): Limit[] {
+    return [
+      { key: `auth\n${ip}\n${username}`, limit: this.failLimit },
+      { key: `auth\n${ip}\n`, limit: this.failLimit * 10 },
+    ];
+  }
+
+  /**
+   * The caller a session cookie stands for, only with the session's nonce in `X-Cal-Nonce` (as
+   * WordPress's cookie authentication needs X-WP-Nonce): a request another site's page makes the
+   * browser send carries the cookie but not the nonce, and is anonymous. So is a request with an
+   * ended, expired or unknown session: neither is an error, the answer is what anyone gets.
+   */
+  private async cookieActor(request: FastifyRequest): Promise<Actor | null> {
+    const token = readSessionCookie(request.headers.cookie);
+    const nonce = request.headers['x-cal-nonce'];
+    if (token === null || typeof nonce !== 'string' || nonce === '' || nonce.length > 64) return null;
+    const session = await this.sessionOf(request, token);
+    return session !== null && sameNonce(session.nonce, nonce) ? session.actor : null;
+  }
+
+  /**
+   * The valid session of a token, remembered like a Basic header: while the auth version has not
+   * moved and the session is neither past its end nor idle by what this instance knows, no
+   * statement beyond the versions read every authenticated request pays. Otherwise the row is
+   * read again (one indexed query): another instance may have used the session since, or it was
+   * ended. Its last use is written at most once per {@link touchIntervalMs}.
+   */
+  async sessionOf(request: FastifyRequest, token?: string | null): Promise<RememberedSession | null> {
+    const presented = token ?? readSessionCookie(request.headers.cookie);
+    if (presented === null) return null;
+    const key = hashToken(presented);
+    const versions = request.versions ?? (await readVersions(this.db));
+    request.versions = versions;
+    const now = Date.now();
+    const { idleMs } = this.sessionPolicy;
+    let session = this.sessions.get(key);
+    if (!session || session.authVersion !== versions.auth || now - session.lastSeen >= idleMs) {
+      const row = await findSession(this.db, key);
+      if (!row || !isRole(row.role)) {
+        this.sessions.delete(key);
+        return null;
+      }
+      const user = {
+        id: row.user_id,
+        username: row.username,
+        email: row.email,
+        role: row.role,
+        registered: row.registered,
+      };
+      session = {
+        id: row.id,
+        user,
+        actor: { id: row.user_id, username: row.username, role: row.role },
+        nonce: row.nonce,
+        lastSeen: millisOf(row.last_seen),
+        expires: millisOf(row.expires),
+        authVersion: versions.auth,
+      };
+    }
+    if (session.expires <= now || now - session.lastSeen >= idleMs) {
+      this.sessions.delete(key);
+      await dropExpired(this.db, key);
+      return null;
+    }
+    if (now - session.lastSeen >= touchIntervalMs(this.sessionPolicy)) {
+      await touchSession(this.db, session.id, now);
+      // Stored to the second: remember what a re-read would find.
+      session = { ...session, lastSeen: Math.floor(now / 1000) * 1000 };
+    }
+    this.sessions.set(key, session);
+    return session;
+  }
+
+  /**
+   * A login password checked against the shared failure budget: counted before it is checked (as
+   * {@link verifyShared} does), refused with 429 past the limit, logged when wrong.
+   */
+  private async checkLogin(request: FastifyRequest, username: string, password: string): Promise<UserRow | null> {
+    const limits = this.limitsOf(request.ip, username);
+    this.failures.refuseKnown(limits, THROTTLED);
+    const attempt = await this.failures.attempt(limits, THROTTLED);
+    const user = await verifyLogin(this.db, username, password);
+    if (user) await attempt.succeeded();
+    else request.log.warn({ username, ip: request.ip }, 'failed sign-in');
+    return user;
+  }
+
+  /**
+   * `POST /session`: a new session for the right username and login password. The session the
+   * browser presented, if any, ends (rotation), valid or not, whoever it was for.
+   */
+  async signIn(
+    request: FastifyRequest,
+    username: string,
+    password: string,
+  ): Promise<OpenedSession & { user: UserRow }> {
+    const user = await this.checkLogin(request, username, password);
+    if (!user) throw invalidCredentials();
+    const replacing = presentedSession(request.headers.cookie);
+    if (replacing !== null) this.sessions.delete(replacing);
+    const userAgent = String(request.headers['user-agent'] ?? '').slice(0, USER_AGENT_MAX);
+    const opened = await openSession(
+      this.db,
+      { userId: user.id, ip: request.ip, userAgent, replacing },
+      this.sessionPolicy,
+    );
+    const now = Date.now();
+    if (now - this.lastPurge >= PURGE_EVERY_MS) {
+      this.lastPurge = now;
+      await purgeSessions(this.db, this.sessionPolicy, now);
+    }
+    return { ...opened, user };
+  }
+
+  /** `GET /session`: the cookie's session (no nonce needed: this is how the admin learns it), else 401. */
+  async currentSession(request: FastifyRequest): Promise<{ user: UserRow; nonce: string }> {
+    const session = await this.sessionOf(request);
+    if (!session) throw notSignedIn();
+    return { user: session.user, nonce: session.nonce };
+  }
+
+  /**
+   * `DELETE /session`: ends the cookie's session; with `everywhere`, every session of the caller
+   * (who must be authenticated: cookie and nonce, or Basic). Returns how many ended.
+   */
+  async signOut(request: FastifyRequest, everywhere: boolean): Promise<number> {
+    const presented = presentedSession(request.headers.cookie);
+    if (presented !== null) this.sessions.delete(presented);
+    if (everywhere) {
+      const actor = request.ctx.actor;
+      if (actor === null) throw notSignedIn();
+      return signOutEverywhere(this.db, actor.id);
+    }
+    return presented === null ? 0 : endSession(this.db, presented);
+  }
+
+  /**
+   * `PATCH /users/me`: a signed-in user's own email and login password. A new password needs the
+   * current one (checked against the failure budget, so a borrowed session cannot guess it), and
+   * ends every other session of the user; the one making the change stays.
+   */
+  async updateOwnAccount(
+    request: FastifyRequest,
+    actor: Actor,
+    input: { email?: string | undefined; password?: string | undefined; current_password?: string | undefined },
+  ): Promise<UserRow> {
+    if (input.password !== undefined) {
+      if (input.current_password === undefined)
+        throw invalidParam('current_password', 'Your current password is needed to set a new one.');
+      if (!(await this.checkLogin(request, actor.username, input.current_password)))
+        throw invalidParam('current_password', 'The current password you entered is incorrect.');
+    }
+    const keep = request.headers.authorization === undefined ? presentedSession(request.headers.cookie) : null;
+    return updateUser(this.db, actor.id, actor.id, { email: input.email, password: input.password }, keep ?? undefined);
   }
 
   /**

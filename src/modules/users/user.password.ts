@@ -16,21 +16,38 @@ export function normalizeApplicationPassword(password: string): string {
   return password.replace(/\s+/g, '');
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export function hashPassword(password: string): Promise<string> {
+  return scryptHash(normalizeApplicationPassword(password));
+}
+
+export function verifyPassword(password: string, stored: string): Promise<boolean> {
+  return scryptVerify(normalizeApplicationPassword(password), stored);
+}
+
+/**
+ * Login passwords are chosen and typed by people: kept as typed (a space is part of a passphrase,
+ * unlike the groups of an application password), in Unicode's composed form so that "é" typed on
+ * one system matches "é" typed on another.
+ */
+export function hashLoginPassword(password: string): Promise<string> {
+  return scryptHash(password.normalize('NFC'));
+}
+
+export function verifyLoginPassword(password: string, stored: string): Promise<boolean> {
+  return scryptVerify(password.normalize('NFC'), stored);
+}
+
+async function scryptHash(secret: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scryptAsync(normalizeApplicationPassword(password), salt, KEY_LENGTH);
+  const hash = await scryptAsync(secret, salt, KEY_LENGTH);
   return `scrypt$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+async function scryptVerify(secret: string, stored: string): Promise<boolean> {
   const [scheme, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
-  const actual = await scryptAsync(
-    normalizeApplicationPassword(password),
-    Buffer.from(salt, 'base64'),
-    expected.length,
-  );
+  const actual = await scryptAsync(secret, Buffer.from(salt, 'base64'), expected.length);
   return timingSafeEqual(actual, expected);
 }
 

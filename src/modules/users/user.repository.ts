@@ -16,7 +16,10 @@ export function list(db: Db): Promise<UserRow[]> {
   return db.selectFrom('users').select(USER_COLUMNS).orderBy('id').execute();
 }
 
-export async function create(db: Db, user: { username: string; email: string; role: Role }): Promise<UserRow> {
+export async function create(
+  db: Db,
+  user: { username: string; email: string; role: Role; login_hash?: string | null },
+): Promise<UserRow> {
   return db
     .insertInto('users')
     .values({ ...user, registered: nowUtc() })
@@ -112,4 +115,18 @@ export async function countAdministrators(db: Db): Promise<number> {
     .where('role', '=', 'administrator')
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** A user with their login password's hash, for signing in; never an answer's source. */
+export function findLogin(db: Db, username: string): Promise<(UserRow & { login_hash: string | null }) | undefined> {
+  return db
+    .selectFrom('users')
+    .select([...USER_COLUMNS, 'login_hash'])
+    .where('username', '=', username)
+    .executeTakeFirst()
+    .then((row) => row && { ...row, login_hash: row.login_hash ?? null });
+}
+
+export async function setLoginHash(db: Db, id: number, hash: string): Promise<void> {
+  await db.updateTable('users').set({ login_hash: hash }).where('id', '=', id).execute();
 }

@@ -3,12 +3,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { responses } from '../../http/schemas.js';
 import type { Actor } from '../../auth/roles.js';
 import * as service from './user.service.js';
+import { presentedSession } from './session.service.js';
 import {
   CreatedUserSchema,
   DeletedSchema,
   DeletedUserSchema,
   DeleteUserQuery,
   NewPasswordSchema,
+  OwnAccountUpdateSchema,
   PasswordCreateSchema,
   PasswordListSchema,
   PasswordParams,
@@ -23,8 +25,11 @@ import {
 const admin = { access: 'manage_options' } as const;
 /** In the admin namespace's own OpenAPI document, /cal/admin/v1/doc (discovery.routes.ts). */
 const doc = { tags: ['admin'], security: [{ basic: [] }] };
+/** Routes a signed-in person uses from the admin: Basic, or the session cookie with its nonce. */
+const ownDoc = { tags: ['admin'], security: [{ basic: [] }, { cookie: [], nonce: [] }] as Record<string, string[]>[] };
+const signedIn = { access: 'authenticated' } as const;
 
-/** The access hook has already refused anonymous callers, so an admin route always has one. */
+/** The access hook has already refused anonymous callers, so an admin or signed-in route always has one. */
 function callerOf(request: FastifyRequest): Actor {
   const actor = request.ctx.actor;
   if (actor === null) throw new Error('admin route reached without a caller');
@@ -59,6 +64,8 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
     },
   );
 
+  await ownAccountRoutes(app);
+
   app.get(
     '/users/:id',
     {
@@ -73,7 +80,7 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
     {
       schema: {
         ...doc,
-        summary: "Change a user's role or email",
+        summary: "Change a user's role, email or login password (which ends their sessions)",
         params: UserIdParams,
         body: UserUpdateSchema,
         response: responses({ 200: UserSchema }),
@@ -81,8 +88,9 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
       config: admin,
     },
     async (request) => {
-      const user = await service.updateUser(db, callerOf(request).id, request.params.id, request.body);
-      return user;
+      // The caller's own session survives a change of their own password made through it.
+      const keep = presentedSession(request.headers.cookie) ?? undefined;
+      return service.updateUser(db, callerOf(request).id, request.params.id, request.body, keep);
     },
   );
 
@@ -154,5 +162,37 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
       await service.revokeApplicationPassword(db, request.params.id, request.params.passwordId);
       return { deleted: true };
     },
+  );
+}
+
+/**
+ * `/users/me`: any signed-in user's own account. Static paths: find-my-way matches them before
+ * `/users/:id` whatever the order of registration.
+ */
+async function ownAccountRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = app.services.storage;
+
+  app.get(
+    '/users/me',
+    {
+      schema: { ...ownDoc, summary: 'Read your own user', response: responses({ 200: UserSchema }) },
+      config: signedIn,
+    },
+    async (request) => service.getUser(db, callerOf(request).id),
+  );
+
+  app.patch(
+    '/users/me',
+    {
+      schema: {
+        ...ownDoc,
+        summary: 'Change your own email or login password (which needs the current one)',
+        body: OwnAccountUpdateSchema,
+        response: responses({ 200: UserSchema }),
+      },
+      config: signedIn,
+    },
+    async (request) => app.services.auth.updateOwnAccount(request, callerOf(request), request.body),
   );
 }

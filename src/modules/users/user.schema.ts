@@ -26,15 +26,33 @@ export const UserListSchema = Type.Array(UserSchema, { description: 'Users, by i
 
 const Email = Type.String({ maxLength: 254, description: 'Email address (may be empty)' });
 
+/** A login password, for people signing in (application passwords stay for programs); never in an answer. */
+const LoginPassword = Type.String({
+  minLength: 8,
+  maxLength: 1024,
+  description: 'Login password (8 to 1024 characters); stored only as a hash, never answered',
+});
+
 export const UserCreateSchema = Type.Object({
   username: Type.String({ description: 'Login name: letters, digits and _ . @ - (at most 60)' }),
   role: RoleSchema,
   email: Type.Optional(Email),
+  password: Type.Optional(LoginPassword),
 });
 
 export const UserUpdateSchema = Type.Object({
   role: Type.Optional(RoleSchema),
   email: Type.Optional(Email),
+  password: Type.Optional(LoginPassword),
+});
+
+/** What anyone signed in may change of their own account; a new password needs the current one. */
+export const OwnAccountUpdateSchema = Type.Object({
+  email: Type.Optional(Email),
+  password: Type.Optional(LoginPassword),
+  current_password: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 1024, description: 'The current login password (to set a new one)' }),
+  ),
 });
 
 /** The one response that carries a plain application password: it is shown once, at creation. */

@@ -332,6 +332,11 @@ for (const backend of backends()) {
 
     it('should make an existing user of that name an administrator', async () => {
       const editor = await t.asUser('editor', 'chief');
+      // Its application password already; the login password is what changed.
+      assert.equal(
+        await ensureAdministrator(t.storage.db, 'chief', passwordOf(editor.authorization)),
+        'login-password-set',
+      );
       assert.equal(await ensureAdministrator(t.storage.db, 'chief', passwordOf(editor.authorization)), 'present');
       assert.equal((await listAs(editor.authorization)).statusCode, 200);
     });
