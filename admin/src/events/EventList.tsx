@@ -173,6 +173,8 @@ function BulkActions() {
           label="cal.events.list.restore"
           icon={<RestoreFromTrashIcon />}
           data={{ status: 'draft' }}
+          confirmTitle="cal.events.list.restore_title"
+          confirmContent="cal.events.list.restore_content"
           mutationMode="pessimistic"
           successMessage="cal.events.list.restored"
         />
@@ -194,6 +196,8 @@ function BulkActions() {
           label="cal.events.list.publish"
           icon={<PublishIcon />}
           data={{ status: 'publish' }}
+          confirmTitle="cal.events.list.publish_title"
+          confirmContent="cal.events.list.publish_content"
           mutationMode="pessimistic"
           successMessage="cal.events.list.published"
         />
