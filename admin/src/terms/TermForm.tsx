@@ -1,4 +1,5 @@
 import { Box, Typography } from '@mui/material';
+import { red } from '@mui/material/colors';
 import {
   Create,
   DeleteButton,
@@ -33,6 +34,9 @@ type TermRecord = RaRecord & {
   count?: number;
   i18n_language?: string;
 };
+
+/** MUI's error reds on the toolbar's grey (#e0e0e0) fall short of 4.5:1 (axe: 4.26 for error.dark); red 900 gives 4.98. */
+const DELETE_SX = { color: red[900] };
 
 /**
  * The parent chosen from the tree, indented, in the category's language; the category itself and
@@ -139,7 +143,7 @@ function TermEditView({ kind }: { kind: TermKindUi }) {
   const toolbar = (
     <Toolbar sx={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
       <SaveButton />
-      <DeleteButton mutationMode="pessimistic" />
+      <DeleteButton mutationMode="pessimistic" sx={DELETE_SX} />
     </Toolbar>
   );
   return (

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Box, useMediaQuery, type Theme } from '@mui/material';
 import {
-  BulkDeleteButton,
   CreateButton,
   Datagrid,
   FunctionField,
@@ -68,10 +67,8 @@ function TermRows({ kind, tree }: { kind: TermKindUi; tree: boolean }) {
       />
     );
   return (
-    <Datagrid
-      rowClick={rowClick}
-      bulkActionButtons={editable ? <BulkDeleteButton mutationMode="pessimistic" /> : false}
-    >
+    // No row checkboxes: react-admin's lack an accessible name under MUI 9 (axe: critical); the editor deletes.
+    <Datagrid rowClick={rowClick} bulkActionButtons={false}>
       <FunctionField<TermRow>
         source="name"
         sortable={!tree}
@@ -104,6 +101,7 @@ function PagedTermList({ kind }: { kind: TermKindUi }) {
       actions={<Actions kind={kind} />}
       sort={{ field: 'name', order: 'ASC' }}
       perPage={25}
+      empty={false}
       queryOptions={{ meta: { query: { hide_empty: false } } }}
     >
       <TermRows kind={kind} tree={false} />

@@ -1,4 +1,5 @@
 import { Box, Typography } from '@mui/material';
+import { red } from '@mui/material/colors';
 import RestoreFromTrashIcon from '@mui/icons-material/RestoreFromTrash';
 import {
   BooleanInput,
@@ -41,6 +42,9 @@ const SLUG_MAX = 200;
 const imageText = (value: unknown): string =>
   value && typeof value === 'object' ? String((value as { url?: string }).url ?? '') : String(value ?? '');
 const imageValue = (text: string): string | null => (text.trim() === '' ? null : text.trim());
+
+/** MUI's error reds on the toolbar's grey (#e0e0e0) fall short of 4.5:1 (axe: 4.26 for error.dark); red 900 gives 4.98. */
+const DELETE_SX = { color: red[900] };
 
 function StatusInput() {
   const translate = useTranslate();
@@ -172,7 +176,7 @@ function EditToolbar() {
   return (
     <Toolbar sx={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
       <SaveButton />
-      {record?.status === 'trash' ? <RestoreButton /> : <DeleteButton mutationMode="pessimistic" />}
+      {record?.status === 'trash' ? <RestoreButton /> : <DeleteButton mutationMode="pessimistic" sx={DELETE_SX} />}
     </Toolbar>
   );
 }

@@ -77,6 +77,7 @@ export function LinkedList({ kind }: { kind: LinkedKindUi }) {
       actions={actions}
       sort={{ field: 'date', order: 'DESC' }}
       perPage={25}
+      empty={false}
       sx={{ '& .RaList-main': { minWidth: 0 } }}
     >
       {small ? (
