@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
-import { Route } from 'react-router-dom';
+import { createBrowserRouter, Route, RouterProvider } from 'react-router-dom';
 import EventIcon from '@mui/icons-material/Event';
 import PlaceIcon from '@mui/icons-material/Place';
 import GroupsIcon from '@mui/icons-material/Groups';
@@ -13,6 +13,7 @@ import { dataProvider } from './api/dataProvider';
 import { authProvider } from './api/authProvider';
 import { i18nProvider } from './i18n/i18nProvider';
 import { Layout } from './layout/Layout';
+import { LoginPage } from './layout/LoginPage';
 import { theme } from './layout/theme';
 
 // Every screen is its own chunk: the sign-in screen loads only what it shows.
@@ -44,15 +45,15 @@ const ImportShow = lazy(() => import('./imports/ImportShow'));
 const SettingsPage = lazy(() => import('./settings/SettingsPage'));
 const ProfilePage = lazy(() => import('./users/ProfilePage'));
 
-export function App() {
+function AdminApp() {
   return (
     <Admin
-      basename="/admin"
       title="Calendar"
       dataProvider={dataProvider}
       authProvider={authProvider}
       i18nProvider={i18nProvider}
       layout={Layout}
+      loginPage={LoginPage}
       theme={theme}
       requireAuth
       disableTelemetry
@@ -114,4 +115,15 @@ export function App() {
       </CustomRoutes>
     </Admin>
   );
+}
+
+/**
+ * Real paths under /admin/ (the server answers every one of them with the application), not
+ * react-admin's default `#/` addresses: a link to /admin/events/12 can be shared and bookmarked.
+ * A data router, because react-admin's "unsaved changes" warning blocks navigation through it.
+ */
+const router = createBrowserRouter([{ path: '*', element: <AdminApp /> }], { basename: '/admin' });
+
+export function App() {
+  return <RouterProvider router={router} />;
 }

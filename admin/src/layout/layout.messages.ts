@@ -6,7 +6,15 @@ import type { FeatureMessages } from '../i18n/types';
  */
 export const commonMessages: FeatureMessages = {
   en: {
-    cal: { menu: { calendar: 'Calendar', settings: 'Settings', profile: 'Profile' } },
+    cal: {
+      menu: { calendar: 'Calendar', settings: 'Settings', profile: 'Profile' },
+      signin: {
+        missing: 'Enter your username and password.',
+        failed: 'The username or password you entered is incorrect.',
+        throttled: 'Too many failed sign-ins. Try again in a minute.',
+        unavailable: 'The service could not be reached. Try again.',
+      },
+    },
     resources: {
       events: { name: 'Event |||| Events' },
       venues: { name: 'Venue |||| Venues' },
@@ -19,7 +27,15 @@ export const commonMessages: FeatureMessages = {
     },
   },
   fr: {
-    cal: { menu: { calendar: 'Calendrier', settings: 'Réglages', profile: 'Profil' } },
+    cal: {
+      menu: { calendar: 'Calendrier', settings: 'Réglages', profile: 'Profil' },
+      signin: {
+        missing: 'Saisissez votre identifiant et votre mot de passe.',
+        failed: 'L’identifiant ou le mot de passe saisi est incorrect.',
+        throttled: 'Trop d’échecs de connexion. Réessayez dans une minute.',
+        unavailable: 'Le service est injoignable. Réessayez.',
+      },
+    },
     resources: {
       events: { name: 'Évènement |||| Évènements' },
       venues: { name: 'Lieu |||| Lieux' },
@@ -32,7 +48,15 @@ export const commonMessages: FeatureMessages = {
     },
   },
   it: {
-    cal: { menu: { calendar: 'Calendario', settings: 'Impostazioni', profile: 'Profilo' } },
+    cal: {
+      menu: { calendar: 'Calendario', settings: 'Impostazioni', profile: 'Profilo' },
+      signin: {
+        missing: 'Inserisci nome utente e password.',
+        failed: 'Il nome utente o la password inseriti non sono corretti.',
+        throttled: 'Troppi accessi non riusciti. Riprova tra un minuto.',
+        unavailable: 'Il servizio non è raggiungibile. Riprova.',
+      },
+    },
     resources: {
       events: { name: 'Evento |||| Eventi' },
       venues: { name: 'Luogo |||| Luoghi' },
@@ -45,7 +69,15 @@ export const commonMessages: FeatureMessages = {
     },
   },
   es: {
-    cal: { menu: { calendar: 'Calendario', settings: 'Ajustes', profile: 'Perfil' } },
+    cal: {
+      menu: { calendar: 'Calendario', settings: 'Ajustes', profile: 'Perfil' },
+      signin: {
+        missing: 'Introduzca su nombre de usuario y su contraseña.',
+        failed: 'El nombre de usuario o la contraseña no son correctos.',
+        throttled: 'Demasiados intentos fallidos. Vuelva a intentarlo en un minuto.',
+        unavailable: 'No se pudo contactar con el servicio. Vuelva a intentarlo.',
+      },
+    },
     resources: {
       events: { name: 'Evento |||| Eventos' },
       venues: { name: 'Lugar |||| Lugares' },
@@ -58,7 +90,15 @@ export const commonMessages: FeatureMessages = {
     },
   },
   de: {
-    cal: { menu: { calendar: 'Kalender', settings: 'Einstellungen', profile: 'Profil' } },
+    cal: {
+      menu: { calendar: 'Kalender', settings: 'Einstellungen', profile: 'Profil' },
+      signin: {
+        missing: 'Geben Sie Benutzername und Passwort ein.',
+        failed: 'Benutzername oder Passwort ist falsch.',
+        throttled: 'Zu viele fehlgeschlagene Anmeldungen. Versuchen Sie es in einer Minute erneut.',
+        unavailable: 'Der Dienst ist nicht erreichbar. Versuchen Sie es erneut.',
+      },
+    },
     resources: {
       events: { name: 'Veranstaltung |||| Veranstaltungen' },
       venues: { name: 'Veranstaltungsort |||| Veranstaltungsorte' },
