@@ -211,7 +211,10 @@ export function LinkedCreate({ kind }: { kind: LinkedKindUi }) {
   const { permissions: role } = usePermissions<Role>();
   return (
     <Create redirect="edit">
-      <SimpleForm sx={{ maxWidth: 720 }} defaultValues={{ status: can(role, 'publish_posts') ? 'publish' : 'pending' }}>
+      <SimpleForm
+        sx={{ maxWidth: 720 }}
+        defaultValues={{ ...kind.defaults, status: can(role, 'publish_posts') ? 'publish' : 'pending' }}
+      >
         <LinkedFields kind={kind} creating />
       </SimpleForm>
     </Create>

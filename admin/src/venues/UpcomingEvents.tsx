@@ -72,7 +72,7 @@ export function UpcomingEvents({ target }: { target: 'venue' | 'organizer' }) {
         {small ? (
           <SimpleList<EventRow> primaryText={(event) => event.title ?? ''} secondaryText={start} rowClick="edit" />
         ) : (
-          <Datagrid bulkActionButtons={false} rowClick="edit">
+          <Datagrid bulkActionButtons={false} rowClick="edit" empty={empty}>
             <TextField source="title" label="resources.events.fields.title" sortable={false} />
             <FunctionField<EventRow> label="cal.linked.starts" sortable={false} render={start} />
             <FunctionField<EventRow>

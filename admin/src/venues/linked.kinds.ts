@@ -22,6 +22,8 @@ export interface LinkedKindUi {
   flags: readonly string[];
   /** Latitude and longitude (venues, while the geolocation extension is on). */
   coordinates: boolean;
+  /** A new record's values where the API has its own default (a form would otherwise send false). */
+  defaults: Readonly<Record<string, unknown>>;
 }
 
 export const VENUE_UI: LinkedKindUi = {
@@ -42,6 +44,7 @@ export const VENUE_UI: LinkedKindUi = {
   summaryFields: ['address', 'city', 'country'],
   flags: ['show_map', 'show_map_link'],
   coordinates: true,
+  defaults: { show_map: true, show_map_link: true },
 };
 
 export const ORGANIZER_UI: LinkedKindUi = {
@@ -56,6 +59,7 @@ export const ORGANIZER_UI: LinkedKindUi = {
   summaryFields: ['email', 'phone', 'website'],
   flags: [],
   coordinates: false,
+  defaults: {},
 };
 
 /** Post statuses the API takes for venues and organizers; `publish` and `future` need publish_posts. */
