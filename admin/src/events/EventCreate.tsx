@@ -1,11 +1,12 @@
 import { useSearchParams } from 'react-router-dom';
-import { Create, Loading, useGetOne, usePermissions, useTranslate } from 'react-admin';
+import { Create, Loading, useGetOne, useLocaleState, usePermissions, useTranslate } from 'react-admin';
 import { Grid } from '@mui/material';
 import type { Role } from '../api/session';
 import { EventForm } from './EventForm';
 import { TranslationSource } from './TranslationSource';
 import { defaultStatus } from './editor/StatusInput';
 import { useSiteZone } from './editor/zones';
+import { languageName } from './editor/languages';
 import { newEventValues, toForm, toWrite, type EditorRecord, type EventFormValues } from './editor/event-shape';
 
 /** A translation starts as a copy of its original, to be translated, in its language and group. */
@@ -31,7 +32,14 @@ function translationValues(original: EditorRecord, language: string, status: str
 
 function CreateTitle({ language }: { language?: string }) {
   const translate = useTranslate();
-  return <>{translate(language ? 'cal.editor.translate_title' : 'cal.editor.create_title', { language })}</>;
+  const [locale = 'en'] = useLocaleState();
+  return (
+    <>
+      {language
+        ? translate('cal.editor.translate_title', { language: languageName(language, locale) })
+        : translate('cal.editor.create_title')}
+    </>
+  );
 }
 
 /** A new event opens at the next full hour of the site's zone, for an hour; or as a translation beside its original. */

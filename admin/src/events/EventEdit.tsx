@@ -4,10 +4,11 @@ import {
   useEditContext,
   useNotify,
   useRedirect,
+  useRefresh,
+  useDataProvider,
   useRecordContext,
   useTranslate,
   type HttpError,
-  type RaRecord,
 } from 'react-admin';
 import { Alert } from '@mui/material';
 import type { FieldValues } from 'react-hook-form';
@@ -55,26 +56,49 @@ function EventEditForm() {
   const { record, save, refetch } = useEditContext<EditorRecord>();
   const notify = useNotify();
   const redirect = useRedirect();
+  const refresh = useRefresh();
+  const dataProvider = useDataProvider();
   const [askScope, setAskScope] = useState<FieldValues | null>(null);
   const [conflict, setConflict] = useState<Pending | null>(null);
+  // Reloading discards what was typed: the form is built anew over the version read again.
+  const [generation, setGeneration] = useState(0);
+
+  const failed = (values: FieldValues, scope?: Scope) => (error: unknown) => {
+    const status = (error as HttpError)?.status;
+    if (status === 412) setConflict({ values, scope });
+    // Also with field errors: after the scope question the save runs outside the form's submit.
+    else notify((error as Error)?.message || 'ra.notification.http_error', { type: 'error' });
+  };
+
+  /**
+   * "This and following" and "all" answer the series, another record than the occurrence: the
+   * edit screen's own save would put it in the occurrence's place, so these go to the data
+   * provider directly and the editor moves to the series.
+   */
+  const saveSeries = async (values: FieldValues, scope: Scope) => {
+    if (!record) return undefined;
+    try {
+      const body = toWrite(values as Partial<EventFormValues>, record, scope);
+      const { data } = await dataProvider.update('events', { id: record.id, data: body, previousData: record });
+      notify('ra.notification.updated', { type: 'info', messageArgs: { smart_count: 1 } });
+      refresh();
+      redirect('edit', 'events', data.id);
+      return undefined;
+    } catch (error) {
+      failed(values, scope)(error);
+      return (error as HttpError)?.body?.errors as Record<string, string> | undefined;
+    }
+  };
 
   const send = (values: FieldValues, scope?: Scope) =>
-    save?.(values, {
-      transform: (data: Partial<EventFormValues>, options?: { previousData?: Partial<EventFormValues> }) =>
-        toWrite(data, options?.previousData, scope),
-      onSuccess: (data: RaRecord) => {
-        notify('ra.notification.updated', { type: 'info', messageArgs: { smart_count: 1 } });
-        // "This and following" answers the new series: edit it there, not under the occurrence's address.
-        if (record && data?.id !== undefined && String(data.id) !== String(record.id))
-          redirect('edit', 'events', data.id);
-      },
-      onError: (error: unknown) => {
-        const status = (error as HttpError)?.status;
-        if (status === 412) setConflict({ values, scope });
-        else if (!(error as HttpError)?.body?.errors)
-          notify((error as Error)?.message || 'ra.notification.http_error', { type: 'error' });
-      },
-    });
+    scope === 'following' || scope === 'all'
+      ? saveSeries(values, scope)
+      : save?.(values, {
+          transform: (data: Partial<EventFormValues>, options?: { previousData?: Partial<EventFormValues> }) =>
+            toWrite(data, options?.previousData, scope),
+          onSuccess: () => notify('ra.notification.updated', { type: 'info', messageArgs: { smart_count: 1 } }),
+          onError: failed(values, scope),
+        });
 
   const onSubmit = (values: FieldValues) => {
     if (isOccurrence(record)) {
@@ -87,6 +111,7 @@ function EventEditForm() {
   return (
     <>
       <EventForm
+        key={generation}
         onSubmit={onSubmit}
         deletable
         header={
@@ -110,7 +135,7 @@ function EventEditForm() {
         onCancel={() => setConflict(null)}
         onReload={() => {
           setConflict(null);
-          void refetch();
+          void refetch().then(() => setGeneration((n) => n + 1));
         }}
         onOverwrite={() => {
           const pending = conflict;

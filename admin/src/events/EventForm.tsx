@@ -65,7 +65,9 @@ export function PublicPageLink() {
 
 function EventToolbar({ deletable }: { deletable: boolean }) {
   return (
-    <Toolbar sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, justifyContent: 'space-between' }}>
+    <Toolbar
+      sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, justifyContent: 'space-between', bgcolor: 'background.paper' }}
+    >
       <SaveButton />
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
         <PublicPageLink />

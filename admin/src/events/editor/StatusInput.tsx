@@ -1,5 +1,5 @@
 import { useWatch } from 'react-hook-form';
-import { DateTimeInput, SelectInput, usePermissions } from 'react-admin';
+import { DateTimeInput, required, SelectInput, usePermissions } from 'react-admin';
 import { Box } from '@mui/material';
 import { can } from '../../api/permissions';
 import type { Role } from '../../api/session';
@@ -18,10 +18,6 @@ export function defaultStatus(role: Role | undefined): string {
   return can(role, 'publish_posts') ? 'publish' : 'pending';
 }
 
-function required(value: unknown) {
-  return value ? undefined : 'ra.validation.required';
-}
-
 export function StatusInput({ current }: { current?: string }) {
   const { permissions } = usePermissions<Role>();
   const status = useWatch({ name: 'status' }) as string;
@@ -31,7 +27,7 @@ export function StatusInput({ current }: { current?: string }) {
         source="status"
         label="cal.editor.fields.status"
         choices={statusChoices(permissions, current)}
-        validate={required}
+        validate={required()}
         sx={{ minWidth: { xs: '100%', sm: 240 } }}
       />
       {status === 'future' && (
@@ -40,7 +36,7 @@ export function StatusInput({ current }: { current?: string }) {
           label="cal.editor.fields.publish_on"
           format={toLocalInput}
           parse={fromLocalInput}
-          validate={required}
+          validate={required()}
           helperText="cal.editor.help.publish_on"
         />
       )}

@@ -82,7 +82,8 @@ export function toForm(event: RaRecord): EditorRecord {
     categories: ids(e['categories']),
     tags: ids(e['tags']),
     cost: String(e['cost'] ?? ''),
-    website: String(e['website'] ?? ''),
+    // Without a website the API answers the event's own page: that is not one the user gave.
+    website: e['website'] === e['url'] ? '' : String(e['website'] ?? ''),
     image: image && typeof image === 'object' ? String((image as Json)['url'] ?? '') : '',
     featured: flag(e['featured']),
     sticky: flag(e['sticky']),
