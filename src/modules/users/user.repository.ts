@@ -20,9 +20,12 @@ export async function create(
   db: Db,
   user: { username: string; email: string; role: Role; login_hash?: string | null },
 ): Promise<UserRow> {
+  // The column is named only when set: a database before migration 022 (a restored backup's, the CLI's
+  // tests of one) has no login_hash, and a user made there has no login password anyway.
+  const { login_hash, ...rest } = user;
   return db
     .insertInto('users')
-    .values({ ...user, registered: nowUtc() })
+    .values({ ...rest, ...(login_hash ? { login_hash } : {}), registered: nowUtc() })
     .returning(USER_COLUMNS)
     .executeTakeFirstOrThrow();
 }
