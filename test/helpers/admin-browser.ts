@@ -163,8 +163,9 @@ export async function openPage(context: BrowserContext): Promise<{ page: Page; p
 
 /** The admin's sign-in screen filled in by the accessible names the issue fixes. */
 export async function signIn(page: Page, username: string, password: string): Promise<void> {
-  await page.getByLabel('Username', { exact: true }).fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
+  // By role and accessible name: a required field's label also holds an asterisk hidden from assistive technology.
+  await page.getByRole('textbox', { name: 'Username', exact: true }).fill(username);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
@@ -224,9 +225,13 @@ export function sidewaysOverflow(page: Page): Promise<number> {
 
 /** The focused element as the accessibility tree names it, e.g. `textbox "Username"`. */
 export async function focused(page: Page): Promise<string> {
-  const active = page.locator('*:focus');
-  if ((await active.count()) === 0) return '';
-  return (await active.first().ariaSnapshot()).replace(/^- /, '').split('\n')[0]!;
+  // The focus may move between finding the element and describing it (a screen still loading).
+  const snapshot = await page
+    .locator('*:focus')
+    .first()
+    .ariaSnapshot({ timeout: 1000 })
+    .catch(() => '');
+  return snapshot.replace(/^- /, '').split('\n')[0]!;
 }
 
 /**
@@ -288,6 +293,14 @@ export async function choose(
     await control.click();
   }
   await page.getByRole('option', { name: option }).first().click();
+}
+
+/**
+ * The form field labelled `name`, exactly: a required field's label ends in an asterisk that
+ * assistive technology does not read, so "Title *" is the field named "Title".
+ */
+export function field(page: Page, name: string): Locator {
+  return page.getByLabel(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\*?$`));
 }
 
 /** Fills a date-time field: a native datetime-local input takes `YYYY-MM-DDTHH:MM`. */
