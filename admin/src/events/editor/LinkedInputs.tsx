@@ -67,7 +67,13 @@ export function TagsInput() {
   const { permissions } = usePermissions<Role>();
   const onCreate = useCreateNamed('tags', 'name');
   return (
-    <ReferenceArrayInput source="tags" reference="tags" sort={{ field: 'name', order: 'ASC' }}>
+    <ReferenceArrayInput
+      source="tags"
+      reference="tags"
+      sort={{ field: 'name', order: 'ASC' }}
+      // The API hides tags without published events by default; a new tag has none yet.
+      queryOptions={{ meta: { query: { hide_empty: false } } }}
+    >
       <AutocompleteArrayInput
         label="cal.editor.fields.tags"
         optionText="name"
