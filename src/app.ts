@@ -45,6 +45,8 @@ import { registerMetrics } from './modules/operations/metrics.routes.js';
 import { registerDraining } from './modules/operations/operations.draining.js';
 import { webhookRoutes } from './modules/webhooks/webhook.routes.js';
 import { importRoutes } from './modules/import/import.routes.js';
+import { adminAppRoutes } from './modules/admin-app/admin-app.routes.js';
+import { defaultAdminDir } from './modules/admin-app/admin-app.service.js';
 import { EventSchema } from './modules/events/event.schema.js';
 import { linkedSchemas } from './modules/linked/linked.schema.js';
 import { VENUE } from './modules/venues/venue.kind.js';
@@ -55,6 +57,8 @@ import { Authenticator, registerAuthentication } from './modules/users/authentic
 export interface AppDeps {
   storage: Storage;
   logger?: FastifyServerOptions['logger'];
+  /** Where the built admin is (tests build their own); dist/admin by default. */
+  adminDir?: string;
 }
 
 /** Shared by every module: the storage, settings, configuration and the route table. */
@@ -256,6 +260,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(importRoutes, { prefix: `/${ADMIN_NAMESPACE}` });
   await app.register(syncRoutes);
   await app.register(webhookRoutes, { prefix: `/${ADMIN_NAMESPACE}` });
+  await app.register(adminAppRoutes, { dir: deps.adminDir ?? defaultAdminDir() });
   let pageNotFound: PageHandler | null = null;
   await app.register(pageRoutes, { notFound: (handler) => (pageNotFound = handler) });
 

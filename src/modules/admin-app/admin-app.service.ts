@@ -21,7 +21,7 @@ export interface AdminApp {
 /**
  * Where the build puts the admin, seen from this file: dist/admin from the compiled server
  * (dist/src/modules/admin-app/), and the same dist/admin when the server runs from its sources
- * (src/modules/admin-app/) as in tests and `npm run dev`. CAL_ADMIN_DIR overrides both.
+ * (src/modules/admin-app/) as in tests and `npm run dev`; tests pass a folder of their own (AppDeps.adminDir).
  */
 export function defaultAdminDir(): string {
   // Compiled, this file is dist/src/modules/admin-app/*.js; from its sources (tsx), src/modules/admin-app/*.ts.
