@@ -7,19 +7,21 @@ import {
   SimpleForm,
   TextInput,
   Toolbar,
+  useCreatePath,
   useRecordContext,
   useTranslate,
 } from 'react-admin';
 import type { FieldValues, SubmitHandler } from 'react-hook-form';
 import { Box, Button, Divider, Typography } from '@mui/material';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import { Link as RouterLink } from 'react-router-dom';
 import { EventDates } from './editor/EventDates';
 import { DescriptionInput } from './editor/DescriptionInput';
 import { CategoryTreeInput } from './editor/CategoryTreeInput';
 import { OrganizerInput, TagsInput, VenueInput } from './editor/LinkedInputs';
 import { StatusInput } from './editor/StatusInput';
 import { RecurrenceInput } from './RecurrenceInput';
-import type { EditorRecord } from './editor/event-shape';
+import { isOccurrence, type EditorRecord } from './editor/event-shape';
 
 /** Free texts are bounded here as the API bounds them, before anything reads them. */
 const LIMITS = { title: 500, excerpt: 10_000, cost: 200, url: 2048, password: 255 };
@@ -59,6 +61,19 @@ export function PublicPageLink() {
   return (
     <Button href={record.url} target="_blank" rel="noopener" endIcon={<OpenInNewIcon />}>
       {translate('cal.editor.public_page')}
+    </Button>
+  );
+}
+
+/** An occurrence's rule is its series': changed there (or by saving this one for "this and following"). */
+function SeriesLink() {
+  const translate = useTranslate();
+  const createPath = useCreatePath();
+  const record = useRecordContext<EditorRecord>();
+  if (!record?.series_id) return null;
+  return (
+    <Button component={RouterLink} to={createPath({ resource: 'events', type: 'edit', id: record.series_id })}>
+      {translate('cal.editor.recurrence.open_series')}
     </Button>
   );
 }
@@ -115,7 +130,7 @@ export function EventForm({ defaultValues, onSubmit, header, deletable = false }
 
       <Section title="cal.editor.sections.when">
         <EventDates />
-        <RecurrenceInput serverSummary={record?.recurrence_summary} />
+        {isOccurrence(record) ? <SeriesLink /> : <RecurrenceInput serverSummary={record?.recurrence_summary} />}
       </Section>
 
       <Section title="cal.editor.sections.where_who">

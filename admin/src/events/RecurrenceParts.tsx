@@ -24,7 +24,7 @@ import {
   type Preset,
   type Weekday,
 } from './editor/rrule-presets';
-import { floating, type RecurrenceValue } from './editor/event-shape';
+import { floating, nowFloating, type RecurrenceValue } from './editor/event-shape';
 
 /** A weekday's name in the reader's language (1 January 2024 was a Monday). */
 function weekdayName(day: Weekday, locale: string, width: 'long' | 'short' = 'long'): string {
@@ -196,7 +196,8 @@ export function RecurrencePreview({ preset, serverSummary }: { preset: Preset; s
   const allDay = useWatch({ name: 'all_day' }) as boolean;
   const zone = useWatch({ name: 'timezone' }) as string;
   const rrule = recurrence?.rrule ?? '';
-  const dates = useMemo(() => (rrule ? nextOccurrences(rrule, start, 5, null) : []), [rrule, start]);
+  // The next dates from now on: a series that began long ago shows what is coming, not its first weeks.
+  const dates = useMemo(() => (rrule ? nextOccurrences(rrule, start, 5, nowFloating(zone)) : []), [rrule, start, zone]);
   const format = new Intl.DateTimeFormat(locale, {
     dateStyle: 'full',
     ...(allDay ? {} : { timeStyle: 'short' }),

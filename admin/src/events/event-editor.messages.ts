@@ -66,6 +66,7 @@ export const eventEditorMessages: FeatureMessages = {
           url: 'Enter a web address starting with http:// or https://',
         },
         recurrence: {
+          open_series: 'Edit the series (its rule and all its dates)',
           title: 'Recurrence',
           repeat: 'Repeats',
           interval: 'Interval',
@@ -188,6 +189,7 @@ export const eventEditorMessages: FeatureMessages = {
           url: 'Saisissez une adresse web commençant par http:// ou https://',
         },
         recurrence: {
+          open_series: 'Modifier la série (sa règle et toutes ses dates)',
           title: 'Récurrence',
           repeat: 'Répétition',
           interval: 'Intervalle',
@@ -309,6 +311,7 @@ export const eventEditorMessages: FeatureMessages = {
           url: 'Inserisci un indirizzo web che inizi con http:// o https://',
         },
         recurrence: {
+          open_series: 'Modifica la serie (la regola e tutte le date)',
           title: 'Ricorrenza',
           repeat: 'Ripetizione',
           interval: 'Intervallo',
@@ -430,6 +433,7 @@ export const eventEditorMessages: FeatureMessages = {
           url: 'Escribe una dirección web que empiece por http:// o https://',
         },
         recurrence: {
+          open_series: 'Editar la serie (su regla y todas sus fechas)',
           title: 'Recurrencia',
           repeat: 'Repetición',
           interval: 'Intervalo',
@@ -551,6 +555,7 @@ export const eventEditorMessages: FeatureMessages = {
           url: 'Geben Sie eine Webadresse ein, die mit http:// oder https:// beginnt',
         },
         recurrence: {
+          open_series: 'Serie bearbeiten (Regel und alle Termine)',
           title: 'Wiederholung',
           repeat: 'Wiederholt sich',
           interval: 'Intervall',

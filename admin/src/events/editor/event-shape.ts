@@ -216,6 +216,18 @@ export function addMinutes(wall: string, minutes: number): string {
   return date ? wallText(new Date(date.getTime() + minutes * 60_000)) : wall;
 }
 
+/** The wall time now in `zone`, as a floating Date (UTC fields = wall time). */
+export function nowFloating(zone: string, now = new Date()): Date {
+  let parts: number[];
+  try {
+    parts = wallParts(now, zone || 'UTC');
+  } catch {
+    parts = wallParts(now, 'UTC');
+  }
+  const [y, mo, d, h, mi] = parts as [number, number, number, number, number];
+  return new Date(Date.UTC(y, mo - 1, d, h, mi, 0));
+}
+
 /** The next full hour in `zone`, as a wall time: a new event's start. */
 export function nextFullHour(zone: string, now = new Date()): string {
   let parts: number[];
