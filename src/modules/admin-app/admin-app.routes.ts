@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyStatic from '@fastify/static';
+import { Type } from 'typebox';
 import { ApiError, noRoute } from '../../http/errors.js';
 import { adminPolicy, loadAdminApp, newNonce, type AdminApp } from './admin-app.service.js';
 
@@ -11,6 +12,10 @@ export interface AdminAppOptions {
 
 const PUBLIC = { access: 'public' } as const;
 const HIDDEN = { hide: true } as const;
+/** Vite's hashed names: letters, digits, `-`, `_` and one extension; anything else matches nothing. */
+const AssetParams = Type.Object({
+  file: Type.String({ pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.(js|css|svg|png|woff2?|map)$', maxLength: 200 }),
+});
 
 /** 503 in the contract's body: the service runs, its admin was not built (npm start always builds it). */
 class AdminNotBuilt extends ApiError {
@@ -51,16 +56,21 @@ export async function adminAppRoutes(fastify: FastifyInstance, options: AdminApp
     return page(request, reply);
   });
   if (!app) return;
-  await routes.register(fastifyStatic, {
-    root: app.assetsDir,
-    prefix: '/admin/assets/',
-    decorateReply: false,
-    index: false,
-    wildcard: false,
-    immutable: true,
-    maxAge: '365d',
-    cacheControl: true,
-    serveDotFiles: false,
-    schemaHide: true,
-  });
+  // @fastify/static sends the files (streams, ETag, ranges, no way out of the folder); the route
+  // is ours so that it declares its access like every other route.
+  await routes.register(fastifyStatic, { root: app.assetsDir, serve: false });
+  routes.get(
+    '/admin/assets/:file',
+    { schema: { ...HIDDEN, params: AssetParams }, config: PUBLIC },
+    (request, reply) => {
+      // A file of another build is a 404 in the contract's body, never the page.
+      if (!app.hasAsset(request.params.file)) throw noRoute();
+      return reply.sendFile(request.params.file, app.assetsDir, {
+        immutable: true,
+        maxAge: '365d',
+        cacheControl: true,
+        dotfiles: 'deny',
+      });
+    },
+  );
 }

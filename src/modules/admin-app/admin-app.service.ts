@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,6 +14,8 @@ const NONCE_PLACEHOLDER = '__CAL_CSP_NONCE__';
 export interface AdminApp {
   /** Folder of the hashed scripts and styles (served for a year, immutable). */
   assetsDir: string;
+  /** Whether the build made this file (the names are read once: a build is never changed in place). */
+  hasAsset(file: string): boolean;
   /** The index page with this answer's nonce in it. */
   page(nonce: string): string;
 }
@@ -34,8 +36,11 @@ export function loadAdminApp(dir: string): AdminApp | null {
   const indexFile = path.join(dir, 'index.html');
   if (!existsSync(indexFile)) return null;
   const [before, after] = splitOnce(readFileSync(indexFile, 'utf8'), NONCE_PLACEHOLDER);
+  const assetsDir = path.join(dir, 'assets');
+  const files = new Set(existsSync(assetsDir) ? readdirSync(assetsDir) : []);
   return {
-    assetsDir: path.join(dir, 'assets'),
+    assetsDir,
+    hasAsset: (file) => files.has(file),
     page: (nonce) => (after === undefined ? before : before + nonce + after),
   };
 }

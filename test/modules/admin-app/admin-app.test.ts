@@ -95,8 +95,11 @@ describe('the admin application at /admin/', () => {
     const missing = await service.app.inject({ url: '/admin/assets/index-000000.js' });
     assert.equal(missing.statusCode, 404);
     assert.equal(missing.json().code, 'rest_no_route');
-    const outside = await service.app.inject({ url: '/admin/assets/..%2f..%2findex.html' });
-    assert.equal(outside.statusCode, 404);
+    for (const url of ['/admin/assets/..%2f..%2findex.html', '/admin/assets/.env', '/admin/assets/index.html']) {
+      const outside = await service.app.inject({ url });
+      assert.ok([400, 404].includes(outside.statusCode), `${url}: ${outside.statusCode}`);
+      assert.ok(!outside.body.includes('csp-nonce'), url);
+    }
   });
 
   it("leaves the public pages' policy as it was: no script, no nonce", async () => {
