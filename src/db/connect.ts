@@ -26,6 +26,7 @@ import * as searchCounts from './migrations/019_search_counts.js';
 import * as sanitizeHtml from './migrations/020_sanitize_html.js';
 import * as protectedEvents from './migrations/021_protected_events.js';
 import * as sessions from './migrations/022_sessions.js';
+import * as eventsStatusIndex from './migrations/023_events_status_index.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -50,6 +51,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '020_sanitize_html': sanitizeHtml,
   '021_protected_events': protectedEvents,
   '022_sessions': sessions,
+  '023_events_status_index': eventsStatusIndex,
 };
 
 /** Names of the migrations this version knows (a backup that ran others was made by a later version). */

@@ -339,6 +339,7 @@ CREATE INDEX events_excerpt_trgm ON public.events USING gin (excerpt gin_trgm_op
 CREATE INDEX events_lang_date ON public.events USING btree (lang, date, id);
 CREATE INDEX events_lang_slug ON public.events USING btree (lang, slug);
 CREATE INDEX events_lang_start ON public.events USING btree (lang, start_local, id);
+CREATE INDEX events_lang_status_start ON public.events USING btree (lang, status, start_local, id);
 CREATE INDEX events_parent ON public.events USING btree (post_parent);
 CREATE UNIQUE INDEX events_pkey ON public.events USING btree (id);
 CREATE INDEX events_public_start ON public.events USING btree (lang, start_local, id) WHERE ((status = 'publish'::text) AND (hide_from_listings = 0));

@@ -124,6 +124,9 @@ CREATE INDEX "events_lang_slug" on "events" ("lang", "slug");
 -- index events_lang_start
 CREATE INDEX "events_lang_start" on "events" ("lang", "start_local", "id");
 
+-- index events_lang_status_start
+CREATE INDEX "events_lang_status_start" on "events" ("lang", "status", "start_local", "id");
+
 -- index events_parent
 CREATE INDEX "events_parent" on "events" ("post_parent");
 
