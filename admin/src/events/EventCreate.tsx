@@ -1,4 +1,5 @@
-import { useSearchParams } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router-dom';
 import { Create, Loading, useGetOne, useLocaleState, usePermissions, useTranslate } from 'react-admin';
 import { Grid } from '@mui/material';
 import type { Role } from '../api/session';
@@ -43,7 +44,7 @@ function CreateTitle({ language }: { language?: string }) {
 }
 
 /** A new event opens at the next full hour of the site's zone, for an hour; or as a translation beside its original. */
-export default function EventCreate() {
+function EventCreateScreen() {
   const [params] = useSearchParams();
   const translationOf = Number(params.get('translation_of')) || undefined;
   const language = params.get('i18n_language') ?? undefined;
@@ -54,9 +55,15 @@ export default function EventCreate() {
     { id: translationOf ?? 0 },
     { enabled: translationOf !== undefined, select: (record) => toForm(record) },
   );
-  if (!zone || (translationOf !== undefined && originalPending)) return <Loading />;
-  const status = defaultStatus(permissions);
-  const defaults = original && language ? translationValues(original, language, status) : newEventValues(zone, status);
+  const ready = zone !== undefined && (translationOf === undefined || !originalPending);
+  // Taken once: a later read of the original (or of the role) must not reset what is being typed.
+  const [defaults, setDefaults] = useState<Partial<EditorRecord>>();
+  useEffect(() => {
+    if (!ready || defaults || !zone) return;
+    const status = defaultStatus(permissions);
+    setDefaults(original && language ? translationValues(original, language, status) : newEventValues(zone, status));
+  }, [ready, defaults, zone, original, language, permissions]);
+  if (!defaults) return <Loading />;
 
   return (
     <Create
@@ -77,4 +84,10 @@ export default function EventCreate() {
       </Grid>
     </Create>
   );
+}
+
+/** Another address (a translation into another language, or none) is another new event: a fresh form. */
+export default function EventCreate() {
+  const { search } = useLocation();
+  return <EventCreateScreen key={search} />;
 }
