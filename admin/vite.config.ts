@@ -26,7 +26,6 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
             { name: 'mui', test: /node_modules[\\/](@mui|@emotion)[\\/]/ },
             { name: 'calendar', test: /node_modules[\\/](@fullcalendar|preact)[\\/]/ },
-            { name: 'editor', test: /node_modules[\\/](@tiptap|prosemirror-[a-z-]+|ra-input-rich-text)[\\/]/ },
           ],
         },
       },

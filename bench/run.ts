@@ -216,11 +216,18 @@ async function monthNear(
   return counted.reduce((best, choice) => (distance(choice.events) < distance(best.events) ? choice : best));
 }
 
+/** The bench user's login password, for the admin's session scenario (16). */
+const BENCH_LOGIN = 'bench-login-password';
+
 async function main(): Promise<void> {
   const database = await freshDatabase();
   const storage = await connect({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
   await migrate(storage.db);
-  const { user, application_password } = await createUser(storage.db, { username: 'bench', role: 'administrator' });
+  const { user, application_password } = await createUser(storage.db, {
+    username: 'bench',
+    role: 'administrator',
+    password: BENCH_LOGIN,
+  });
   const seedStart = performance.now();
   const seeded = await seed(storage.db, EVENTS, user.id);
   const seedSeconds = (performance.now() - seedStart) / 1000;
@@ -618,6 +625,34 @@ async function main(): Promise<void> {
         await onService('15. attacks refused (cost, date, words, cross-site form)', {
           url: base,
           requests: [{ setupRequest: (request) => ({ ...request, ...attacks[(sent += 1) % attacks.length]! }) }],
+        }),
+      );
+    }
+
+    // 16. The admin's events list as the application asks for it (a signed-in editor's session:
+    // cookie and nonce; every status, newest first, 25 a page), beside the same page read with
+    // Basic: a session costs what an application password costs, and the page what the API's does.
+    if (selected('16')) {
+      const signIn = await fetch(`${base}/cal/admin/v1/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'bench', password: BENCH_LOGIN }),
+      });
+      const { nonce } = (await signIn.json()) as { nonce: string };
+      const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+      const adminList =
+        '/cal/events/v1/events?starts_after=1900-01-01&context=edit&page=1&per_page=25&orderby=start_date&order=desc';
+      record(
+        await onService('16a. admin list, session', {
+          url: `${base}${adminList}`,
+          headers: { cookie, 'x-cal-nonce': nonce },
+        }),
+      );
+      record(await onService('16b. admin list, Basic', { url: `${base}${adminList}`, headers: { authorization } }));
+      record(
+        await onService('16c. admin status tab count', {
+          url: `${base}/cal/events/v1/events?starts_after=1900-01-01&context=edit&status=draft&_fields=id&page=1&per_page=1`,
+          headers: { cookie, 'x-cal-nonce': nonce },
         }),
       );
     }

@@ -175,6 +175,16 @@ export default function EventCalendar() {
           '& .fc .fc-toolbar-title': { fontSize: { xs: '1.1rem', sm: '1.5rem' } },
           '& .fc .fc-button:focus-visible': { outline: '3px solid', outlineColor: 'primary.main', outlineOffset: 2 },
           '& .fc a:focus-visible': { outline: '2px solid', outlineColor: 'primary.main' },
+          // FullCalendar fades other months' days and the disabled "today" below 4.5:1 contrast.
+          '& .fc .fc-day-other .fc-daygrid-day-top': { opacity: 1 },
+          '& .fc .fc-day-other .fc-daygrid-day-number': { color: 'text.secondary' },
+          '& .fc .fc-button-primary:disabled': {
+            opacity: 1,
+            bgcolor: '#4b5563',
+            borderColor: '#4b5563',
+            color: '#fff',
+          },
+          '& .fc .fc-button .fc-nav-arrow': { fontSize: '1.25rem', lineHeight: 1 },
         }}
       >
         <FullCalendar
@@ -182,7 +192,11 @@ export default function EventCalendar() {
           plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
           initialView="dayGridMonth"
           headerToolbar={{ left: 'prev,next today', center: 'title', right: 'dayGridMonth,timeGridWeek' }}
+          // Text arrows, named by buttonHints: FullCalendar's icon font spans are images without a name.
+          buttonIcons={false}
           buttonText={{
+            prev: '‹',
+            next: '›',
             today: translate('cal.events.calendar.today'),
             month: translate('cal.events.calendar.month'),
             week: translate('cal.events.calendar.week'),
@@ -198,6 +212,14 @@ export default function EventCalendar() {
           eventResize={onResize}
           eventClick={onEventClick}
           dateClick={onDateClick}
+          viewDidMount={(arg) => {
+            // Text arrows need a name of their own: FullCalendar only gives them a title.
+            const root = arg.el.closest('.fc');
+            root
+              ?.querySelector('.fc-prev-button')
+              ?.setAttribute('aria-label', translate('cal.events.calendar.previous'));
+            root?.querySelector('.fc-next-button')?.setAttribute('aria-label', translate('cal.events.calendar.next'));
+          }}
           eventDidMount={(arg) => {
             const record = arg.event.extendedProps['record'] as EventRecord;
             arg.el.setAttribute('title', `${record.title} · ${zoneName(record)}`);

@@ -6,7 +6,6 @@ import {
   BulkUpdateButton,
   CreateButton,
   Datagrid,
-  DateField,
   DateInput,
   FilterButton,
   FunctionField,
@@ -262,7 +261,6 @@ function EventGrid({ showAuthor }: { showAuthor: boolean }) {
           <TextField source="username" />
         </ReferenceField>
       )}
-      <DateField source="date" sortBy="date" />
     </Datagrid>
   );
 }
@@ -304,6 +302,8 @@ export default function EventList() {
       sort={{ field: 'start_date', order: 'DESC' }}
       perPage={25}
       exporter={false}
+      // The tabs stay when a tab is empty: the trash must be reachable from an empty list.
+      empty={false}
       actions={<ListActions filters={filters} />}
     >
       <StatusTabs />

@@ -8,8 +8,6 @@ import {
   FormControlLabel,
   FormGroup,
   FormLabel,
-  List,
-  ListItem,
   Radio,
   RadioGroup,
   TextField,
@@ -213,13 +211,15 @@ export function RecurrencePreview({ preset, serverSummary }: { preset: Preset; s
           <Typography variant="body2" sx={{ mt: 1 }}>
             {translate('cal.editor.recurrence.next_dates', { zone: zone || 'UTC' })}
           </Typography>
-          <List dense aria-label={translate('cal.editor.recurrence.next_dates', { zone: zone || 'UTC' })}>
+          <Box
+            component="ol"
+            aria-label={translate('cal.editor.recurrence.next_dates', { zone: zone || 'UTC' })}
+            sx={{ m: 0, pl: 3, typography: 'body2' }}
+          >
             {dates.map((date) => (
-              <ListItem key={date.getTime()} sx={{ py: 0 }}>
-                {format.format(date)}
-              </ListItem>
+              <li key={date.getTime()}>{format.format(date)}</li>
             ))}
-          </List>
+          </Box>
         </>
       )}
     </Box>

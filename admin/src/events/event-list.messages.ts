@@ -66,6 +66,8 @@ export const eventListMessages: FeatureMessages = {
         },
         calendar: {
           title: 'Calendar',
+          previous: 'Previous',
+          next: 'Next',
           month: 'Month',
           week: 'Week',
           today: 'Today',
@@ -147,6 +149,8 @@ export const eventListMessages: FeatureMessages = {
         },
         calendar: {
           title: 'Calendrier',
+          previous: 'Précédent',
+          next: 'Suivant',
           month: 'Mois',
           week: 'Semaine',
           today: 'Aujourd’hui',
@@ -228,6 +232,8 @@ export const eventListMessages: FeatureMessages = {
         },
         calendar: {
           title: 'Calendario',
+          previous: 'Precedente',
+          next: 'Successivo',
           month: 'Mese',
           week: 'Settimana',
           today: 'Oggi',
@@ -309,6 +315,8 @@ export const eventListMessages: FeatureMessages = {
         },
         calendar: {
           title: 'Calendario',
+          previous: 'Anterior',
+          next: 'Siguiente',
           month: 'Mes',
           week: 'Semana',
           today: 'Hoy',
@@ -395,6 +403,8 @@ export const eventListMessages: FeatureMessages = {
         },
         calendar: {
           title: 'Kalender',
+          previous: 'Zurück',
+          next: 'Weiter',
           month: 'Monat',
           week: 'Woche',
           today: 'Heute',

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Layout as RaLayout, Menu, usePermissions, useTranslate } from 'react-admin';
+import { AppBar, Layout as RaLayout, Menu, TitlePortal, usePermissions, useTranslate } from 'react-admin';
 import CalendarMonthIcon from '@mui/icons-material/CalendarMonth';
 import SettingsIcon from '@mui/icons-material/Settings';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
@@ -31,6 +31,19 @@ function AdminMenu() {
   );
 }
 
+/** Each screen's title is the page's one level-one heading (react-admin's is a plain span). */
+function AdminAppBar() {
+  return (
+    <AppBar>
+      <TitlePortal component="h1" />
+    </AppBar>
+  );
+}
+
 export function Layout({ children }: { children: ReactNode }) {
-  return <RaLayout menu={AdminMenu}>{children}</RaLayout>;
+  return (
+    <RaLayout menu={AdminMenu} appBar={AdminAppBar}>
+      {children}
+    </RaLayout>
+  );
 }
