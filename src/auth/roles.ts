@@ -39,7 +39,12 @@ export function isRole(value: unknown): value is Role {
 }
 
 export function can(actor: Actor | null, capability: Capability): boolean {
-  return actor !== null && CAPABILITIES[actor.role].includes(capability);
+  return actor !== null && roleCan(actor.role, capability);
+}
+
+/** Whether a role holds a capability: also what the admin application decides its screens by. */
+export function roleCan(role: Role | undefined, capability: Capability): boolean {
+  return role !== undefined && CAPABILITIES[role].includes(capability);
 }
 
 /** What record checks need to know about a record. */

@@ -1,29 +1,15 @@
+import { roleCan, type Capability } from '../../../src/auth/roles';
 import type { Role } from './session';
 
 /**
- * The contract's role table, for deciding what the admin shows. The API still decides every
- * request: a screen hidden here is a convenience, never the protection.
+ * The service's own role table (src/auth/roles.ts, pure code shared with the admin's build), for
+ * deciding what the admin shows. The API still decides every request: a screen hidden here is a
+ * convenience, never the protection.
  */
-export type Capability =
-  'edit_posts' | 'publish_posts' | 'edit_others_posts' | 'manage_categories' | 'manage_tags' | 'manage_options';
-
-const CAPABILITIES: Record<Role, readonly Capability[]> = {
-  subscriber: [],
-  contributor: ['edit_posts'],
-  author: ['edit_posts', 'publish_posts', 'manage_categories'],
-  editor: ['edit_posts', 'publish_posts', 'edit_others_posts', 'manage_categories', 'manage_tags'],
-  administrator: [
-    'edit_posts',
-    'publish_posts',
-    'edit_others_posts',
-    'manage_categories',
-    'manage_tags',
-    'manage_options',
-  ],
-};
+export type { Capability };
 
 export function can(role: Role | undefined, capability: Capability): boolean {
-  return role !== undefined && CAPABILITIES[role].includes(capability);
+  return roleCan(role, capability);
 }
 
 const READ_ACTIONS = new Set(['list', 'show']);
