@@ -378,6 +378,9 @@ for (const backend of backends()) {
       await page.getByRole('row').filter({ hasText: 'Riverside Jazz Evening' }).first().waitFor();
       await page.locator('th [data-field="start_date"]').first().click();
       await settle(page);
+      // Selecting before the sorted page has replaced the first one would select the latest
+      // occurrences instead: wait until the earliest (the event itself) heads the table.
+      await page.locator('tbody tr').first().locator(`a[href$="/events/${eventId}"]`).waitFor({ timeout: 8000 });
       await page.getByRole('checkbox', { name: /^select all$/i }).check();
       await page.getByRole('button', { name: /^restore$/i }).click();
       const confirm = page.getByRole('dialog');
@@ -385,7 +388,7 @@ for (const backend of backends()) {
       if (await confirm.isVisible().catch(() => false))
         await confirm.getByRole('button', { name: /^(confirm|restore|ok|yes)$/i }).click();
       await settle(page);
-      await eventually(async () => assert.notEqual((await eventById(eventId)).status, 'trash'));
+      await eventually(async () => assert.notEqual((await eventById(eventId)).status, 'trash'), 12_000);
       problems.assertNone('trashing and restoring an event');
       await page.close();
     });

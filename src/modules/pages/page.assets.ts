@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -21,8 +21,7 @@ export function pagesFile(relative: string): string {
   return fileURLToPath(new URL(relative, import.meta.url));
 }
 
-function load(file: string, type: string): Asset {
-  const body = readFileSync(pagesFile(`./assets/${file}`));
+function load(file: string, type: string, body: Buffer = readFileSync(pagesFile(`./assets/${file}`))): Asset {
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 10);
   const dot = file.lastIndexOf('.');
   return { path: `/assets/${file.slice(0, dot)}.${hash}${file.slice(dot)}`, type, body, etag: `"${hash}"` };
@@ -33,8 +32,19 @@ export interface Assets {
   byPath: Map<string, Asset>;
 }
 
+/**
+ * The stylesheet: calendar.css, then every other `.css` of ./assets by name (each feature keeps
+ * its rules in its own file), served as one file so a page asks for one stylesheet.
+ */
+function stylesheetBody(): Buffer {
+  const others = readdirSync(pagesFile('./assets/'))
+    .filter((name) => name.endsWith('.css') && name !== 'calendar.css')
+    .sort();
+  return Buffer.concat(['calendar.css', ...others].map((name) => readFileSync(pagesFile(`./assets/${name}`))));
+}
+
 export function loadAssets(): Assets {
-  const stylesheet = load('calendar.css', 'text/css; charset=utf-8');
+  const stylesheet = load('calendar.css', 'text/css; charset=utf-8', stylesheetBody());
   return { stylesheet, byPath: new Map([[stylesheet.path, stylesheet]]) };
 }
 

@@ -1,3 +1,8 @@
+import { EVENT_MESSAGES } from './page-event.messages.js';
+import { MONTH_MESSAGES } from './page-month.messages.js';
+import { SEO_MESSAGES } from './page-seo.messages.js';
+import { VIEWS_MESSAGES } from './page-views.messages.js';
+
 /**
  * The words and dates of the public pages in each site language: a small catalogue for the
  * languages the pages are written for (en, fr, it, es, de), English words for the others, and
@@ -61,9 +66,9 @@ const en = {
   pageOf: 'Page {n}',
 };
 
-export type Messages = typeof en;
+type BaseMessages = typeof en;
 
-const fr: Messages = {
+const fr: BaseMessages = {
   siteName: 'Événements',
   skipToContent: 'Aller au contenu',
   languages: 'Langues',
@@ -120,7 +125,7 @@ const fr: Messages = {
   pageOf: 'Page {n}',
 };
 
-const it: Messages = {
+const it: BaseMessages = {
   siteName: 'Eventi',
   skipToContent: 'Vai al contenuto',
   languages: 'Lingue',
@@ -177,7 +182,7 @@ const it: Messages = {
   pageOf: 'Pagina {n}',
 };
 
-const es: Messages = {
+const es: BaseMessages = {
   siteName: 'Eventos',
   skipToContent: 'Saltar al contenido',
   languages: 'Idiomas',
@@ -234,7 +239,7 @@ const es: Messages = {
   pageOf: 'Página {n}',
 };
 
-const de: Messages = {
+const de: BaseMessages = {
   siteName: 'Veranstaltungen',
   skipToContent: 'Zum Inhalt springen',
   languages: 'Sprachen',
@@ -291,11 +296,28 @@ const de: Messages = {
   pageOf: 'Seite {n}',
 };
 
-const CATALOGUE: Record<string, Messages> = { en, fr, it, es, de };
+/**
+ * Each feature of the pages keeps its words in its own pack (page-<feature>.messages.ts), merged
+ * here into one catalogue per language.
+ */
+export type Messages = BaseMessages & PackMessages;
+const PACKS = [MONTH_MESSAGES, VIEWS_MESSAGES, EVENT_MESSAGES, SEO_MESSAGES] as const;
+type PackMessages = (typeof MONTH_MESSAGES)['en'] &
+  (typeof VIEWS_MESSAGES)['en'] &
+  (typeof EVENT_MESSAGES)['en'] &
+  (typeof SEO_MESSAGES)['en'];
+
+const BASE: Record<string, BaseMessages> = { en, fr, it, es, de };
+const CATALOGUE = new Map<string, Messages>(
+  Object.entries(BASE).map(([lang, base]) => [
+    lang,
+    Object.assign({}, base, ...PACKS.map((pack) => pack[lang as keyof typeof pack])) as Messages,
+  ]),
+);
 
 /** The catalogue of a language; English words for a site language without one. */
 export function messagesOf(lang: string): Messages {
-  return CATALOGUE[lang] ?? en;
+  return CATALOGUE.get(lang) ?? CATALOGUE.get('en')!;
 }
 
 /** A message with its `{name}` placeholders filled. */

@@ -28,6 +28,12 @@ export function pagePaths(root: string) {
     root,
     month: (month?: string) => (month === undefined ? `${root}events/` : `${root}events/month/${month}/`),
     list: () => `${root}events/list/`,
+    /** The week holding `day` (the week view takes any of its days), or this week. */
+    week: (day?: string) => (day === undefined ? `${root}events/week/` : `${root}events/week/${day}/`),
+    photo: () => `${root}events/photo/`,
+    map: () => `${root}events/map/`,
+    /** The page that writes the `<iframe>` snippet of a view with its filters. */
+    embed: () => `${root}events/embed/`,
     day: (day: string) => `${root}events/day/${day}/`,
     event: (slug: string) => `${root}event/${segment(slug)}/`,
     venue: (slug: string) => `${root}venue/${segment(slug)}/`,

@@ -46,6 +46,8 @@ export interface PageHead {
   jsonLd?: unknown;
   /** Extra <meta name="robots">, e.g. noindex for filtered and error pages. */
   robots?: string;
+  /** The page's picture for link previews (Open Graph, Twitter cards), an absolute URL. */
+  image?: { url: string; width?: number; height?: number; alt?: string };
 }
 
 /** Per-request facts every template needs. */
@@ -55,6 +57,8 @@ export interface PageScope {
   paths: PagePaths;
   /** Today in the site's time zone (YYYY-MM-DD): the month grid marks it, lists start from it. */
   today: string;
+  /** `?embed=1`: the page is shown inside another site's `<iframe>`, without the site's header and footer. */
+  embed: boolean;
 }
 
 export function pageScope(request: FastifyRequest): PageScope {
@@ -64,7 +68,14 @@ export function pageScope(request: FastifyRequest): PageScope {
     m: messagesOf(ctx.lang),
     paths: pagePaths(rootPathOf(pageConfig(request), ctx.lang)),
     today: feedToday(ctx),
+    embed: isEmbed(request),
   };
+}
+
+/** Whether the page was asked for as an embed (`?embed=1`). */
+export function isEmbed(request: FastifyRequest): boolean {
+  const value = (request.query as Record<string, unknown> | undefined)?.['embed'];
+  return value === '1' || (Array.isArray(value) && value[value.length - 1] === '1');
 }
 
 function pageConfig(request: FastifyRequest) {
