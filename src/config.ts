@@ -69,6 +69,16 @@ export interface Config {
   readonly trustedOrigins: readonly string[];
   /** CSP `frame-ancestors`: who may show the pages in a frame (`'self'`, `'none'`, or origins). */
   readonly frameAncestors: readonly string[];
+  /**
+   * CSP `frame-ancestors` of the pages asked for as embeds (`?embed=1`): the sites that may show
+   * the calendar in an `<iframe>`. Defaults to CAL_FRAME_ANCESTORS.
+   */
+  readonly embedOrigins: readonly string[];
+  /**
+   * The map view's tile server, a URL template with `{z}`, `{x}` and `{y}` (Leaflet's), and its
+   * attribution; the map is drawn over a list that works without it.
+   */
+  readonly mapTiles: { readonly url: string; readonly attribution: string };
   /** Most milliseconds a client may take to send a whole request (headers and body); 0 turns it off. */
   readonly requestTimeoutMs: number;
   /** Minutes without a request after which a sign-in session has ended. */
@@ -170,14 +180,16 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
       `CAL_TRUSTED_ORIGINS: expected origins such as https://www.example.org, not ${badOrigins.join(', ')}`,
     );
 
-  const frameAncestors = (value('CAL_FRAME_ANCESTORS') ?? "'self'").split(/[\s,]+/).filter(Boolean);
-  const badAncestors = frameAncestors.filter((a) => !FRAME_SOURCE.test(a));
-  if (badAncestors.length > 0)
-    problems.push(
-      `CAL_FRAME_ANCESTORS: expected 'self', 'none' or origins such as https://www.example.org, not ${badAncestors.join(', ')}`,
-    );
-  if (frameAncestors.includes("'none'") && frameAncestors.length > 1)
-    problems.push("CAL_FRAME_ANCESTORS: 'none' stands alone");
+  const frameAncestors = frameSources('CAL_FRAME_ANCESTORS', value('CAL_FRAME_ANCESTORS'), ["'self'"], problems);
+
+  const embedOrigins = frameSources('CAL_EMBED_ORIGINS', value('CAL_EMBED_ORIGINS'), frameAncestors, problems);
+  const mapTiles = {
+    url: value('CAL_MAP_TILES') ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+    attribution: value('CAL_MAP_ATTRIBUTION') ?? '© OpenStreetMap contributors',
+  };
+  if (!/^https?:\/\/[^\s"'<>]+$/.test(mapTiles.url) || !['{z}', '{x}', '{y}'].every((p) => mapTiles.url.includes(p)))
+    problems.push('CAL_MAP_TILES: expected an http(s) URL template with {z}, {x} and {y}');
+  if (mapTiles.attribution.length > 300) problems.push('CAL_MAP_ATTRIBUTION: at most 300 characters');
 
   const requestTimeoutMs = int('CAL_REQUEST_TIMEOUT_MS', 30_000, 0, 3_600_000);
   const sessionIdleMinutes = int('CAL_SESSION_IDLE_MINUTES', 720, 1, 525_600);
@@ -216,6 +228,8 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     logLevel,
     trustedOrigins: Object.freeze(trustedOrigins.map((o) => originOf(o)!)),
     frameAncestors: Object.freeze(frameAncestors),
+    embedOrigins: Object.freeze(embedOrigins),
+    mapTiles: Object.freeze(mapTiles),
     requestTimeoutMs,
     sessionIdleMinutes,
     sessionMaxDays,
@@ -248,6 +262,22 @@ function isAddressOrRange(entry: string): boolean {
 }
 
 /** A CSP source a frame-ancestors list may hold: a keyword, or a scheme and host with an optional `*.` and port. */
+/** A list of CSP frame sources from the environment (`'self'`, `'none'` alone, or origins), or `fallback`. */
+function frameSources(
+  name: string,
+  raw: string | undefined,
+  fallback: readonly string[],
+  problems: string[],
+): string[] {
+  if (raw === undefined) return [...fallback];
+  const sources = raw.split(/[\s,]+/).filter(Boolean);
+  const bad = sources.filter((a) => !FRAME_SOURCE.test(a));
+  if (bad.length > 0)
+    problems.push(`${name}: expected 'self', 'none' or origins such as https://www.example.org, not ${bad.join(', ')}`);
+  if (sources.includes("'none'") && sources.length > 1) problems.push(`${name}: 'none' stands alone`);
+  return sources;
+}
+
 const FRAME_SOURCE = /^(?:'self'|'none'|https?:\/\/(?:\*\.)?[a-z0-9.-]+(?::\d{1,5})?)$/i;
 
 /** `scheme://host[:port]` of an http(s) URL, lower-cased; null for anything else. */
