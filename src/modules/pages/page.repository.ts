@@ -53,6 +53,14 @@ function listed(db: Db, ctx: RequestContext, where: Expression<SqlBool>[]) {
 const dayStart = (day: string) => `${day} 00:00:00`;
 const dayEnd = (day: string) => `${day} 23:59:59`;
 
+/** Start days as ranges of start times: one per day, or one range over them all when there are many. */
+function startRanges(startDays: string[]): [string, string][] {
+  if (startDays.length === 0) return [];
+  if (startDays.length > MAX_SPANNING_DAYS)
+    return [[dayStart(startDays[0]!), dayEnd(startDays[startDays.length - 1]!)]];
+  return startDays.map((day) => [dayStart(day), dayEnd(day)]);
+}
+
 /**
  * Ranges of start times, before `fromDay`, of the listed events that are still going on that day:
  * read from the per-day counts (migration 009), which hold the listed published events by start
@@ -69,10 +77,7 @@ async function spanningRanges(db: Db, lang: string, fromDay: string): Promise<[s
     .where('n', '>', 0)
     .orderBy('start_day')
     .execute();
-  if (days.length === 0) return [];
-  if (days.length > MAX_SPANNING_DAYS)
-    return [[dayStart(days[0]!.start_day), dayEnd(days[days.length - 1]!.start_day)]];
-  return days.map((d) => [dayStart(d.start_day), dayEnd(d.start_day)]);
+  return startRanges(days.map((d) => d.start_day));
 }
 
 /** Events that started before `fromDay` and are still going on then, by start. */
@@ -162,6 +167,81 @@ export async function dayCounts(
   );
   const rows = await rest.reduce((q, next) => q.unionAll(next), first!).execute();
   return new Map(rows.map((r) => [r.day, Number(r.n)]));
+}
+
+/** How many events start on `start_day` and end on `end_day`. */
+export interface DayPair {
+  start_day: string;
+  end_day: string;
+  n: number;
+}
+
+/**
+ * The listed events lasting several days that reach into `fromDay`…`toDay`, counted per start and
+ * end day, unfiltered: read from the per-day counts (migration 009), so single-day events and
+ * events ending before the window are never scanned. They also say where the filtered ones start.
+ */
+export async function multiDayPairs(db: Db, lang: string, fromDay: string, toDay: string): Promise<DayPair[]> {
+  const rows = await db
+    .selectFrom('event_window_counts')
+    .select(['start_day', 'end_day', 'n'])
+    .where('lang', '=', lang)
+    .where('start_day', '<=', toDay)
+    .where('end_day', '>=', fromDay)
+    .where((eb) => eb('end_day', '>', eb.ref('start_day')))
+    .where('n', '>', 0)
+    .orderBy('start_day')
+    .execute();
+  return rows.map((r) => ({ ...r, n: Number(r.n) }));
+}
+
+/** The listed events (with the page's filters) of `pairs`' start days lasting several days and reaching `fromDay`. */
+function multiDay(db: Db, ctx: RequestContext, where: Expression<SqlBool>[], pairs: DayPair[], fromDay: string) {
+  const ranges = startRanges([...new Set(pairs.map((p) => p.start_day))]);
+  return listed(db, ctx, where)
+    .where((eb) =>
+      eb.or(
+        ranges.map(([from, to]) => eb.and([eb('events.start_local', '>=', from), eb('events.start_local', '<=', to)])),
+      ),
+    )
+    .where('events.end_local', '>=', dayStart(fromDay))
+    .where(sql<SqlBool>`substr(events.end_local, 1, 10) > substr(events.start_local, 1, 10)`);
+}
+
+/** The first `limit` of those events, by start: a grid's bars. */
+export async function multiDayEvents(
+  db: Db,
+  ctx: RequestContext,
+  where: Expression<SqlBool>[],
+  pairs: DayPair[],
+  fromDay: string,
+  limit: number,
+): Promise<GridEvent[]> {
+  if (pairs.length === 0) return [];
+  return multiDay(db, ctx, where, pairs, fromDay)
+    .select(GRID_COLUMNS)
+    .orderBy('events.start_local')
+    .orderBy('events.id')
+    .limit(limit)
+    .execute();
+}
+
+/** Those events counted per start and end day, when there are more than a grid reads. */
+export async function multiDayCounts(
+  db: Db,
+  ctx: RequestContext,
+  where: Expression<SqlBool>[],
+  pairs: DayPair[],
+  fromDay: string,
+): Promise<DayPair[]> {
+  if (pairs.length === 0) return [];
+  const startDay = sql<string>`substr(events.start_local, 1, 10)`;
+  const endDay = sql<string>`substr(events.end_local, 1, 10)`;
+  const rows = await multiDay(db, ctx, where, pairs, fromDay)
+    .select((eb) => [startDay.as('start_day'), endDay.as('end_day'), eb.fn.countAll<number | string>().as('n')])
+    .groupBy([startDay, endDay])
+    .execute();
+  return rows.map((r) => ({ start_day: r.start_day, end_day: r.end_day, n: Number(r.n) }));
 }
 
 /** A page of a list and whether there is another after it. */

@@ -16,11 +16,14 @@ import { VENUE } from '../venues/venue.kind.js';
 import { eventSummary } from './page.event.js';
 import { pagePaths, queryString, type ViewFilters } from './page.links.js';
 import { PageProblem, type PageScope, type Translations } from './page.render.js';
+import { dayTotals, layoutGrid, pairsOf, type GridDay } from './page.grid.js';
 import {
   dayCounts,
   firstOfEachDay,
+  multiDayCounts,
+  multiDayEvents,
+  multiDayPairs,
   publishedSlugs,
-  spanningEvents,
   termChoices,
   venueChoices,
   type GridEvent,
@@ -152,54 +155,48 @@ export async function translationPaths(
 
 // --- The month grid --------------------------------------------------------------------------
 
-export interface GridDay {
-  /** The events shown that day, by start: those starting that day first, then those going on. */
-  events: GridEvent[];
-  /** Events starting that day that are not shown (the day view lists them). */
-  more: number;
-}
+/** Bars a grid reads at most: past them (a calendar of thousands of long events) the days count them. */
+const MAX_BARS = 500;
 
 /**
- * A month grid's events, `perDay` at most per day: one statement reads the first `perDay + 1`
- * starting each day (each a short index range), one the counts of the days that hold more, and
- * one the events that started before the grid and reach into it. An event lasting several days
- * is shown on each of its days.
+ * A grid's cells (month or week: whole weeks of `days`), `cap` slots a day at most (page.grid.ts
+ * lays them out). A bounded number of statements, each a short range of an index, whatever the
+ * calendar's size: the first `cap + 1` events starting each day; the multi-day events reaching
+ * into the grid (where they start from the per-day counts, then those events); how many start on
+ * the days holding more than `cap`; and, only when the multi-day events are more than MAX_BARS,
+ * how many of them there are per start and end day. Every event of a day is shown or counted.
  */
 export async function gridEvents(
   db: Db,
   ctx: RequestContext,
   filter: PageFilter,
   days: string[],
-  perDay: number,
+  cap: number,
 ): Promise<Map<string, GridDay>> {
   const { where } = filter;
-  const [rows, spanning] = await Promise.all([
-    firstOfEachDay(db, ctx, where, days, perDay + 1),
-    spanningEvents(db, ctx, where, days[0]!, perDay * days.length),
+  const first = days[0]!;
+  const last = days[days.length - 1]!;
+  const [rows, pairs] = await Promise.all([
+    firstOfEachDay(db, ctx, where, days, cap + 1),
+    multiDayPairs(db, ctx.lang, first, last),
   ]);
-
-  const grid = new Map<string, GridDay>(days.map((day) => [day, { events: [], more: 0 }]));
+  const bars = await multiDayEvents(db, ctx, where, pairs, first, MAX_BARS);
   const starting = new Map<string, GridEvent[]>();
   for (const row of rows) {
     const day = row.start_local.slice(0, 10);
     starting.set(day, [...(starting.get(day) ?? []), row]);
   }
-  const overflowing = [...starting].filter(([, list]) => list.length > perDay).map(([day]) => day);
-  const counts = await startsPerDay(db, ctx, filter, overflowing);
-  const last = days[days.length - 1]!;
-  const place = (event: GridEvent, from: string) => {
-    for (let day = from; day <= last && day <= event.end_local.slice(0, 10); day = nextDay(day)) {
-      const cell = grid.get(day);
-      if (cell && cell.events.length < perDay) cell.events.push(event);
-    }
-  };
-  for (const event of spanning) place(event, days[0]!);
-  for (const day of days) {
-    const list = starting.get(day) ?? [];
-    for (const event of list.slice(0, perDay)) place(event, day);
-    if (list.length > perDay) grid.get(day)!.more = (counts.get(day) ?? list.length) - perDay;
-  }
-  return grid;
+  const overflowing = [...starting].filter(([, list]) => list.length > cap).map(([day]) => day);
+  const [counts, barPairs] = await Promise.all([
+    startsPerDay(db, ctx, filter, overflowing),
+    bars.length < MAX_BARS
+      ? pairsOf(bars)
+      : filter.countKey?.kind === 'all'
+        ? pairs
+        : multiDayCounts(db, ctx, where, pairs, first),
+  ]);
+  const starts = new Map(days.map((day) => [day, counts.get(day) ?? starting.get(day)?.length ?? 0]));
+  return layoutGrid({ days, bars, starting, totals: dayTotals(days, starts, barPairs), cap });
 }
 
 /** How many listed events start on each of `days`: from the per-day counts when they hold them (009, 013, 018). */
@@ -212,8 +209,4 @@ async function startsPerDay(
   if (days.length === 0) return new Map();
   if (filter.countKey !== null) return countsByStartDay(db, ctx.lang, filter.countKey, days);
   return dayCounts(db, ctx, filter.where, days);
-}
-
-function nextDay(day: string): string {
-  return DateTime.fromISO(day, { zone: 'utc' }).plus({ days: 1 }).toISODate()!;
 }

@@ -1,8 +1,8 @@
 import { DateTime } from 'luxon';
 import { firstDayOfWeek, formats } from './page.i18n.js';
 import type { PagePaths } from './page.links.js';
+import type { GridBar, GridDay } from './page.grid.js';
 import type { GridEvent } from './page.repository.js';
-import type { GridDay } from './page.service.js';
 
 /** The month grid and the date arithmetic of the views; no SQL, no HTTP. */
 
@@ -45,6 +45,12 @@ export function gridDays(month: DateTime, lang: string): string[] {
   return days;
 }
 
+/** An event as a cell shows it: its page and, on the day a timed event starts, its time. */
+export type CellEvent = GridEvent & { href: string; time: string };
+
+/** A lane of a cell: a bar (drawn on its first day in the row, continued on the others) or a gap. */
+export type CellLane = (Omit<GridBar, 'event'> & { event: CellEvent }) | null;
+
 export interface GridCell {
   date: string;
   number: number;
@@ -53,8 +59,38 @@ export interface GridCell {
   isPast: boolean;
   href: string;
   label: string;
-  events: (GridEvent & { href: string; time: string })[];
+  lanes: CellLane[];
+  events: CellEvent[];
   more: number;
+}
+
+/** A day's cell as the templates show it. */
+export function gridCell(
+  date: string,
+  day: GridDay | undefined,
+  lang: string,
+  today: string,
+  paths: PagePaths,
+  query: string,
+) {
+  const cell = day ?? { lanes: [], events: [], more: 0 };
+  const shown = (e: GridEvent): CellEvent => ({
+    ...e,
+    href: paths.event(e.slug),
+    // A timed event shows its start on the day it starts; all-day and continuing ones show none.
+    time: e.all_day === 1 || e.start_local.slice(0, 10) !== date ? '' : formats.time(lang, e.start_local),
+  });
+  return {
+    date,
+    number: Number(date.slice(8)),
+    isToday: date === today,
+    isPast: date < today,
+    href: paths.day(date) + query,
+    label: formats.longDay(lang, date),
+    more: cell.more,
+    lanes: cell.lanes.map((lane) => (lane === null ? null : { ...lane, event: shown(lane.event) })),
+    events: cell.events.map(shown),
+  };
 }
 
 export function monthView(
@@ -66,25 +102,10 @@ export function monthView(
   paths: PagePaths,
   query: string,
 ) {
-  const cells: GridCell[] = days.map((date) => {
-    const cell = grid.get(date) ?? { events: [], more: 0 };
-    return {
-      date,
-      number: Number(date.slice(8)),
-      inMonth: date.slice(0, 7) === iso(month).slice(0, 7),
-      isToday: date === today,
-      isPast: date < today,
-      href: paths.day(date) + query,
-      label: formats.longDay(lang, date),
-      more: cell.more,
-      events: cell.events.map((e) => ({
-        ...e,
-        href: paths.event(e.slug),
-        // A timed event shows its start on the day it starts; all-day and continuing ones show none.
-        time: e.all_day === 1 || e.start_local.slice(0, 10) !== date ? '' : formats.time(lang, e.start_local),
-      })),
-    };
-  });
+  const cells: GridCell[] = days.map((date) => ({
+    ...gridCell(date, grid.get(date), lang, today, paths, query),
+    inMonth: date.slice(0, 7) === iso(month).slice(0, 7),
+  }));
   const weeks: GridCell[][] = [];
   for (let i = 0; i < cells.length; i += 7) weeks.push(cells.slice(i, i + 7));
   const key = (date: DateTime) => iso(date).slice(0, 7);
