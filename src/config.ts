@@ -187,8 +187,11 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     url: value('CAL_MAP_TILES') ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
     attribution: value('CAL_MAP_ATTRIBUTION') ?? '© OpenStreetMap contributors',
   };
-  if (!/^https?:\/\/[^\s"'<>]+$/.test(mapTiles.url) || !['{z}', '{x}', '{y}'].every((p) => mapTiles.url.includes(p)))
-    problems.push('CAL_MAP_TILES: expected an http(s) URL template with {z}, {x} and {y}');
+  // `off`: the map draws its markers on a blank background (offline machines, tests, Lighthouse).
+  const template =
+    /^https?:\/\/[^\s"'<>]+$/.test(mapTiles.url) && ['{z}', '{x}', '{y}'].every((p) => mapTiles.url.includes(p));
+  if (mapTiles.url !== 'off' && !template)
+    problems.push('CAL_MAP_TILES: expected off or an http(s) URL template with {z}, {x} and {y}');
   if (mapTiles.attribution.length > 300) problems.push('CAL_MAP_ATTRIBUTION: at most 300 characters');
 
   const requestTimeoutMs = int('CAL_REQUEST_TIMEOUT_MS', 30_000, 0, 3_600_000);
