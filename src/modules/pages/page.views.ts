@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { firstDayOfWeek, formats } from './page.i18n.js';
+import { firstDayOfWeek, formats, wallDate } from './page.i18n.js';
 import type { PagePaths } from './page.links.js';
 import type { GridBar, GridDay } from './page.grid.js';
 import type { GridEvent } from './page.repository.js';
@@ -34,10 +34,7 @@ const iso = (date: DateTime) => date.toISODate()!;
 
 /** The days a month grid shows: whole weeks from the language's first weekday. */
 export function gridDays(month: DateTime, lang: string): string[] {
-  const first = firstDayOfWeek(lang);
-  // Luxon's weekday: 1 = Monday … 7 = Sunday; `first`: 0 = Sunday.
-  const lead = (month.weekday - (first === 0 ? 7 : first) + 7) % 7;
-  const start = month.minus({ days: lead });
+  const start = weekStart(month, lang);
   const end = month.endOf('month').startOf('day');
   const trail = (7 - ((end.diff(start, 'days').days + 1) % 7)) % 7;
   const days: string[] = [];
@@ -124,4 +121,72 @@ export function monthView(
 
 export function dayNeighbours(day: DateTime) {
   return { prev: iso(day.minus({ days: 1 })), next: iso(day.plus({ days: 1 })) };
+}
+
+// --- The week ----------------------------------------------------------------------------------
+
+/** The first day of the week holding `day`, by the language's first weekday (as the month grid's rows). */
+export function weekStart(day: DateTime, lang: string): DateTime {
+  const first = firstDayOfWeek(lang);
+  // Luxon's weekday: 1 = Monday … 7 = Sunday; `first`: 0 = Sunday.
+  return day.minus({ days: (day.weekday - (first === 0 ? 7 : first) + 7) % 7 });
+}
+
+export function weekDays(start: DateTime): string[] {
+  return Array.from({ length: 7 }, (_, i) => iso(start.plus({ days: i })));
+}
+
+const rangeFormats = new Map<string, Intl.DateTimeFormat>();
+/** "December 13 – 19, 2026": Intl's range, which leaves out what both ends share. */
+function dayRange(lang: string, from: string, to: string): string {
+  let f = rangeFormats.get(lang);
+  if (!f)
+    rangeFormats.set(
+      lang,
+      (f = new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })),
+    );
+  return f.formatRange(wallDate(from), wallDate(to));
+}
+
+/** Hours a timed event covers: from its start hour to the hour its end reaches (at least one). */
+function hours(e: GridEvent): [number, number] {
+  const start = Number(e.start_local.slice(11, 13));
+  const endMinutes = Number(e.end_local.slice(11, 13)) * 60 + Number(e.end_local.slice(14, 16));
+  return [start, Math.min(24, Math.max(start + 1, Math.ceil(endMinutes / 60)))];
+}
+
+/**
+ * The week view: its days, each with its bars and all-day events (the row on top) and its timed
+ * events placed by hour (`at` the row of the start hour among the hours the week uses, `len` the
+ * hours it lasts), and the neighbouring weeks.
+ */
+export function weekView(
+  start: DateTime,
+  grid: Map<string, GridDay>,
+  lang: string,
+  today: string,
+  paths: PagePaths,
+  query: string,
+) {
+  const days = weekDays(start);
+  const cells = days.map((date) => gridCell(date, grid.get(date), lang, today, paths, query));
+  const timed = cells.flatMap((c) => c.events.filter((e) => e.all_day !== 1));
+  const first = timed.length === 0 ? 0 : Math.min(...timed.map((e) => hours(e)[0]));
+  return {
+    caption: dayRange(lang, days[0]!, days[6]!),
+    days: cells.map((cell) => ({
+      ...cell,
+      weekday: formats.weekdayLong(lang, cell.date),
+      short: formats.shortDay(lang, cell.date),
+      allDay: cell.events.filter((e) => e.all_day === 1),
+      timed: cell.events
+        .filter((e) => e.all_day !== 1)
+        .map((e) => {
+          const [from, to] = hours(e);
+          return { ...e, at: from - first + 1, len: to - from };
+        }),
+    })),
+    prev: paths.week(iso(start.minus({ weeks: 1 }))) + query,
+    next: paths.week(iso(start.plus({ weeks: 1 }))) + query,
+  };
 }

@@ -8,6 +8,7 @@ import { eventPages } from './page-event.routes.js';
 import { linkedPages } from './page-linked.routes.js';
 import { listPages, termPages } from './page-list.routes.js';
 import { monthPages } from './page-month.routes.js';
+import { weekPages } from './page-week.routes.js';
 import { PageProblem, PageRenderer, pageScope } from './page.render.js';
 import { PAGE, PUBLIC } from './page.schema.js';
 
@@ -60,6 +61,7 @@ export async function pageRoutes(fastify: FastifyInstance, options: PageRoutesOp
   monthPages(app, pages);
   listPages(app, pages);
   dayPages(app, pages);
+  weekPages(app, pages);
   termPages(app, pages);
   eventPages(app, pages);
   linkedPages(app, pages);
