@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The pages' own static files (one stylesheet), read once at start-up and served under a name
- * that holds a hash of their content: a new version is a new URL, so browsers may keep each one
- * for a year without asking again.
+ * The pages' own static files (one stylesheet; the map view's script, and Leaflet's script,
+ * stylesheet and images), read once at start-up and served under a name that holds a hash of
+ * their content: a new version is a new URL, so browsers may keep each one for a year without
+ * asking again.
  */
 
 export interface Asset {
@@ -27,8 +30,21 @@ function load(file: string, type: string, body: Buffer = readFileSync(pagesFile(
   return { path: `/assets/${file.slice(0, dot)}.${hash}${file.slice(dot)}`, type, body, etag: `"${hash}"` };
 }
 
+/** The map view's files: only its page asks for them. */
+export interface MapAssets {
+  /** Our assets/map.js, which draws the map from the page's data-* attributes. */
+  script: Asset;
+  leafletScript: Asset;
+  /** Leaflet's stylesheet, its images' addresses rewritten to their served names. */
+  leafletStylesheet: Asset;
+  markerIcon: Asset;
+  markerIcon2x: Asset;
+  markerShadow: Asset;
+}
+
 export interface Assets {
   stylesheet: Asset;
+  map: MapAssets;
   byPath: Map<string, Asset>;
 }
 
@@ -43,9 +59,46 @@ function stylesheetBody(): Buffer {
   return Buffer.concat(['calendar.css', ...others].map((name) => readFileSync(pagesFile(`./assets/${name}`))));
 }
 
+const SCRIPT = 'text/javascript; charset=utf-8';
+const LEAFLET_IMAGES = ['marker-icon.png', 'marker-icon-2x.png', 'marker-shadow.png', 'layers.png', 'layers-2x.png'];
+
+/**
+ * Leaflet's own files, found through Node's resolution from this module (from src/ under tsx as
+ * from dist/ once built), never copied: the installed version is the one served.
+ */
+function leafletAssets(): { script: Asset; stylesheet: Asset; images: Map<string, Asset> } {
+  const dist = dirname(createRequire(import.meta.url).resolve('leaflet/dist/leaflet.js'));
+  const images = new Map(
+    LEAFLET_IMAGES.map((name) => [
+      name,
+      load(`leaflet-${name}`, 'image/png', readFileSync(join(dist, 'images', name))),
+    ]),
+  );
+  // Its stylesheet names its images relatively (images/layers.png): they are served under hashed names.
+  const css = readFileSync(join(dist, 'leaflet.css'), 'utf8').replace(
+    /url\(images\/([\w-]+\.png)\)/g,
+    (whole, name: string) => `url(${images.get(name)?.path ?? whole})`,
+  );
+  return {
+    script: load('leaflet.js', SCRIPT, readFileSync(join(dist, 'leaflet.js'))),
+    stylesheet: load('leaflet.css', 'text/css; charset=utf-8', Buffer.from(css)),
+    images,
+  };
+}
+
 export function loadAssets(): Assets {
   const stylesheet = load('calendar.css', 'text/css; charset=utf-8', stylesheetBody());
-  return { stylesheet, byPath: new Map([[stylesheet.path, stylesheet]]) };
+  const leaflet = leafletAssets();
+  const map: MapAssets = {
+    script: load('map.js', SCRIPT),
+    leafletScript: leaflet.script,
+    leafletStylesheet: leaflet.stylesheet,
+    markerIcon: leaflet.images.get('marker-icon.png')!,
+    markerIcon2x: leaflet.images.get('marker-icon-2x.png')!,
+    markerShadow: leaflet.images.get('marker-shadow.png')!,
+  };
+  const all = [stylesheet, map.script, leaflet.script, leaflet.stylesheet, ...leaflet.images.values()];
+  return { stylesheet, map, byPath: new Map(all.map((asset) => [asset.path, asset])) };
 }
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

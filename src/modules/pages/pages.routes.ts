@@ -7,6 +7,7 @@ import { dayPages } from './page-day.routes.js';
 import { eventPages } from './page-event.routes.js';
 import { linkedPages } from './page-linked.routes.js';
 import { listPages, termPages } from './page-list.routes.js';
+import { mapPages } from './page-map.routes.js';
 import { monthPages } from './page-month.routes.js';
 import { weekPages } from './page-week.routes.js';
 import { PageProblem, PageRenderer, pageScope } from './page.render.js';
@@ -65,6 +66,7 @@ export async function pageRoutes(fastify: FastifyInstance, options: PageRoutesOp
   termPages(app, pages);
   eventPages(app, pages);
   linkedPages(app, pages);
+  mapPages(app, pages, assets.map);
 
   options.notFound((request, reply) => pages.problem(request, reply, pageScope(request), new PageProblem(404)));
 }
