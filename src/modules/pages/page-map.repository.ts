@@ -68,6 +68,8 @@ export async function unmappedCount(
     .where((eb) => eb.and([...where, onTheMap(false)]))
     .where('events.start_local', '>=', from)
     .$if(to !== null, (qb) => qb.where('events.start_local', '<=', to!))
+    // In the index's order, so the count reads the range from its start, as the page did.
+    .orderBy('events.start_local')
     .limit(cap);
   const row = await db
     .selectFrom(inner.as('u'))
