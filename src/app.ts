@@ -10,6 +10,7 @@ import type { Server } from 'node:http';
 import swagger from '@fastify/swagger';
 import cors from '@fastify/cors';
 import type { Config } from './config.js';
+import { SLUG_MAX_ENCODED_LENGTH } from './lib/slug.js';
 import type { Storage } from './db/connect.js';
 import { ADMIN_NAMESPACE, buildContext, NAMESPACE, type Access } from './http/context.js';
 import { ErrorSchema } from './http/schemas.js';
@@ -113,7 +114,12 @@ function serverOptions(config: Config, deps: AppDeps): FastifyHttpOptions<Server
     trustProxy: typeof config.trustProxy === 'boolean' ? config.trustProxy : [...config.trustProxy],
     bodyLimit: 1024 * 1024,
     rewriteUrl: languageRootRewriter(config),
-    routerOptions: { querystringParser: parseQueryString, ignoreTrailingSlash: true },
+    // Path parameters as long as the longest percent-encoded slug (src/lib/slug.ts), so every page is reachable.
+    routerOptions: {
+      querystringParser: parseQueryString,
+      ignoreTrailingSlash: true,
+      maxParamLength: SLUG_MAX_ENCODED_LENGTH,
+    },
     requestIdHeader: 'x-request-id',
     frameworkErrors,
     clientErrorHandler,
