@@ -114,7 +114,7 @@ function costParts(raw: string[]): CostPart[] {
  * decimal separator ("1.234,56", "1,234.56"); a lone comma is decimal only before 1–2 digits
  * ("25,55" but "1,000"); a lone dot is decimal ("15.00"), repeated dots are thousands ("1.000.000").
  */
-function parseNumber(text: string): number {
+export function parseNumber(text: string): number {
   const dot = text.lastIndexOf('.');
   const comma = text.lastIndexOf(',');
   let decimalAt = -1;
