@@ -103,9 +103,12 @@ export function mapPages(fastify: FastifyInstance, pages: PageRenderer, assets: 
             unmapped === 0
               ? null
               : {
-                  text: fill(unmapped > UNMAPPED_CAP ? m.mapUnmappedMore : m.mapUnmapped, {
-                    n: Math.min(unmapped, UNMAPPED_CAP),
-                  }),
+                  text:
+                    unmapped === 1
+                      ? m.mapUnmappedOne
+                      : fill(unmapped > UNMAPPED_CAP ? m.mapUnmappedMore : m.mapUnmapped, {
+                          n: Math.min(unmapped, UNMAPPED_CAP),
+                        }),
                   href: scope.paths.list() + queryString({ ...filters }),
                 },
           pageNumber: page,
