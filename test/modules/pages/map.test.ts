@@ -3,21 +3,13 @@ import assert from 'node:assert/strict';
 import { CompiledQuery, type QueryExecutor } from 'kysely';
 import { parse, type HTMLElement } from 'node-html-parser';
 import { loadConfig } from '../../../src/config.js';
+import type { Marker } from '../../../src/modules/pages/page-map.markers.js';
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
 
 const NS = '/cal/events/v1';
 const HOSTILE = '<script>alert(1)</script>';
 /** Later than any machine's today: every event of the fixture is upcoming. */
 const YEAR = 2031;
-
-interface Marker {
-  lat: number;
-  lng: number;
-  name: string;
-  href: string;
-  address: string;
-  events: { title: string; href: string; when: string }[];
-}
 
 describe('CAL_MAP_TILES', () => {
   it('should take off or an http(s) template with {z}, {x} and {y}', () => {
