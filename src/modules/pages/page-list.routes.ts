@@ -1,15 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { rootPathOf } from '../../http/languages.js';
+import { nowUtc } from '../../lib/clock.js';
+import { shiftDays, utcToLocal, zoneOrUtc } from '../../lib/dates.js';
 import type { EventListParams } from '../events/event.schema.js';
 import { renderHtml } from '../posts/post.mapper.js';
 import { fill } from './page.i18n.js';
 import { pagePaths, queryString } from './page.links.js';
 import { PageProblem, pageScope, type PageRenderer, type PageScope, type Translations } from './page.render.js';
 import { findTermBySlug, listSlice, termGroupSlugs } from './page.repository.js';
+import { notOverAt, overBefore } from './page-views.repository.js';
 import { PAGE, PUBLIC, PageQuery, SlugParams } from './page.schema.js';
 import {
   LIST_PER_PAGE,
+  byDay,
   filterForm,
   listParams,
   pageFilter,
@@ -29,33 +33,51 @@ interface ListOptions {
   heading?: string;
   /** Fixed parameters of a term page (its category or tag), beside the form's filters. */
   fixed?: EventListParams;
+  /** The term page's own feed (the form's names only the form's filters). */
+  feed?: (scope: PageScope) => string;
   translations?: Translations;
   form: boolean;
   intro?: object | null;
 }
 
-function listPage(
+/** The views that are a list of events page by page: the list and the photo cards. */
+export type ListView = 'list' | 'photo';
+
+/**
+ * The local time a list splits upcoming from past events at: now in the site's zone, to ten
+ * minutes (so a cached page serves ten minutes, and an event over this morning is past by then).
+ */
+function listMoment(request: FastifyRequest): string {
+  const now = utcToLocal(nowUtc(), zoneOrUtc(request.ctx.settings.timezone));
+  return `${now.slice(0, 15)}0:00`;
+}
+
+export function listPage(
   app: FastifyInstance,
   pages: PageRenderer,
   request: FastifyRequest,
   reply: FastifyReply,
   query: PageQuery,
+  view: ListView,
   options: () => Promise<ListOptions>,
 ): Promise<FastifyReply> {
   const { db } = app.services.storage;
   const { config } = app.services;
-  return pages.respond(request, reply, [], async (scope) => {
+  const now = listMoment(request);
+  return pages.respond(request, reply, [now], async (scope) => {
     const opts = await options();
     const filters = viewFilters(query);
     const page = pageNumber(query);
     const past = param(query, 'past') === '1';
     const q = { ...(await listParams(db, scope, filters)), ...opts.fixed };
     const { where } = await pageFilter(db, request.ctx, q);
+    const today = now.slice(0, 10);
+    // Upcoming: what is not over yet (going on first); past: what is over, latest first.
     const slice = await listSlice(
       db,
       request.ctx,
-      where,
-      past ? { before: scope.today } : { from: scope.today },
+      [...where, past ? overBefore(now) : notOverAt(now)],
+      past ? { before: shiftDays(`${today} 00:00:00`, 1).slice(0, 10) } : { from: today },
       (page - 1) * LIST_PER_PAGE,
       LIST_PER_PAGE,
     );
@@ -63,19 +85,21 @@ function listPage(
     const link = (values: Record<string, string | number | undefined>) =>
       `${rootPathOf(config, scope.lang)}${here.replace(/^\/+/, '')}${queryString({ ...filters, ...values })}`;
     const form = await filterForm(db, scope, filters, q);
+    const events = await summaries(db, request.ctx, scope, slice.rows);
     return {
-      template: 'list',
+      template: view,
       head: {
         title: `${opts.title(scope)} · ${scope.m.siteName}`,
-        feed: form.feed,
+        feed: opts.feed ? opts.feed(scope) : form.feed,
         robots: form.filtered || page > 1 ? 'noindex' : '',
         ...(opts.translations ? { translations: opts.translations } : {}),
       },
       data: {
-        view: 'list',
+        view,
         heading: opts.heading ?? (past ? scope.m.past : scope.m.upcoming),
         intro: opts.intro ?? null,
-        events: await summaries(db, request.ctx, scope, slice.rows),
+        events,
+        days: byDay(events, scope.lang, past ? null : today),
         past,
         pageNumber: page,
         // Upcoming pages go forward in time, past pages backward.
@@ -89,6 +113,7 @@ function listPage(
         older: past ? (slice.more ? link({ past: 1, page: page + 1 }) : null) : page === 1 ? link({ past: 1 }) : null,
         later: !past && slice.more ? link({ page: page + 1 }) : null,
         form: opts.form ? form : null,
+        resetHref: view === 'photo' ? scope.paths.photo() : scope.paths.list(),
       },
     };
   });
@@ -97,7 +122,7 @@ function listPage(
 export function listPages(fastify: FastifyInstance, pages: PageRenderer): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get('/events/list', { schema: { ...PAGE, querystring: PageQuery }, config: PUBLIC }, (request, reply) =>
-    listPage(app, pages, request, reply, request.query, async () => ({ title: (s) => s.m.list, form: true })),
+    listPage(app, pages, request, reply, request.query, 'list', async () => ({ title: (s) => s.m.list, form: true })),
   );
 }
 
@@ -115,7 +140,7 @@ export function termPages(fastify: FastifyInstance, pages: PageRenderer): void {
       path,
       { schema: { ...PAGE, querystring: PageQuery, params: SlugParams }, config: PUBLIC },
       (request, reply) =>
-        listPage(app, pages, request, reply, request.query, async () => {
+        listPage(app, pages, request, reply, request.query, 'list', async () => {
           const { slug } = request.params;
           const lang = request.ctx.lang;
           const term = await findTermBySlug(db, taxonomy, lang, slug);
@@ -131,6 +156,7 @@ export function termPages(fastify: FastifyInstance, pages: PageRenderer): void {
             title: (s) => fill(s.m.eventsIn, { name: term.name }),
             heading: fill(pageScope(request).m.eventsIn, { name: term.name }),
             fixed: { [param]: [String(term.id)] },
+            feed: (s) => s.paths.api('events') + queryString({ format: 'ical', [param]: term.slug }),
             translations,
             form: false,
             intro: term.description === '' ? null : { html: renderHtml(term.description) },

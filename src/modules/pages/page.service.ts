@@ -13,7 +13,10 @@ import type { EventListParams } from '../events/event.schema.js';
 import { findLinkedBySlug } from '../linked/linked.service.js';
 import { loadTranslations } from '../posts/post.service.js';
 import { VENUE } from '../venues/venue.kind.js';
+import { excerpt } from '../../lib/redact.js';
+import { stripTags } from '../../lib/html.js';
 import { eventSummary } from './page.event.js';
+import { formats } from './page.i18n.js';
 import { pagePaths, queryString, type ViewFilters } from './page.links.js';
 import { PageProblem, type PageScope, type Translations } from './page.render.js';
 import { dayTotals, layoutGrid, pairsOf, type GridDay } from './page.grid.js';
@@ -61,14 +64,22 @@ export function pageNumber(query: PageQuery): number {
   return n;
 }
 
-export function viewFilters(query: PageQuery): ViewFilters {
-  const filters: ViewFilters = {};
+/**
+ * The view's filters, and `embed: '1'` on an embedded page: every link a view builds from them
+ * (the next month, the next page, a day) keeps it, so a visitor stays inside the frame.
+ */
+export function viewFilters(query: PageQuery): PageFilters {
+  const filters: PageFilters = {};
   for (const name of ['category', 'tag', 'venue', 'search'] as const) {
     const value = param(query, name);
     if (value !== '') filters[name] = value.slice(0, MAX_SEARCH);
   }
+  if (param(query, 'embed') === '1') filters.embed = '1';
   return filters;
 }
+
+/** A view's filters and whether it is embedded. */
+export type PageFilters = ViewFilters & { embed?: '1' };
 
 // --- Filters and the filter form -------------------------------------------------------------
 
@@ -105,7 +116,7 @@ export async function pageFilter(db: Db, ctx: RequestContext, q: EventListParams
 }
 
 /** The filter form's choices and current values, and the iCalendar feed of the same events. */
-export async function filterForm(db: Db, scope: PageScope, filters: ViewFilters, q: EventListParams) {
+export async function filterForm(db: Db, scope: PageScope, filters: PageFilters, q: EventListParams) {
   const [categories, tags, venues] = await Promise.all([
     termChoices(db, 'cal_events_cat', scope.lang, MAX_CHOICES),
     termChoices(db, 'post_tag', scope.lang, MAX_CHOICES),
@@ -120,21 +131,56 @@ export async function filterForm(db: Db, scope: PageScope, filters: ViewFilters,
       venue: q.venue?.join(','),
       search: filters.search,
     });
-  return { filters, choices: { categories, tags, venues }, feed, filtered: Object.keys(filters).length > 0 };
+  const filtered = Object.keys(filters).some((name) => name !== 'embed');
+  return { filters, choices: { categories, tags, venues }, feed, filtered };
 }
 
 // --- Events and records as shown -------------------------------------------------------------
 
-/** A list's events as the API maps them, then as the list shows them. */
+/** Characters of an excerpt shown in a list, and of the stored text read to make it. */
+const EXCERPT_SHOWN = 220;
+const EXCERPT_READ = 4000;
+
+/**
+ * A list's excerpt of an event: its excerpt, or else the start of its description, as plain text
+ * (the list shows a line or two, not the author's markup), bounded before the HTML parser reads it.
+ */
+function plainExcerpt(row: EventRow): string {
+  if (row.password !== '') return '';
+  const source = row.excerpt.trim() !== '' ? row.excerpt : row.description;
+  return source === '' ? '' : excerpt(stripTags(source.slice(0, EXCERPT_READ)), EXCERPT_SHOWN);
+}
+
+/** A list's events as the API maps them, then as the list shows them (with its day, plain excerpt and picture). */
 export async function summaries(db: Db, ctx: RequestContext, scope: PageScope, rows: EventRow[]) {
   const relations = await loadEventRelations(db, rows, ctx, false);
-  return rows.map((row) =>
-    eventSummary(
-      toEventObject(row, relations, ctx, { single: false, blank: row.password !== '' }),
-      scope.paths,
-      scope.lang,
-    ),
-  );
+  return rows.map((row) => {
+    const event = toEventObject(row, relations, ctx, { single: false, blank: row.password !== '' });
+    const image = row.image_id === null ? undefined : relations.images.get(row.image_id);
+    return {
+      ...eventSummary(event, scope.paths, scope.lang),
+      day: row.start_local.slice(0, 10),
+      text: plainExcerpt(row),
+      picture: image && /^https?:\/\//i.test(image.url) ? { src: image.url } : null,
+    };
+  });
+}
+
+export type ListedEvent = Awaited<ReturnType<typeof summaries>>[number];
+
+/**
+ * A list's events under a heading per day: the day each starts, or `from` for those that started
+ * before it and are still going on (an upcoming list shows them as today's). Events come in order.
+ */
+export function byDay(events: ListedEvent[], lang: string, from: string | null) {
+  const days: { date: string; label: string; events: ListedEvent[] }[] = [];
+  for (const event of events) {
+    const date = from !== null && event.day < from ? from : event.day;
+    const last = days[days.length - 1];
+    if (last?.date === date) last.events.push(event);
+    else days.push({ date, label: formats.longDay(lang, date), events: [event] });
+  }
+  return days;
 }
 
 /** Paths of a record's published translations, for the switcher and hreflang. */

@@ -9,6 +9,9 @@ import { linkedPages } from './page-linked.routes.js';
 import { listPages, termPages } from './page-list.routes.js';
 import { mapPages } from './page-map.routes.js';
 import { monthPages } from './page-month.routes.js';
+import { photoPages } from './page-photo.routes.js';
+import { embedPages } from './page-embed.routes.js';
+import { VIEW_HELPERS } from './page-views.chrome.js';
 import { weekPages } from './page-week.routes.js';
 import { PageProblem, PageRenderer, pageScope } from './page.render.js';
 import { PAGE, PUBLIC } from './page.schema.js';
@@ -43,6 +46,7 @@ export async function pageRoutes(fastify: FastifyInstance, options: PageRoutesOp
     root: pagesFile('./templates/'),
     viewExt: 'eta',
     production: true,
+    defaultContext: VIEW_HELPERS,
   });
   const pages = new PageRenderer(app, assets);
 
@@ -67,6 +71,8 @@ export async function pageRoutes(fastify: FastifyInstance, options: PageRoutesOp
   eventPages(app, pages);
   linkedPages(app, pages);
   mapPages(app, pages, assets.map);
+  photoPages(app, pages);
+  embedPages(app, pages);
 
   options.notFound((request, reply) => pages.problem(request, reply, pageScope(request), new PageProblem(404)));
 }
