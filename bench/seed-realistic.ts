@@ -1070,56 +1070,43 @@ function argument(args: string[], name: string): string | undefined {
 
 /** The command line: fills the database of DATA_DIR/--data-dir (or DATABASE_URL) for `npm start`. */
 async function main(args: string[]): Promise<void> {
-  const { loadConfig } = await import('../src/config.js');
-  const { connect, migrate } = await import('../src/db/connect.js');
-  const { buildApp } = await import('../src/app.js');
-  const { isValidTimezone } = await import('../src/lib/dates.js');
-  const users = await import('../src/modules/users/user.service.js');
+  const { openService } = await import('./realistic-service.js');
   const { startImageServer } = await import('./seed-images.js');
-
-  const serve = args.includes('--serve-images');
   const servePort = Number(argument(args, '--serve-images') ?? 8090) || 8090;
-  if (serve && !args.includes('--data-dir') && !process.env['DATABASE_URL'] && !process.env['DATA_DIR']) {
+  if (args.includes('--serve-images')) {
     const server = await startImageServer(servePort);
     process.stdout.write(`serving the seed's pictures at ${server.base} (Ctrl-C stops)\n`);
     return;
   }
   const dataDir = argument(args, '--data-dir') ?? process.env['DATA_DIR'];
-  const config = loadConfig(
-    {
-      LOG_LEVEL: 'silent',
-      ...(dataDir ? { DATA_DIR: dataDir } : {}),
-      ...(process.env['DATABASE_URL'] ? { DATABASE_URL: process.env['DATABASE_URL'] } : {}),
-      ...(process.env['CAL_TIMEZONE'] ? { CAL_TIMEZONE: process.env['CAL_TIMEZONE'] } : {}),
-    },
-    isValidTimezone,
-  );
-  const storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  await migrate(storage.db);
-  const app = await buildApp(config, { storage, logger: false });
-  await app.ready();
+  const env: Record<string, string> = {};
+  for (const name of ['DATABASE_URL', 'CAL_TIMEZONE', 'CAL_LANGUAGES'])
+    if (process.env[name]) env[name] = process.env[name]!;
+  const service = await openService({ ...env, ...(dataDir ? { DATA_DIR: dataDir } : {}) });
   try {
-    // Its own administrator, so the records have an author and the seed needs no password given.
-    const username = 'realistic-seed';
-    const existing = await users.findUserByName(storage.db, username);
-    const password = existing
-      ? await users.addApplicationPassword(storage.db, existing.id, 'seed')
-      : (await users.createUser(storage.db, { username, role: 'administrator' })).application_password;
-    const authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
     const month = argument(args, '--month');
     const imageBase = argument(args, '--image-base') ?? `http://127.0.0.1:${servePort}/images/`;
-    const seeded = await seedRealistic(app, { authorization, imageBase, ...(month ? { month } : {}) });
+    const seeded = await seedRealistic(service.app, {
+      authorization: service.authorization,
+      imageBase,
+      ...(month ? { month } : {}),
+    });
+    const where = service.config.databaseUrl ? 'PostgreSQL' : service.config.dataDir;
     process.stdout.write(
-      `${seeded.eventCount} events over ${seeded.months.join(' and ')} in ${config.databaseUrl ? 'PostgreSQL' : config.dataDir}\n` +
+      `${seeded.eventCount} events over ${seeded.months.join(' and ')} in ${where}\n` +
         `pictures: ${imageBase} (npx tsx bench/seed-realistic.ts --serve-images ${servePort} serves them)\n` +
         Object.entries(seeded.pages)
           .map(([kind, path]) => `  ${kind}: ${path}\n`)
           .join(''),
     );
   } finally {
-    await app.close();
-    await storage.close();
+    await service.close();
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main(process.argv.slice(2));
+// Not a top-level await: main() imports realistic-service.ts, which imports this module back.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
