@@ -80,7 +80,12 @@ function leafletAssets(): { script: Asset; stylesheet: Asset; images: Map<string
     (whole, name: string) => `url(${images.get(name)?.path ?? whole})`,
   );
   return {
-    script: load('leaflet.js', SCRIPT, readFileSync(join(dist, 'leaflet.js'))),
+    // Without its source map's address: the map is not served, and a tool following it would find a 404.
+    script: load(
+      'leaflet.js',
+      SCRIPT,
+      Buffer.from(readFileSync(join(dist, 'leaflet.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n')),
+    ),
     stylesheet: load('leaflet.css', 'text/css; charset=utf-8', Buffer.from(css)),
     images,
   };

@@ -265,6 +265,9 @@ for (const backend of backends()) {
       const leafletCss = (await t.request({ method: 'GET', url: css })).body;
       assert.ok(!leafletCss.includes('url(images/'), "Leaflet's images are named by their served addresses");
       assert.match(leafletCss, /url\(\/assets\/leaflet-layers\.[0-9a-f]{10}\.png\)/);
+      const leaflet = (await t.request({ method: 'GET', url: files[0]![0] })).body;
+      assert.match(leaflet, /window\.L/);
+      assert.ok(!leaflet.includes('sourceMappingURL'), 'no address of a source map that is not served');
       const ours = (await t.request({ method: 'GET', url: files[1]![0] })).body;
       assert.match(ours, /textContent/, 'popups are built from text, never from HTML');
       assert.equal((await t.request({ method: 'GET', url: '/assets/leaflet.0000000000.js' })).statusCode, 404);
