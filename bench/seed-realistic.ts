@@ -878,6 +878,21 @@ export async function seedRealistic(
     return response.data;
   };
 
+  // A second run (another month, the same database) reuses the venues, organizers and terms of
+  // the first instead of making "-2" copies of them.
+  const reuse = async (kind: 'venues' | 'organizers', key: string, name: string, fields: object) => {
+    const found = await send('GET', `${NS}/${kind}?search=${encodeURIComponent(name)}&per_page=50`);
+    const list = (found.data?.[kind] ?? []) as Answer[];
+    return list.find((record) => record[key] === name) ?? (await ok('POST', `${NS}/${kind}`, fields));
+  };
+  const term = async (kind: 'categories' | 'tags', fields: { name: string; description?: string }) => {
+    const made = await send('POST', `${NS}/${kind}`, fields);
+    const existing = made.data?.['code'] === 'term_exists' ? (made.data['data'] as { term_id?: number }) : undefined;
+    if (existing?.term_id) return (await send('GET', `${NS}/${kind}/${existing.term_id}`)).data;
+    if (made.status >= 300) throw new Error(`POST ${NS}/${kind}: ${made.status} ${JSON.stringify(made.data)}`);
+    return made.data;
+  };
+
   // Coordinates are kept only while the geolocation extension is on (SPEC item 14); the map view
   // needs them. The setting goes back to what it was once the venues are stored.
   const settings = (await send('GET', '/cal/admin/v1/settings')).data as unknown as {
@@ -887,24 +902,24 @@ export async function seedRealistic(
   if (!settings.geoloc) await ok('PATCH', '/cal/admin/v1/settings', { geoloc: true });
   const venues: RealisticSeed['venues'] = {};
   for (const [name, fields] of Object.entries(VENUES)) {
-    const made = await ok('POST', `${NS}/venues`, { ...fields, image: `${imageBase}venue-${name}.svg` });
+    const made = await reuse('venues', 'venue', fields.venue, { ...fields, image: `${imageBase}venue-${name}.svg` });
     venues[name] = { id: made.id, path: pathOf(made.url) };
   }
   if (!settings.geoloc) await ok('PATCH', '/cal/admin/v1/settings', { geoloc: false });
 
   const organizers: RealisticSeed['organizers'] = {};
   for (const [name, fields] of Object.entries(ORGANIZERS)) {
-    const made = await ok('POST', `${NS}/organizers`, fields);
+    const made = await reuse('organizers', 'organizer', fields.organizer, fields);
     organizers[name] = { id: made.id, path: pathOf(made.url) };
   }
   const categories: RealisticSeed['categories'] = {};
   for (const [name, [label, description]] of Object.entries(CATEGORIES)) {
-    const made = await ok('POST', `${NS}/categories`, { name: label, description });
+    const made = await term('categories', { name: label, description });
     categories[name] = { id: made.id, path: pathOf(made.url) };
   }
   const tags: RealisticSeed['tags'] = {};
   for (const name of ['free', 'outdoor', 'kids', 'jazz', 'christmas', 'japan', 'korea', 'food', 'accessible']) {
-    const made = await ok('POST', `${NS}/tags`, { name });
+    const made = await term('tags', { name });
     tags[name] = { id: made.id, path: pathOf(made.url) };
   }
 
