@@ -9,6 +9,7 @@ import Fastify, {
 import type { Server } from 'node:http';
 import swagger from '@fastify/swagger';
 import cors from '@fastify/cors';
+import compress from '@fastify/compress';
 import type { Config } from './config.js';
 import { SLUG_MAX_ENCODED_LENGTH } from './lib/slug.js';
 import type { Storage } from './db/connect.js';
@@ -46,6 +47,7 @@ import { registerMetrics } from './modules/operations/metrics.routes.js';
 import { registerDraining } from './modules/operations/operations.draining.js';
 import { webhookRoutes } from './modules/webhooks/webhook.routes.js';
 import { importRoutes } from './modules/import/import.routes.js';
+import { sitemapRoutes } from './modules/sitemap/sitemap.routes.js';
 import { adminAppRoutes } from './modules/admin-app/admin-app.routes.js';
 import { defaultAdminDir } from './modules/admin-app/admin-app.service.js';
 import { EventSchema } from './modules/events/event.schema.js';
@@ -149,6 +151,26 @@ function serverOptions(config: Config, deps: AppDeps): FastifyHttpOptions<Server
   };
 }
 
+/**
+ * Answers compressed as the client accepts (brotli, else gzip): pages, feeds, the API's JSON, the
+ * admin's files, every text, JSON, XML, JavaScript or SVG answer of 1 KB or more (below that the
+ * framing costs more than it saves). Images and anything else already compressed pass as they
+ * are, and so would `text/event-stream` (none here), which must never be buffered. Brotli at
+ * quality 4: most of the gain of 11 at a small share of its time, paid on every answer. Entity
+ * tags stay those of the uncompressed bytes, so a 304 is decided before compressing and `If-Match`
+ * keeps working with a tag read from a compressed answer; `Vary: Accept-Encoding` (kept beside
+ * Authorization and Cookie) keeps shared caches from handing one encoding to another client.
+ * Request bodies are not decompressed: the body limit then bounds what a client makes us parse.
+ */
+async function registerCompression(app: FastifyInstance): Promise<void> {
+  await app.register(compress, {
+    global: true,
+    globalDecompression: false,
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+  });
+}
+
 /** Builds the service; never listens and never reads process.env (server.ts does both). */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify(serverOptions(config, deps));
@@ -195,6 +217,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Before authentication: a write forged by another site's page is refused before any password check.
   registerCrossSiteGuard(app, config);
   registerAuthentication(app, services.auth);
+  await registerCompression(app);
   app.addHook('preValidation', async (request) => {
     if (request.routeOptions.config.bare) return;
     mergeQueryIntoBody(request);
@@ -266,6 +289,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(importRoutes, { prefix: `/${ADMIN_NAMESPACE}` });
   await app.register(syncRoutes);
   await app.register(webhookRoutes, { prefix: `/${ADMIN_NAMESPACE}` });
+  await app.register(sitemapRoutes);
   await app.register(adminAppRoutes, { dir: deps.adminDir ?? defaultAdminDir() });
   let pageNotFound: PageHandler | null = null;
   await app.register(pageRoutes, { notFound: (handler) => (pageNotFound = handler) });

@@ -64,6 +64,8 @@ export interface Config {
   readonly metrics: boolean;
   /** Serve /metrics on this port (on HOST) instead of the main one; 0: the main port. */
   readonly metricsPort: number;
+  /** Addresses per sitemap file (CAL_SITEMAP_PAGE_SIZE; the protocol allows 50,000 and 50 MB). */
+  readonly sitemapPageSize: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** Origins (besides the service's own) whose pages may send writes from a browser. */
   readonly trustedOrigins: readonly string[];
@@ -164,6 +166,8 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   const importMaxIcsBytes = int('CAL_IMPORT_MAX_ICS_BYTES', 100 * MIB, 1024, 500 * MIB);
   const metrics = flag('CAL_METRICS');
   const metricsPort = int('CAL_METRICS_PORT', 0, 0, 65535);
+  // 10,000: a file of events with five languages' alternates stays near 10 MB, far from 50 MB.
+  const sitemapPageSize = int('CAL_SITEMAP_PAGE_SIZE', 10_000, 1, 50_000);
   const geoloc = flag('CAL_GEOLOC');
 
   const logLevel = (value('LOG_LEVEL') ?? 'info') as Config['logLevel'];
@@ -228,6 +232,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     importMaxIcsBytes,
     metrics,
     metricsPort,
+    sitemapPageSize,
     logLevel,
     trustedOrigins: Object.freeze(trustedOrigins.map((o) => originOf(o)!)),
     frameAncestors: Object.freeze(frameAncestors),

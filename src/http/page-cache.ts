@@ -5,6 +5,7 @@ import type { Db } from '../db/database.js';
 import { readDataVersion } from '../db/data-version.js';
 import { pickFields } from './fields.js';
 import { etagOf } from './conditional.js';
+import { addVary } from './security.js';
 import { can, type Actor } from '../auth/roles.js';
 
 interface CachedResponse {
@@ -59,7 +60,8 @@ export class PageCache {
     }
     for (const [name, value] of Object.entries(cached.headers)) void reply.header(name, value);
     void reply.header('ETag', cached.etag);
-    if (request.headers['if-none-match'] === cached.etag) return reply.code(304).send();
+    addVary(reply, 'Accept-Encoding');
+    if (notModified(request, cached.etag, null)) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(cached.body);
   }
 
@@ -85,6 +87,9 @@ export class PageCache {
     const version = request.versions?.data ?? (await readDataVersion(this.db));
     const key = [version, viewOf(request.ctx.actor), request.ctx.restRoot, request.ctx.site, ...keyParts].join('\n');
     const etag = etagOf(`raw\n${key}`);
+    // On the 304 as on the 200 (RFC 9110 §15.4.5), before the headers of the response itself.
+    void reply.header('Cache-Control', REVALIDATE);
+    addVary(reply, 'Accept-Encoding');
     const cached = this.raw.get(key);
     if (cached) {
       this.stats.hits += 1;
@@ -126,6 +131,16 @@ export class PageCache {
     if (parts !== null) this.raw.set(key, Object.assign(entry, { body: Buffer.concat(parts, size) }));
   }
 }
+
+/**
+ * Pages and feeds: kept by browsers and shared caches, and checked with them each time they are
+ * used (`If-None-Match`, answered 304 from memory without the body). The page cache's keys change
+ * with every write and with the site's date, so a page can go stale at any moment; a `max-age`
+ * would show a just-published change late, or yesterday's "today" for minutes after midnight,
+ * while a revalidation costs a round trip and no bytes. Authenticated answers are made
+ * `private, no-store` afterwards (security.ts); problem pages say `no-store` themselves.
+ */
+const REVALIDATE = 'public, max-age=0, must-revalidate';
 
 /** A response in another format than this API's JSON: its bytes, or chunks sent as they are made. */
 export interface RawResponse {

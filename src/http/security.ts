@@ -7,14 +7,61 @@ export interface BrowserPolicy {
   siteUrl: string | undefined;
   trustedOrigins: readonly string[];
   frameAncestors: readonly string[];
+  /** `frame-ancestors` of a page asked for as an embed (CAL_EMBED_ORIGINS). */
+  embedOrigins: readonly string[];
+}
+
+/**
+ * The Content-Security-Policy of every answer but the admin's, with who may frame it: the site's
+ * own stylesheet and images, the embeds the sanitizer keeps; no plugins, no forms to other sites,
+ * no `<base>`. Scripts only where `scripts` says so (the public pages: the map view's Leaflet and
+ * its markers, served from /assets/), then `'self'` only, never `'unsafe-inline'`, so a script
+ * slipped into content still cannot run; JSON answers and the rest allow none.
+ */
+export function contentSecurityPolicy(frameAncestors: readonly string[], scripts = false): Record<string, string[]> {
+  return {
+    'default-src': ["'none'"],
+    ...(scripts ? { 'script-src': ["'self'"] } : {}),
+    'style-src': ["'self'"],
+    'img-src': ["'self'", 'https:', 'http:', 'data:'],
+    'media-src': ["'self'", 'https:'],
+    'frame-src': EMBED_HOSTS.map((host) => `https://${host}`),
+    'frame-ancestors': [...frameAncestors],
+    'base-uri': ["'none'"],
+    'form-action': ["'self'"],
+  };
+}
+
+/** X-Frame-Options saying what `frame-ancestors` says, where it can be said that way (older browsers). */
+function frameOptionsOf(ancestors: readonly string[]): 'deny' | 'sameorigin' | null {
+  if (ancestors.length !== 1) return null;
+  return ancestors[0] === "'none'" ? 'deny' : ancestors[0] === "'self'" ? 'sameorigin' : null;
+}
+
+const serializePolicy = (directives: Record<string, string[]>): string =>
+  Object.entries(directives)
+    .map(([name, sources]) => [name, ...sources].join(' '))
+    .join(';');
+
+/**
+ * The policy of a public page, which may run the site's own scripts. A page asked for as an embed
+ * (`?embed=1`, shown inside another site's `<iframe>`) is framed by CAL_EMBED_ORIGINS instead of
+ * CAL_FRAME_ANCESTORS, with no X-Frame-Options that would say otherwise (a browser obeying both
+ * would refuse an origin the policy allows).
+ */
+export function pagePolicy(reply: FastifyReply, policy: BrowserPolicy, embed: boolean): void {
+  const ancestors = embed ? policy.embedOrigins : policy.frameAncestors;
+  void reply.header('Content-Security-Policy', serializePolicy(contentSecurityPolicy(ancestors, true)));
+  const frameOptions = frameOptionsOf(ancestors);
+  if (frameOptions) void reply.header('X-Frame-Options', frameOptions.toUpperCase());
+  else void reply.removeHeader('X-Frame-Options');
 }
 
 /**
  * The headers a browser acts on, on every answer (JSON included: a JSON error shown as a page
  * must not run anything either), through @fastify/helmet:
- * - a Content-Security-Policy that allows nothing but the site's own stylesheet, images and the
- *   embeds the sanitizer keeps: no script at all (the pages have none), no plugins, no forms to
- *   other sites, no `<base>`; `frame-ancestors` from CAL_FRAME_ANCESTORS for embedding;
+ * - the Content-Security-Policy above, `frame-ancestors` from CAL_FRAME_ANCESTORS (the admin sets
+ *   its own, the public pages theirs through pagePolicy);
  * - `X-Content-Type-Options: nosniff`, `Referrer-Policy: strict-origin-when-cross-origin`,
  *   `X-Frame-Options` where `frame-ancestors` can be said that way (for older browsers);
  * - `Cross-Origin-Resource-Policy: cross-origin`: the API, feeds and stylesheet are meant to be
@@ -23,27 +70,12 @@ export interface BrowserPolicy {
  * an application is hard for an operator to take back.
  */
 export async function registerSecurityHeaders(app: FastifyInstance, policy: BrowserPolicy): Promise<void> {
-  const ancestors = policy.frameAncestors;
-  const frameOptions =
-    ancestors.length === 1 && ancestors[0] === "'none'"
-      ? 'deny'
-      : ancestors.length === 1 && ancestors[0] === "'self'"
-        ? 'sameorigin'
-        : null;
+  const frameOptions = frameOptionsOf(policy.frameAncestors);
   await app.register(helmet, {
     global: true,
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: {
-        defaultSrc: ["'none'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'https:', 'http:', 'data:'],
-        mediaSrc: ["'self'", 'https:'],
-        frameSrc: EMBED_HOSTS.map((host) => `https://${host}`),
-        frameAncestors: [...ancestors],
-        baseUri: ["'none'"],
-        formAction: ["'self'"],
-      },
+      directives: contentSecurityPolicy(policy.frameAncestors),
     },
     crossOriginResourcePolicy: { policy: 'cross-origin' },
     crossOriginEmbedderPolicy: false,
@@ -67,7 +99,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, policy: Brow
   });
 }
 
-function addVary(reply: FastifyReply, name: string): void {
+/** Adds a name to `Vary`, keeping those already there. */
+export function addVary(reply: FastifyReply, name: string): void {
   const current = reply.getHeader('Vary');
   const names = String(current ?? '')
     .split(',')

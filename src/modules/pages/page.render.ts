@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { originOf } from '../../http/context.js';
 import { rootPathOf } from '../../http/languages.js';
+import { pagePolicy } from '../../http/security.js';
 import { feedToday } from '../feeds/feed.service.js';
 import type { Assets } from './page.assets.js';
 import { fill, languageName, messagesOf, type Messages } from './page.i18n.js';
 import { pagePaths, type PagePaths } from './page.links.js';
+import { canonicalPath, describe, openGraph } from './page.seo.js';
 
 /**
  * Rendering a page: the layout's data (language, switcher, alternates, stylesheet), the template
@@ -96,16 +98,24 @@ export class PageRenderer {
     private readonly assets: Assets,
   ) {}
 
-  /** The layout's data around a page's own. */
-  private layout(request: FastifyRequest, scope: PageScope, head: PageHead): Record<string, unknown> {
+  /**
+   * The layout's data around a page's own. The canonical address and the alternates are the page's
+   * without noise (`embed`, tracking tags: canonicalPath), so search engines and link previews
+   * name one page whatever address it was reached by; `x-default` is the default language's.
+   */
+  private layout(request: FastifyRequest, scope: PageScope, head: PageHead, view: unknown): Record<string, unknown> {
     const { config } = this.app.services;
     const origin = originOf(request);
     // The address as asked, with its language root (request.url is the path under the root).
     const here = request.originalUrl;
+    const canonical = canonicalPath(here);
     const translations: Translations =
       head.translations ??
       Object.fromEntries(
-        config.languages.map((lang) => [lang, `${rootPathOf(config, lang)}${request.url.replace(/^\/+/, '')}`]),
+        config.languages.map((lang) => [
+          lang,
+          canonicalPath(`${rootPathOf(config, lang)}${request.url.replace(/^\/+/, '')}`),
+        ]),
       );
     const switcher = config.languages.map((lang) => ({
       lang,
@@ -114,21 +124,25 @@ export class PageRenderer {
       current: lang === scope.lang,
     }));
     const alternates = config.languages.flatMap((lang) => {
-      const path = lang === scope.lang ? here : translations[lang];
+      const path = lang === scope.lang ? canonical : translations[lang];
       return path === undefined ? [] : [{ lang, href: `${origin}${path}` }];
     });
+    const byDefault = alternates.find((alt) => alt.lang === config.defaultLanguage);
+    const description = describe(scope.m, head, view);
     return {
       ...scope,
       fill,
       title: head.title,
-      description: head.description ?? '',
+      description,
       feed: head.feed ?? '',
       jsonLd: head.jsonLd === undefined ? '' : scriptJson(head.jsonLd),
       robots: head.robots ?? '',
-      canonical: `${origin}${here}`,
+      canonical: `${origin}${canonical}`,
       stylesheet: this.assets.stylesheet.path,
       switcher,
-      alternates: alternates.length > 1 ? alternates : [],
+      alternates:
+        alternates.length > 1 ? [...alternates, ...(byDefault ? [{ ...byDefault, lang: 'x-default' }] : [])] : [],
+      og: openGraph(scope, head, view, description, `${origin}${canonical}`, alternates),
     };
   }
 
@@ -139,7 +153,8 @@ export class PageRenderer {
     head: PageHead,
     data: object,
   ): Promise<string> {
-    return this.app.view(template, { ...this.layout(request, scope, head), ...data });
+    const view = (data as { view?: unknown }).view;
+    return this.app.view(template, { ...this.layout(request, scope, head, view), ...data });
   }
 
   /**
@@ -153,6 +168,7 @@ export class PageRenderer {
     produce: (scope: PageScope) => Promise<{ template: string; head: PageHead; data: object }>,
   ): Promise<FastifyReply> {
     const scope = pageScope(request);
+    pagePolicy(reply, this.app.services.config, scope.embed);
     try {
       return await this.app.services.pageCache.respondRaw(
         request,
@@ -182,6 +198,7 @@ export class PageRenderer {
     problem: PageProblem,
   ): Promise<FastifyReply> {
     const { m } = scope;
+    pagePolicy(reply, this.app.services.config, scope.embed);
     const [title, text] =
       problem.status === 410
         ? [m.goneTitle, m.goneText]
