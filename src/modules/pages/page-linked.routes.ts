@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { findLinkedBySlug } from '../linked/linked.service.js';
 import type { LinkedKind, LinkedRow } from '../linked/linked.kind.js';
-import { ORGANIZER, organizerJsonLd } from '../organizers/organizer.kind.js';
+import { ORGANIZER } from '../organizers/organizer.kind.js';
 import { renderHtml } from '../posts/post.mapper.js';
-import { VENUE, venueJsonLd } from '../venues/venue.kind.js';
-import { addressLine, mapLink } from './page.event.js';
+import { VENUE } from '../venues/venue.kind.js';
+import { linkedPageLd } from './page-event.jsonld.js';
+import { addressLine, mapLink, titleLang } from './page.event.js';
 import { queryString } from './page.links.js';
 import { PageProblem, type PageRenderer } from './page.render.js';
 import { listSlice } from './page.repository.js';
@@ -50,12 +51,16 @@ export function linkedPages(fastify: FastifyInstance, pages: PageRenderer): void
             head: {
               title: `${row.title} · ${scope.m.siteName}`,
               translations,
-              jsonLd: linkedLd(kind, row),
+              jsonLd: linkedPageLd(
+                name,
+                row as unknown as Record<string, unknown>,
+                request.ctx.pageUrl(row.lang, `${kind.pagePath}/${row.slug}`),
+              ),
               feed: scope.paths.api('events') + queryString({ format: 'ical', [name]: row.id }),
             },
             data: {
               view: name,
-              record: linkedView(kind, row),
+              record: linkedView(kind, row, scope.lang),
               events: await summaries(db, request.ctx, scope, slice.rows),
               later: slice.more ? base + queryString({ page: page + 1 }) : null,
               earlier: page > 1 ? base + queryString({ page: page - 1 }) : null,
@@ -66,11 +71,7 @@ export function linkedPages(fastify: FastifyInstance, pages: PageRenderer): void
   }
 }
 
-function linkedLd(kind: LinkedKind, row: LinkedRow): unknown {
-  return kind === VENUE ? venueJsonLd(row as never) : organizerJsonLd(row as never);
-}
-
-function linkedView(kind: LinkedKind, row: LinkedRow) {
+function linkedView(kind: LinkedKind, row: LinkedRow, lang: string) {
   const fields = row as unknown as Record<string, unknown>;
   const str = (name: string) => (typeof fields[name] === 'string' ? (fields[name] as string) : '');
   const address = kind === VENUE ? addressLine(fields) : '';
@@ -78,6 +79,7 @@ function linkedView(kind: LinkedKind, row: LinkedRow) {
   return {
     kind: kind.nameField,
     name: row.title,
+    nameLang: titleLang(row.title, lang),
     description: renderHtml(row.description),
     address,
     map: kind === VENUE && fields['show_map_link'] === 1 && address !== '' ? mapLink(address) : null,

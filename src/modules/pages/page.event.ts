@@ -1,4 +1,6 @@
 import type { EventRow } from '../../db/database.js';
+import { displayCost } from '../../lib/cost-reading.js';
+import { plainText } from './page-event.jsonld.js';
 import { formats, type Messages } from './page.i18n.js';
 import type { PagePaths } from './page.links.js';
 import type { SeriesOverview } from '../recurrence/recurrence.service.js';
@@ -80,6 +82,39 @@ export function eventDates(event: Obj, lang: string) {
   };
 }
 
+/**
+ * The language of a title whose script says it and differs from the page's, for its element's
+ * `lang` (a Japanese title on an English page is read and hyphenated as Japanese): kana is
+ * Japanese, hangul Korean. Han characters alone may be Chinese or Japanese, so they are not guessed.
+ */
+export function titleLang(title: string, pageLang: string): string {
+  const head = title.slice(0, 400);
+  const lang = /[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(head)
+    ? 'ja'
+    : /\p{Script=Hangul}/u.test(head)
+      ? 'ko'
+      : '';
+  return lang === pageLang.slice(0, 2) ? '' : lang;
+}
+
+/** The cost as the page shows it (the author's words unless it is only a price: cost-reading.ts); '' when protected. */
+export function pageCost(row: EventRow, m: Messages): string {
+  if (row.password !== '') return '';
+  return displayCost(JSON.parse(row.cost) as string[], row.currency_symbol, row.currency_position, m.free);
+}
+
+/** Characters of the meta description: what a search result shows. */
+const META_DESCRIPTION_CHARS = 155;
+
+/** The page's meta description: the event's excerpt, else its description, as plain text; else its dates. */
+export function metaDescription(row: EventRow, fallback: string): string {
+  if (row.password !== '') return fallback;
+  const source = row.excerpt.trim() !== '' ? row.excerpt : row.description;
+  return (source === '' ? '' : plainText(source, META_DESCRIPTION_CHARS)) || fallback;
+}
+
+const dimension = (value: unknown) => (typeof value === 'number' && value > 0 ? value : undefined);
+
 function terms(list: unknown, href: (slug: string) => string): Linked[] {
   return Array.isArray(list)
     ? (list as Obj[]).map((t) => ({ name: text(t['name']), href: href(text(t['slug'])) }))
@@ -103,17 +138,26 @@ export function eventPageView(
   const address = venue ? addressLine(venue) : '';
   const image = event['image'] && typeof event['image'] === 'object' ? (event['image'] as Obj) : null;
   const website = text(event['website']);
-  const cost = text(event['cost']);
+  const cost = pageCost(row, m);
+  const title = text(event['title']);
+  const organizerSites = new Set(
+    (Array.isArray(event['organizer']) ? (event['organizer'] as Obj[]) : []).map((o) => text(o['website'])),
+  );
   return {
     id: row.id,
-    title: text(event['title']),
+    title,
+    titleLang: titleLang(title, lang),
     featured: event['featured'] === true,
     dates: eventDates(event, lang),
-    image: image ? { url: text(image['url']), width: image['width'], height: image['height'] } : null,
+    image:
+      image && isWebAddress(text(image['url']))
+        ? { url: text(image['url']), width: dimension(image['width']), height: dimension(image['height']) }
+        : null,
     description: blank ? '' : text(event['description']),
     protected: blank,
     cost: cost === '' ? null : cost,
-    website: isWebAddress(website) && website !== text(event['url']) ? website : null,
+    // The event's own website; not the event's page, nor an organizer's website, shown with the organizer.
+    website: isWebAddress(website) && website !== text(event['url']) && !organizerSites.has(website) ? website : null,
     venue: venue
       ? {
           name: text(venue['venue']),
@@ -159,15 +203,20 @@ export function eventPageView(
 
 export type EventPageView = ReturnType<typeof eventPageView>;
 
-/** One event of a list (list, day, venue, organizer and term pages). */
-export function eventSummary(event: Obj, paths: PagePaths, lang: string) {
+/**
+ * One event of a list (list, day, venue, organizer and term pages). `cost`: the page's reading of
+ * it (pageCost), where the caller has the row; else the API's.
+ */
+export function eventSummary(event: Obj, paths: PagePaths, lang: string, cost?: string) {
   const venue =
     event['venue'] && typeof event['venue'] === 'object' && 'id' in (event['venue'] as Obj)
       ? (event['venue'] as Obj)
       : null;
   const image = event['image'] && typeof event['image'] === 'object' ? (event['image'] as Obj) : null;
+  const title = text(event['title']);
   return {
-    title: text(event['title']),
+    title,
+    titleLang: titleLang(title, lang),
     href: paths.event(text(event['slug'])),
     dates: eventDates(event, lang),
     featured: event['featured'] === true,
@@ -175,7 +224,7 @@ export function eventSummary(event: Obj, paths: PagePaths, lang: string) {
       ? { name: text(venue['venue']), href: paths.venue(text(venue['slug'])), address: addressLine(venue) }
       : null,
     excerpt: text(event['excerpt']),
-    cost: text(event['cost']),
+    cost: cost ?? text(event['cost']),
     image: image ? text(image['url']) : '',
     categories: terms(event['categories'], paths.category),
   };
