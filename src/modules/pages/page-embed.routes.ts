@@ -4,6 +4,7 @@ import { originOf } from '../../http/context.js';
 import { queryString, type PagePaths } from './page.links.js';
 import { PageProblem, type PageRenderer } from './page.render.js';
 import { PAGE, PUBLIC, PageQuery } from './page.schema.js';
+import { EMBED_VIEWS } from './page-views.chrome.js';
 import { filterForm, listParams, pageFilter, param, viewFilters } from './page.service.js';
 
 /**
@@ -12,8 +13,6 @@ import { filterForm, listParams, pageFilter, param, viewFilters } from './page.s
  * `?embed=1`, without the site's header and footer) and the same frame as a preview. No script.
  */
 
-/** The views a frame may show, with the message naming each. */
-const EMBED_VIEWS = ['month', 'week', 'list', 'photo', 'map'] as const;
 type EmbedView = (typeof EMBED_VIEWS)[number];
 
 const HEIGHT = { min: 200, max: 3000, default: 800 };
@@ -53,7 +52,7 @@ export function embedPages(fastify: FastifyInstance, pages: PageRenderer): void 
           views: EMBED_VIEWS.map((v) => ({ value: v, label: v === 'photo' ? m.photo : m[v] })),
           heights: HEIGHT,
           preview: { src, title, height },
-          snippet: `<iframe src="${originOf(request)}${src}" title="${title}" width="100%" height="${height}" loading="lazy" style="border:0"></iframe>`,
+          snippet: `<iframe src="${originOf(request)}${src}" title="${title.replace(/"/g, '&quot;')}" width="100%" height="${height}" loading="lazy" style="border:0"></iframe>`,
         },
       };
     }),

@@ -1,3 +1,5 @@
+import { queryString } from './page.links.js';
+
 /**
  * What the layout computes around every page (given to the templates through @fastify/view's
  * defaultContext): the Subscribe menu's links of the page's iCalendar feed, and an embedded page's
@@ -56,5 +58,23 @@ export function embedLinks(body: string): string {
   });
 }
 
+/** The views a frame may show (the snippet page offers these). */
+export const EMBED_VIEWS = ['month', 'week', 'list', 'photo', 'map'] as const;
+
+/** The snippet page's address for the page's view and filters (the month's when the page is no such view). */
+export function embedHref(
+  page: string,
+  view: unknown,
+  filters: Record<string, string | undefined> | undefined,
+): string {
+  const values: Record<string, string | undefined> = {
+    view: EMBED_VIEWS.find((v) => v === view),
+    category: filters?.['category'],
+    tag: filters?.['tag'],
+    venue: filters?.['venue'],
+  };
+  return page + queryString(values);
+}
+
 /** The functions the templates call (pages.routes.ts hands them to @fastify/view). */
-export const VIEW_HELPERS = { subscribeLinks, embedLinks };
+export const VIEW_HELPERS = { subscribeLinks, embedLinks, embedHref };

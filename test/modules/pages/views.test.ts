@@ -235,6 +235,8 @@ for (const backend of backends()) {
       assert.deepEqual(texts(embedded, '.cal-list h3'), ['Jazz Night']);
       const month = await page('/fr/events/embed/');
       assert.ok(month.querySelector('iframe.cal-embed-preview')!.getAttribute('src')!.startsWith('/fr/events/'));
+      const footer = (await page('/events/photo/?category=jazz')).querySelector('footer a')!;
+      assert.equal(footer.getAttribute('href'), '/events/embed/?view=photo&amp;category=jazz'.replace('&amp;', '&'));
       await page('/events/embed/?view=admin', 400);
       await page('/events/embed/?height=99999', 400);
       await page('/events/embed/?category=no-such', 400);
