@@ -15,6 +15,22 @@ import { seedRealistic, type RealisticSeed } from './seed-realistic.js';
  * for the realistic seed's command line, the page-quality test and the screenshots.
  */
 
+/**
+ * Chromium's switches for a machine without a network (as the probe of this kind of machine
+ * starts it): headless, as root, and no calls home that a closed network refuses many at a time.
+ */
+export const CHROMIUM_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
 export interface OpenService {
   app: FastifyInstance;
   storage: Storage;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { startRealisticService } from './realistic-service.js';
+import { CHROMIUM_FLAGS, startRealisticService } from './realistic-service.js';
 
 /**
  * Pictures of every public view on the realistic seed, for the README and the issue's note:
@@ -30,7 +30,7 @@ async function main(args: string[]): Promise<void> {
   const service = await startRealisticService(month ? { month } : {});
   const browser = await chromium.launch({
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-    args: ['--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: CHROMIUM_FLAGS,
   });
   let bytes = 0;
   try {

@@ -1,5 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { nowUtc } from '../src/lib/clock.js';
+import { utcToLocal, zoneOrUtc } from '../src/lib/dates.js';
 
 /**
  * A realistic calendar of two months, written through the service's own REST API so that every
@@ -97,25 +99,6 @@ function lastDay(month: string): number {
 /** Day of the week (0 Sunday) of a `YYYY-MM-DD`. */
 function weekday(date: string): number {
   return new Date(`${date}T00:00:00Z`).getUTCDay();
-}
-
-/** The local wall time `now` shows in `zone`, as `YYYY-MM-DD HH:MM:SS`. */
-function wallTime(now: Date, zone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(now)
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts['year']}-${parts['month']}-${parts['day']} ${parts['hour']}:${parts['minute']}:${parts['second']}`;
 }
 
 const VENUES = {
@@ -1058,8 +1041,8 @@ async function createEndedToday(
   now: Date,
   zone: string,
 ): Promise<boolean> {
-  const wall = wallTime(new Date(now.getTime() - 30 * 60_000), zone);
-  const today = wallTime(now, zone).slice(0, 10);
+  const wall = utcToLocal(nowUtc(new Date(now.getTime() - 30 * 60_000)), zoneOrUtc(zone));
+  const today = utcToLocal(nowUtc(now), zoneOrUtc(zone)).slice(0, 10);
   if (wall.slice(0, 10) !== today || wall.slice(11, 16) < '00:30') return false;
   const endMinutes = Number(wall.slice(11, 13)) * 60 + Number(wall.slice(14, 16));
   const startMinutes = Math.max(0, endMinutes - 60);

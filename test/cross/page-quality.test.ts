@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startRealisticService, type RealisticService } from '../../bench/realistic-service.js';
+import { CHROMIUM_FLAGS, startRealisticService, type RealisticService } from '../../bench/realistic-service.js';
 
 /**
  * The public pages as the outside tools see them (issue 28, Done when), on the realistic seed
@@ -23,18 +23,6 @@ const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const VNU = fileURL('../../node_modules/vnu-jar/build/dist/vnu.jar');
 const LIGHTHOUSE_PAGES = ['month', 'week', 'list', 'day', 'event', 'venue', 'map'];
 const CATEGORIES = ['accessibility', 'best-practices', 'seo'];
-/** What the probe of this kind of machine starts Chromium with: no call home on a closed network. */
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 function fileURL(relative: string): string {
   return new URL(relative, import.meta.url).pathname;
@@ -149,7 +137,7 @@ describe('page quality on the realistic calendar', () => {
     async (t) => {
       const { default: lighthouse, desktopConfig } = await import('lighthouse');
       const { launch } = await import('chrome-launcher');
-      const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+      const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' });
       const scores: string[] = [];
       try {
         for (const kind of LIGHTHOUSE_PAGES) {
