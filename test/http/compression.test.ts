@@ -1,0 +1,160 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { backends, createTestApp, type TestApp } from '../helpers/app.js';
+
+const NS = '/cal/events/v1';
+const REVALIDATE = 'public, max-age=0, must-revalidate';
+
+const varyOf = (headers: Record<string, unknown>): string[] =>
+  String(headers['vary'] ?? '')
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
+
+for (const backend of backends()) {
+  describe(`compression and caching headers [${backend}]`, () => {
+    let t: TestApp;
+    let admin: string;
+
+    before(async () => {
+      t = await createTestApp(backend);
+      admin = (await t.asUser('administrator')).authorization;
+      for (let i = 1; i <= 10; i += 1) {
+        const res = await t.request({
+          method: 'POST',
+          url: `${NS}/events`,
+          auth: admin,
+          payload: {
+            title: `Concert number ${i}`,
+            description: `<p>An evening of jazz, number ${i}, with the town's big band and guests.</p>`,
+            start_date: `2027-03-${String(10 + i).padStart(2, '0')} 19:00:00`,
+            end_date: `2027-03-${String(10 + i).padStart(2, '0')} 21:00:00`,
+            venue: { venue: `Hall ${i}`, city: 'Springfield' },
+          },
+        });
+        assert.equal(res.statusCode, 201, res.body);
+      }
+    });
+
+    after(() => t.close());
+
+    /** The same address asked for as identity, gzip and brotli: each decoded to the same bytes. */
+    async function threeWays(url: string) {
+      const plain = await t.app.inject({ method: 'GET', url });
+      assert.equal(plain.statusCode, 200, `${url}: ${plain.body.slice(0, 200)}`);
+      assert.equal(plain.headers['content-encoding'], undefined, `${url}: nothing asked, nothing encoded`);
+      const gzip = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+      assert.equal(gzip.headers['content-encoding'], 'gzip', url);
+      assert.equal(gunzipSync(gzip.rawPayload).toString(), plain.body, url);
+      const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      assert.equal(br.headers['content-encoding'], 'br', `${url}: brotli preferred`);
+      assert.equal(brotliDecompressSync(br.rawPayload).toString(), plain.body, url);
+      assert.ok(
+        br.rawPayload.length < plain.rawPayload.length / 2,
+        `${url}: ${br.rawPayload.length} of ${plain.rawPayload.length}`,
+      );
+      assert.ok(gzip.rawPayload.length < plain.rawPayload.length / 2, url);
+      for (const res of [gzip, br]) {
+        const vary = varyOf(res.headers);
+        assert.ok(vary.includes('accept-encoding'), `${url}: Vary ${vary}`);
+        assert.ok(vary.includes('authorization'), `${url}: Vary keeps Authorization`);
+      }
+      return { plain, gzip, br };
+    }
+
+    it('compresses the API, the pages, the stylesheet and the feeds with brotli or gzip, as asked', async () => {
+      await threeWays(`${NS}/events?per_page=10`);
+      await threeWays('/events/month/2027-03/');
+      await threeWays('/events/list/');
+      const { plain } = await threeWays(`${NS}/events?format=ical&start_date=2027-03-01`);
+      assert.match(String(plain.headers['content-type']), /^text\/calendar/);
+      const page = await t.app.inject({ method: 'GET', url: '/events/' });
+      const stylesheet = /<link rel="stylesheet" href="([^"]+)"/.exec(page.body)![1]!;
+      await threeWays(stylesheet);
+    });
+
+    it('leaves small answers as they are', async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `${NS}/events/999999`,
+        headers: { 'accept-encoding': 'br, gzip' },
+      });
+      assert.equal(res.statusCode, 404);
+      assert.ok(res.rawPayload.length < 1024);
+      assert.equal(res.headers['content-encoding'], undefined);
+    });
+
+    it('answers 304 to a compressed answer’s entity tag, for the API, pages and feeds', async () => {
+      for (const url of [`${NS}/events?per_page=10`, '/events/month/2027-03/', `${NS}/events?format=ical`]) {
+        const first = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+        assert.equal(first.headers['content-encoding'], 'br', url);
+        const etag = String(first.headers['etag']);
+        assert.match(etag, /^"/, `${url}: a tag`);
+        for (const tag of [etag, `W/${etag}`]) {
+          const again = await t.app.inject({
+            method: 'GET',
+            url,
+            headers: { 'accept-encoding': 'br', 'if-none-match': tag },
+          });
+          assert.equal(again.statusCode, 304, `${url} with ${tag}`);
+          assert.equal(again.rawPayload.length, 0);
+          assert.equal(again.headers['content-encoding'], undefined);
+        }
+        const plain = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': etag } });
+        assert.equal(plain.statusCode, 304, `${url}: the tag is the representation's, whatever its coding`);
+      }
+    });
+
+    it('lets a write use the tag of a compressed read as If-Match', async () => {
+      const list = await t.request({ method: 'GET', url: `${NS}/events?per_page=1`, auth: admin });
+      const id = list.data.events[0].id;
+      const read = await t.app.inject({
+        method: 'GET',
+        url: `${NS}/events/${id}`,
+        headers: { authorization: admin, 'accept-encoding': 'gzip' },
+      });
+      const write = await t.request({
+        method: 'POST',
+        url: `${NS}/events/${id}`,
+        auth: admin,
+        headers: { 'if-match': String(read.headers['etag']) },
+        payload: { title: 'Concert renamed' },
+      });
+      assert.equal(write.statusCode, 200, write.body);
+    });
+
+    it('says how pages and feeds may be kept: revalidated each time; problems and private answers not kept', async () => {
+      for (const url of ['/events/', '/events/list/', `${NS}/events?format=ical`, `${NS}/events?format=jsonld`]) {
+        const res = await t.app.inject({ method: 'GET', url });
+        assert.equal(res.headers['cache-control'], REVALIDATE, url);
+        const revalidated = await t.app.inject({
+          method: 'GET',
+          url,
+          headers: { 'if-none-match': String(res.headers['etag']) },
+        });
+        assert.equal(revalidated.statusCode, 304, url);
+        assert.equal(revalidated.headers['cache-control'], REVALIDATE, `${url}: the 304 says it too`);
+      }
+      const missing = await t.app.inject({ method: 'GET', url: '/event/no-such-event/' });
+      assert.equal(missing.statusCode, 404);
+      assert.equal(missing.headers['cache-control'], 'no-store');
+      const own = await t.app.inject({
+        method: 'GET',
+        url: `${NS}/events?format=ical`,
+        headers: { authorization: admin },
+      });
+      assert.equal(own.headers['cache-control'], 'private, no-store');
+    });
+
+    it('does not decompress request bodies', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${NS}/events`,
+        headers: { authorization: admin, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        payload: Buffer.from('{"title":"x"}'),
+      });
+      assert.ok(res.statusCode >= 400, `${res.statusCode}: a gzip body is not read as JSON`);
+    });
+  });
+}
