@@ -6,7 +6,7 @@ import { ORGANIZER } from '../organizers/organizer.kind.js';
 import { renderHtml } from '../posts/post.mapper.js';
 import { VENUE } from '../venues/venue.kind.js';
 import { linkedPageLd } from './page-event.jsonld.js';
-import { addressLine, mapLink, titleLang } from './page.event.js';
+import { addressLine, mapLink, metaDescription, titleLang } from './page.event.js';
 import { queryString } from './page.links.js';
 import { PageProblem, type PageRenderer } from './page.render.js';
 import { listSlice } from './page.repository.js';
@@ -57,6 +57,8 @@ export function linkedPages(fastify: FastifyInstance, pages: PageRenderer): void
                 request.ctx.pageUrl(row.lang, `${kind.pagePath}/${row.slug}`),
               ),
               feed: scope.paths.api('events') + queryString({ format: 'ical', [name]: row.id }),
+              // Without a text of its own, the pages' default description.
+              description: metaDescription(row, undefined),
             },
             data: {
               view: name,

@@ -106,8 +106,14 @@ export function pageCost(row: EventRow, m: Messages): string {
 /** Characters of the meta description: what a search result shows. */
 const META_DESCRIPTION_CHARS = 155;
 
-/** The page's meta description: the event's excerpt, else its description, as plain text; else its dates. */
-export function metaDescription(row: EventRow, fallback: string): string {
+/**
+ * A page's meta description: the record's excerpt, else its description, as plain text; else the
+ * fallback (an event's dates). A password-protected record's text is not shown.
+ */
+export function metaDescription(
+  row: { password: string; excerpt: string; description: string },
+  fallback: string | undefined,
+): string | undefined {
   if (row.password !== '') return fallback;
   const source = row.excerpt.trim() !== '' ? row.excerpt : row.description;
   return (source === '' ? '' : plainText(source, META_DESCRIPTION_CHARS)) || fallback;
