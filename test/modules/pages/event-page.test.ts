@@ -85,6 +85,7 @@ for (const backend of backends()) {
         geo_lat: 48.8777,
         geo_lng: 2.3007,
         website: 'https://pleyel.example.org',
+        description: '<p>The concert hall of <em>Paris</em>.</p>',
       });
       const club = await post(`${NS}/organizers`, {
         organizer: 'Jazz Club',
@@ -258,6 +259,11 @@ for (const backend of backends()) {
       assert.equal(place.address.addressLocality, 'Paris');
       assert.deepEqual(place.geo, { '@type': 'GeoCoordinates', latitude: 48.8777, longitude: 2.3007 });
       assert.equal(place.sameAs, 'https://pleyel.example.org');
+      assert.equal(place.description, 'The concert hall of Paris.');
+      assert.equal(
+        venue.html.querySelector('meta[name=description]')!.getAttribute('content'),
+        'The concert hall of Paris.',
+      );
       assert.deepEqual(
         venue.html.querySelectorAll('h1, h2, h3').map((h) => h.tagName),
         ['H1', 'H2', ...venue.html.querySelectorAll('.cal-list h3').map(() => 'H3')],
