@@ -980,6 +980,9 @@ export async function seedRealistic(
       tag: tags['christmas']!.path,
       'embed-snippet': '/events/embed/',
       embed: `/events/month/${months[1]}/?embed=1`,
+      'embed-list': '/events/list/?embed=1&category=music',
+      'month-fr': `/fr/events/month/${months[1]}/`,
+      'list-search': '/events/list/?search=jazz',
       'not-found': '/event/no-such-event-here/',
     },
   };

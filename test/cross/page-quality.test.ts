@@ -64,6 +64,8 @@ function checkHtml(files: string[]): Map<string, VnuMessage[]> {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
+  // vnu exits 1 when it finds errors; no JSON at all means it did not run (no Java, a bad jar).
+  if (!result.stdout?.trim().startsWith('{')) throw new Error(`vnu did not run: ${result.error ?? result.stderr}`);
   const parsed = JSON.parse(result.stdout) as { messages: VnuMessage[] };
   const byFile = new Map<string, VnuMessage[]>(files.map((f) => [path.basename(f), []]));
   for (const message of parsed.messages) {
@@ -95,6 +97,8 @@ describe('page quality on the realistic calendar', () => {
   });
 
   it('answers every kind of page (200, and 404 for the missing event)', (t) => {
+    // The seed is what the issue describes: about 72 events over two months.
+    assert.ok(service.seed.eventCount >= 70, `${service.seed.eventCount} events`);
     for (const page of fetched.values()) {
       if (notRouted(page)) {
         t.diagnostic(`skipped: ${notRouted(page)}`);
