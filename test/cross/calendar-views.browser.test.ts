@@ -1,9 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { DateTime } from 'luxon';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { axeFindings, browserSkip, launchChromium, sidewaysOverflow } from '../helpers/admin-browser.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 /**
@@ -13,18 +12,15 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
  * chrome leaves the first screen to the events. The markup does not depend on the database: SQLite only.
  */
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const NS = '/cal/events/v1';
-const skip = fs.existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM} (apt-get install chromium)`;
 
 interface Dom {
   document: {
-    documentElement: { scrollWidth: number; clientWidth: number };
     querySelector(selector: string): { getBoundingClientRect(): { top: number } } | null;
   };
 }
 
-describe('calendar views in a browser [sqlite]', { skip }, () => {
+describe('calendar views in a browser [sqlite]', { skip: browserSkip }, () => {
   let t: TestApp;
   let base: string;
   let browser: Browser;
@@ -71,19 +67,7 @@ describe('calendar views in a browser [sqlite]', { skip }, () => {
         categories: [jazz],
         ...(i % 2 === 0 ? { image: `${base}/assets/none-${i}.jpg` } : {}),
       });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   after(async () => {
@@ -109,17 +93,7 @@ describe('calendar views in a browser [sqlite]', { skip }, () => {
           name,
           `${name}: marked as the current view`,
         );
-        const results = await new AxeBuilder({ page })
-          .setLegacyMode()
-          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-          .analyze();
-        for (const v of results.violations)
-          console.log(`axe ${name} @${width}: ${v.id} (${v.impact}) ×${v.nodes.length}`);
-        found.push(
-          ...results.violations
-            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-            .map((v) => `${name} @${width}: ${v.id}`),
-        );
+        found.push(...(await axeFindings(page, `${name} @${width}`)));
         // The Subscribe menu, opened by its name, without a script of ours.
         const google = page.getByRole('link', { name: 'Google Calendar' });
         assert.equal(await google.isVisible(), false);
@@ -134,10 +108,7 @@ describe('calendar views in a browser [sqlite]', { skip }, () => {
         assert.equal(feed.status(), 200);
         assert.match(await feed.text(), /BEGIN:VCALENDAR/);
         await page.locator('summary', { hasText: 'Subscribe' }).click();
-        const overflow = await page.evaluate(() => {
-          const root = (globalThis as unknown as Dom).document.documentElement;
-          return root.scrollWidth - root.clientWidth;
-        });
+        const overflow = await sidewaysOverflow(page);
         assert.ok(overflow <= 0, `${name} at ${width}px scrolls sideways by ${overflow}px`);
       }
       await page.close();
