@@ -130,6 +130,13 @@ for (const backend of backends()) {
         end_date: '2027-05-21 21:00:00',
       });
       await event('korean', { title: '서울 재즈 페스티벌' });
+      await event('secret', {
+        title: 'Members Night',
+        password: 'club',
+        description: '<p>Members only.</p>',
+        cost: '25 €',
+        venue: venue.id,
+      });
     });
 
     after(() => t.close());
@@ -221,6 +228,22 @@ for (const backend of backends()) {
       const brunch = jsonLd((await eventPage('brunch')).html);
       assert.deepEqual([brunch.offers.price, brunch.offers.priceCurrency], [29, 'EUR']);
       assert.ok(brunch.description.length <= 300 && brunch.description.endsWith('…'), brunch.description);
+
+      const secret = await eventPage('secret');
+      assert.deepEqual(Object.keys(jsonLd(secret.html)).sort(), [
+        '@context',
+        '@type',
+        'endDate',
+        'eventStatus',
+        'name',
+        'startDate',
+        'url',
+      ]);
+      assert.equal(
+        secret.html.querySelector('meta[name=description]')!.getAttribute('content')!.includes('Members only'),
+        false,
+      );
+      assert.equal(shownCost(secret.html), undefined);
 
       const pass = jsonLd((await eventPage('pass')).html);
       assert.equal(pass.offers, undefined, 'two numbers in words are no price');
