@@ -146,6 +146,9 @@ for (const backend of backends()) {
       assert.equal(Array.from(slugs['japanese']!).length, 200);
       assert.ok(slugs['japanese']!.startsWith('東京ジャズナイト東京'), slugs['japanese']);
       assert.equal(slugs['korean'], '서울-재즈-페스티벌');
+      const emoji = await event('emoji', { title: '🎉🎶' });
+      assert.equal(emoji.slug, String(emoji.id), 'nothing to make a slug of: the id, as before');
+      await eventPage('emoji');
       assert.ok(encodeURIComponent(slugs['japanese']!).length > 1000, 'far over the router’s old 100');
       for (const name of ['latin', 'japanese', 'korean']) await eventPage(name);
       for (const view of ['/events/list/?page=1', '/events/month/2027-05/']) {
