@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { rootPathOf } from '../../http/languages.js';
-import { nowUtc } from '../../lib/clock.js';
-import { shiftDays, utcToLocal, zoneOrUtc } from '../../lib/dates.js';
+import { shiftDays } from '../../lib/dates.js';
 import type { EventListParams } from '../events/event.schema.js';
 import { renderHtml } from '../posts/post.mapper.js';
 import { fill } from './page.i18n.js';
@@ -20,6 +19,7 @@ import {
   pageNumber,
   param,
   summaries,
+  upcomingMoment,
   viewFilters,
 } from './page.service.js';
 
@@ -43,15 +43,6 @@ interface ListOptions {
 /** The views that are a list of events page by page: the list and the photo cards. */
 export type ListView = 'list' | 'photo';
 
-/**
- * The local time a list splits upcoming from past events at: now in the site's zone, to ten
- * minutes (so a cached page serves ten minutes, and an event over this morning is past by then).
- */
-function listMoment(request: FastifyRequest): string {
-  const now = utcToLocal(nowUtc(), zoneOrUtc(request.ctx.settings.timezone));
-  return `${now.slice(0, 15)}0:00`;
-}
-
 export function listPage(
   app: FastifyInstance,
   pages: PageRenderer,
@@ -63,7 +54,7 @@ export function listPage(
 ): Promise<FastifyReply> {
   const { db } = app.services.storage;
   const { config } = app.services;
-  const now = listMoment(request);
+  const now = upcomingMoment(request.ctx);
   return pages.respond(request, reply, [now], async (scope) => {
     const opts = await options();
     const filters = viewFilters(query);

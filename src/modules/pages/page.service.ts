@@ -13,6 +13,8 @@ import type { EventListParams } from '../events/event.schema.js';
 import { findLinkedBySlug } from '../linked/linked.service.js';
 import { loadTranslations } from '../posts/post.service.js';
 import { VENUE } from '../venues/venue.kind.js';
+import { nowUtc } from '../../lib/clock.js';
+import { utcToLocal, zoneOrUtc } from '../../lib/dates.js';
 import { excerpt } from '../../lib/redact.js';
 import { stripTags } from '../../lib/html.js';
 import { eventSummary } from './page.event.js';
@@ -80,6 +82,16 @@ export function viewFilters(query: PageQuery): PageFilters {
 
 /** A view's filters and whether it is embedded. */
 export type PageFilters = ViewFilters & { embed?: '1' };
+
+/**
+ * The local time a list splits upcoming from past events at (page-views.repository.ts's
+ * conditions): now in the site's zone, to ten minutes, so a cached page serves ten minutes (the
+ * moment is a part of its cache key) and an event over this morning is past by then.
+ */
+export function upcomingMoment(ctx: RequestContext): string {
+  const now = utcToLocal(nowUtc(), zoneOrUtc(ctx.settings.timezone));
+  return `${now.slice(0, 15)}0:00`;
+}
 
 // --- Filters and the filter form -------------------------------------------------------------
 
