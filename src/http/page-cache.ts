@@ -6,11 +6,14 @@ import { readDataVersion } from '../db/data-version.js';
 import { pickFields } from './fields.js';
 import { etagOf } from './conditional.js';
 import { addVary } from './security.js';
+import { encodeBody, MIN_COMPRESSED, preferredCoding, type Coding } from './encodings.js';
 import { can, type Actor } from '../auth/roles.js';
 
 interface CachedResponse {
   /** Encoded once: sending stored bytes is what makes a cached page cheap. */
   body: Buffer;
+  /** The body compressed, once per coding a client asked for (encodings.ts). */
+  coded?: Partial<Record<Coding, Buffer>>;
   headers: Record<string, string>;
   /** Lets clients revalidate with If-None-Match and get a 304 without the body. */
   etag: string;
@@ -29,7 +32,7 @@ export class PageCache {
   readonly stats = { hits: 0, misses: 0 };
   private readonly entries = new LRUCache<string, CachedResponse>({
     maxSize: MAX_BYTES,
-    sizeCalculation: (e) => e.body.length + 256,
+    sizeCalculation: sizeOf,
   });
 
   constructor(private readonly db: Db) {}
@@ -62,13 +65,13 @@ export class PageCache {
     void reply.header('ETag', cached.etag);
     addVary(reply, 'Accept-Encoding');
     if (notModified(request, cached.etag, null)) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(cached.body);
+    return reply.type('application/json; charset=utf-8').send(bodyFor(request, reply, this.entries, key, cached));
   }
 
   private readonly raw = new LRUCache<string, RawCached>({
     maxSize: MAX_RAW_BYTES,
     maxEntrySize: MAX_RAW_ENTRY,
-    sizeCalculation: (e) => e.body.length + 256,
+    sizeCalculation: sizeOf,
   });
 
   /**
@@ -96,7 +99,7 @@ export class PageCache {
       for (const [name, value] of Object.entries(cached.headers)) void reply.header(name, value);
       void reply.header('ETag', etag).header('Last-Modified', cached.lastModified);
       if (notModified(request, etag, cached.lastModified)) return reply.code(304).send();
-      return reply.type(cached.type).send(cached.body);
+      return reply.type(cached.type).send(bodyFor(request, reply, this.raw, key, cached));
     }
     // Only a response that was sent carries the tag (an error never does), so a match is one.
     if (notModified(request, etag, null)) return reply.header('ETag', etag).code(304).send();
@@ -141,6 +144,35 @@ export class PageCache {
  * `private, no-store` afterwards (security.ts); problem pages say `no-store` themselves.
  */
 const REVALIDATE = 'public, max-age=0, must-revalidate';
+
+/** What an entry holds in memory: its bytes in every coding made so far. */
+function sizeOf(entry: CachedResponse): number {
+  return entry.body.length + (entry.coded?.br?.length ?? 0) + (entry.coded?.gzip?.length ?? 0) + 256;
+}
+
+/**
+ * A cached body in the coding the client prefers, made once and kept with the entry (set again,
+ * so the cache counts its new size); the identity bytes when it accepts none or the body is small.
+ * @fastify/compress passes an answer that has a Content-Encoding as it is.
+ */
+function bodyFor<E extends CachedResponse>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cache: LRUCache<string, E>,
+  key: string,
+  entry: E,
+): Buffer {
+  const coding = entry.body.length >= MIN_COMPRESSED ? preferredCoding(request.headers['accept-encoding']) : null;
+  if (coding === null) return entry.body;
+  let bytes = entry.coded?.[coding];
+  if (bytes === undefined) {
+    bytes = encodeBody(entry.body, coding);
+    entry.coded = { ...entry.coded, [coding]: bytes };
+    cache.set(key, entry);
+  }
+  void reply.header('Content-Encoding', coding);
+  return bytes;
+}
 
 /** A response in another format than this API's JSON: its bytes, or chunks sent as they are made. */
 export interface RawResponse {

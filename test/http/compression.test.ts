@@ -74,6 +74,22 @@ for (const backend of backends()) {
       await threeWays(stylesheet);
     });
 
+    it('follows the weights of Accept-Encoding, from the cache as afresh', async () => {
+      const url = '/events/month/2027-03/';
+      const cases: [string, string | undefined][] = [
+        ['gzip;q=1, br;q=0.5', 'gzip'],
+        ['br;q=0, gzip', 'gzip'],
+        ['*', 'br'],
+        ['br;q=0, gzip;q=0', undefined],
+        ['identity', undefined],
+        ['deflate', undefined],
+      ];
+      for (const [header, expected] of cases) {
+        const res = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': header } });
+        assert.equal(res.headers['content-encoding'], expected, header);
+      }
+    });
+
     it('leaves small answers as they are', async () => {
       const res = await t.app.inject({
         method: 'GET',

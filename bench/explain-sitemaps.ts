@@ -1,0 +1,96 @@
+import { sql } from 'kysely';
+import { parseArgs } from 'node:util';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { connect, migrate } from '../src/db/connect.js';
+import { dialectOf } from '../src/db/dialect.js';
+import { createUser } from '../src/modules/users/user.service.js';
+import { seed } from './seed.js';
+
+/**
+ * The plans and times of the sitemaps' statements on a large seeded calendar (or one it seeds):
+ * the index (a language's files found by stepping over its keys) and a file from the middle of
+ * the events, each answered in process with the statements captured and explained
+ * (`EXPLAIN QUERY PLAN` on SQLite, `EXPLAIN (ANALYZE)` on PostgreSQL, which runs them again).
+ *
+ *   npx tsx bench/explain-sitemaps.ts --data-dir /tmp/m1 [--events 1000000]
+ *   npx tsx bench/explain-sitemaps.ts --database-url postgres://postgres@127.0.0.1:5432/m1
+ */
+const { values: args } = parseArgs({
+  options: {
+    'data-dir': { type: 'string' },
+    'database-url': { type: 'string' },
+    events: { type: 'string', default: '1000000' },
+  },
+});
+const captured: { sql: string; ms: number; parameters: readonly unknown[] }[] = [];
+let capturing = false;
+/** One of each distinct statement, explained at the end. */
+const pending: typeof captured = [];
+const storage = await connect({
+  dataDir: args['data-dir'] ?? './data',
+  databaseUrl: args['database-url'],
+  onQuery: (text, ms, parameters) => void (capturing && captured.push({ sql: text, ms, parameters })),
+});
+const db = storage.db;
+await migrate(db);
+const postgres = dialectOf(db) === 'postgres';
+if (!(await db.selectFrom('events').select('id').limit(1).executeTakeFirst())) {
+  const author = (await createUser(db, { username: 'explain', role: 'administrator' })).user.id;
+  await seed(db, Number(args.events), author);
+}
+const config = loadConfig({
+  DATA_DIR: args['data-dir'] ?? './data',
+  LOG_LEVEL: 'silent',
+  CAL_MAX_EVENT_LOOP_DELAY_MS: '0',
+  ...(args['database-url'] ? { DATABASE_URL: args['database-url'] } : {}),
+});
+const app = await buildApp(config, { storage, logger: false });
+await app.ready();
+capturing = true;
+
+const count = await db
+  .selectFrom('events')
+  .select((eb) => eb.fn.countAll<number>().as('n'))
+  .executeTakeFirstOrThrow();
+console.log(`${Number(count.n)} events, ${postgres ? 'PostgreSQL' : 'SQLite'}`);
+
+const index = await app.inject({ url: '/sitemap.xml' });
+const files = [...index.body.matchAll(/<loc>[^<]*\/(sitemap-en-\d+\.xml)<\/loc>/g)].map((m) => m[1]!);
+report('index', index.statusCode, `${files.length} English files`);
+const middle = files[Math.floor(files.length / 2)] ?? 'sitemap-en-2.xml';
+const file = await app.inject({ url: `/${middle}` });
+report(`file ${middle}`, file.statusCode, `${(file.rawPayload.length / 1e6).toFixed(1)} MB`);
+const brotli = await app.inject({ url: `/${middle}`, headers: { 'accept-encoding': 'br' } });
+console.log(`\n${middle} with brotli: ${(brotli.rawPayload.length / 1e6).toFixed(2)} MB`);
+
+function report(name: string, status: number, what: string): void {
+  const statements = captured
+    .splice(0)
+    .filter((q) => /^\s*select/i.test(q.sql) && !/from "settings"|data_version/.test(q.sql));
+  const total = statements.reduce((sum, q) => sum + q.ms, 0);
+  console.log(`\n## ${name}: ${status}, ${what}, ${statements.length} statements, ${total.toFixed(0)} ms in SQL`);
+  // One of each distinct statement: the steps of a plan differ only by their parameters.
+  const seen = new Set<string>();
+  for (const q of statements) {
+    if (seen.has(q.sql)) continue;
+    seen.add(q.sql);
+    pending.push(q);
+  }
+}
+for (const q of pending) {
+  let placeholder = 0;
+  const text = q.sql
+    .replace(/\$(\d+)/g, (_, n: string) => literal(q.parameters[Number(n) - 1]))
+    .replace(/\?/g, () => literal(q.parameters[placeholder++]));
+  const plan = await sql
+    .raw(postgres ? `explain (analyze, costs off) ${text}` : `explain query plan ${text}`)
+    .execute(db);
+  console.log(`\n- ${q.ms.toFixed(2)} ms: ${text.replace(/\s+/g, ' ').slice(0, 220)}`);
+  for (const line of plan.rows as Record<string, unknown>[])
+    console.log(`    ${String(line['QUERY PLAN'] ?? line['detail'])}`);
+}
+function literal(value: unknown): string {
+  return typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
+}
+await app.close();
