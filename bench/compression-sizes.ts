@@ -11,15 +11,16 @@ const service = await startRealisticService();
 try {
   const { app } = service.service;
   const month = service.seed.months[0];
+  const pages = service.seed.pages;
   const page = await app.inject({ url: '/events/' });
   const stylesheet = /<link rel="stylesheet" href="([^"]+)"/.exec(page.body)?.[1] ?? '/events/';
   const urls: [string, string][] = [
     ['API, 10 events', '/cal/events/v1/events?per_page=10'],
     ['API, 50 events', '/cal/events/v1/events?per_page=50'],
     ['month page', `/events/month/${month}/`],
-    ['week page', `/events/week/${month}-15/`],
+    ['week page', pages['week'] ?? '/events/week/'],
     ['list page', '/events/list/'],
-    ['event page', Object.values(service.seed.pages)[0] ?? '/events/'],
+    ['event page', pages['event'] ?? '/events/'],
     ['iCalendar feed', '/cal/events/v1/events?format=ical'],
     ['JSON-LD list', '/cal/events/v1/events?format=jsonld'],
     ['stylesheet', stylesheet],
