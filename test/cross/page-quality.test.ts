@@ -210,6 +210,8 @@ interface Lhr {
       score: number | null;
       scoreDisplayMode: string;
       details?: unknown;
+      explanation?: string;
+      errorMessage?: string;
       displayValue?: string;
     }
   >;
@@ -222,6 +224,9 @@ function failingAudits(lhr: Lhr, categoryId: string): string[] {
     if (!audit || audit.score === null || audit.score >= 1 || ref.weight === 0) return [];
     const items = ((audit.details as { items?: unknown[] } | undefined)?.items ?? []).slice(0, 8);
     const shown = items.map((item) => `      ${JSON.stringify(item).slice(0, 400)}`).join('\n');
-    return [`  [${categoryId}] ${audit.id}: ${audit.title} (score ${audit.score})${shown ? `\n${shown}` : ''}`];
+    const why = audit.explanation ?? audit.errorMessage;
+    return [
+      `  [${categoryId}] ${audit.id}: ${audit.title} (score ${audit.score})${why ? `: ${why}` : ''}${shown ? `\n${shown}` : ''}`,
+    ];
   });
 }
