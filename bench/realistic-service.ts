@@ -93,14 +93,21 @@ export interface RealisticService {
 
 /**
  * A service on a fresh SQLite database in a temporary folder, listening on a free port, filled
- * with the realistic seed (its pictures served on another port), the map without tiles.
+ * with the realistic seed (its pictures served on another port), the map without tiles, the
+ * site's zone Europe/Paris.
  */
 export async function startRealisticService(
   options: { month?: string; env?: Record<string, string> } = {},
 ): Promise<RealisticService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-realistic-'));
   const images = await startImageServer();
-  const service = await openService({ DATA_DIR: dataDir, ...tilesOff(), ...options.env });
+  // The seed's city is Strasbourg: its zone, so pages show local times as a site there would.
+  const service = await openService({
+    DATA_DIR: dataDir,
+    CAL_TIMEZONE: 'Europe/Paris',
+    ...tilesOff(),
+    ...options.env,
+  });
   const base = (await service.app.listen({ port: 0, host: '127.0.0.1' })).replace(/\/$/, '');
   const seed = await seedRealistic(service.app, {
     authorization: service.authorization,
