@@ -1,5 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -174,3 +177,40 @@ for (const backend of backends()) {
     });
   });
 }
+
+describe('compression of the admin application’s files', () => {
+  let t: TestApp;
+  const script = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word ${i}`))};\n`;
+
+  before(async () => {
+    // A stand-in for the built admin: its page and two hashed files, a script and a picture.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-admin-'));
+    fs.mkdirSync(path.join(dir, 'assets'));
+    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Admin</title>');
+    fs.writeFileSync(path.join(dir, 'assets', 'index-abc123.js'), script);
+    fs.writeFileSync(path.join(dir, 'assets', 'logo-abc123.png'), Buffer.alloc(4096, 7));
+    t = await createTestApp('sqlite', {}, { adminDir: dir });
+  });
+
+  after(() => t.close());
+
+  it('compresses the scripts, never the pictures, and keeps their 304', async () => {
+    const js = await t.app.inject({ url: '/admin/assets/index-abc123.js', headers: { 'accept-encoding': 'br' } });
+    assert.equal(js.statusCode, 200);
+    assert.equal(js.headers['content-encoding'], 'br');
+    assert.equal(brotliDecompressSync(js.rawPayload).toString(), script);
+    assert.match(String(js.headers['cache-control']), /immutable/);
+    const again = await t.app.inject({
+      url: '/admin/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'br', 'if-none-match': String(js.headers['etag']) },
+    });
+    assert.equal(again.statusCode, 304);
+    const png = await t.app.inject({
+      url: '/admin/assets/logo-abc123.png',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    assert.equal(png.statusCode, 200);
+    assert.equal(png.headers['content-encoding'], undefined, 'a picture is compressed already');
+    assert.equal(png.rawPayload.length, 4096);
+  });
+});
