@@ -14,18 +14,19 @@ export interface BrowserPolicy {
 /**
  * The Content-Security-Policy of every answer but the admin's, with who may frame it: the site's
  * own stylesheet and images, the embeds the sanitizer keeps; no plugins, no forms to other sites,
- * no `<base>`. Scripts only where `scripts` says so (the public pages: the map view's Leaflet and
- * its markers, served from /assets/), then `'self'` only, never `'unsafe-inline'`, so a script
- * slipped into content still cannot run; JSON answers and the rest allow none.
+ * no `<base>`. A public page (`page`) may also run the site's own scripts (the map view's Leaflet
+ * and its markers, served from /assets/), `'self'` only, never `'unsafe-inline'`, so a script
+ * slipped into content still cannot run, and frame the site's own pages (the embed snippet page
+ * previews the embed); JSON answers and the rest allow neither.
  */
-export function contentSecurityPolicy(frameAncestors: readonly string[], scripts = false): Record<string, string[]> {
+export function contentSecurityPolicy(frameAncestors: readonly string[], page = false): Record<string, string[]> {
   return {
     'default-src': ["'none'"],
-    ...(scripts ? { 'script-src': ["'self'"] } : {}),
+    ...(page ? { 'script-src': ["'self'"] } : {}),
     'style-src': ["'self'"],
     'img-src': ["'self'", 'https:', 'http:', 'data:'],
     'media-src': ["'self'", 'https:'],
-    'frame-src': EMBED_HOSTS.map((host) => `https://${host}`),
+    'frame-src': [...(page ? ["'self'"] : []), ...EMBED_HOSTS.map((host) => `https://${host}`)],
     'frame-ancestors': [...frameAncestors],
     'base-uri': ["'none'"],
     'form-action': ["'self'"],
@@ -44,13 +45,17 @@ const serializePolicy = (directives: Record<string, string[]>): string =>
     .join(';');
 
 /**
- * The policy of a public page, which may run the site's own scripts. A page asked for as an embed
- * (`?embed=1`, shown inside another site's `<iframe>`) is framed by CAL_EMBED_ORIGINS instead of
- * CAL_FRAME_ANCESTORS, with no X-Frame-Options that would say otherwise (a browser obeying both
- * would refuse an origin the policy allows).
+ * The policy of a public page. A page asked for as an embed (`?embed=1`, shown inside another
+ * site's `<iframe>`) is framed by CAL_EMBED_ORIGINS instead of CAL_FRAME_ANCESTORS, and by the site
+ * itself (its snippet page shows a preview) unless that says `'none'`, with no X-Frame-Options
+ * that would say otherwise (a browser obeying both would refuse an origin the policy allows).
  */
 export function pagePolicy(reply: FastifyReply, policy: BrowserPolicy, embed: boolean): void {
-  const ancestors = embed ? policy.embedOrigins : policy.frameAncestors;
+  const ancestors = !embed
+    ? policy.frameAncestors
+    : policy.embedOrigins.includes("'none'")
+      ? policy.embedOrigins
+      : [...new Set(["'self'", ...policy.embedOrigins])];
   void reply.header('Content-Security-Policy', serializePolicy(contentSecurityPolicy(ancestors, true)));
   const frameOptions = frameOptionsOf(ancestors);
   if (frameOptions) void reply.header('X-Frame-Options', frameOptions.toUpperCase());

@@ -112,7 +112,8 @@ for (const backend of backends()) {
       for (const url of ['/events/?embed=1', '/events/list/?embed=1', '/event/no-such-event/?embed=1']) {
         const res = await t.request({ method: 'GET', url });
         const framed = String(res.headers['content-security-policy']);
-        assert.match(framed, new RegExp(`frame-ancestors ${PARTNER}(;|$)`), url);
+        assert.match(framed, new RegExp(`frame-ancestors 'self' ${PARTNER}(;|$)`), url);
+        assert.match(framed, /frame-src 'self' /, `${url}: the snippet page previews the embed`);
         assert.match(framed, /default-src 'none'/, url);
         assert.equal(res.headers['x-frame-options'], undefined, `${url}: nothing that contradicts the policy`);
       }
