@@ -2,6 +2,7 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { CHROMIUM_FLAGS, startRealisticService, type RealisticService } from '../../bench/realistic-service.js';
@@ -47,6 +48,19 @@ function notRouted(page: Fetched): string | false {
   return page.status === 404 && page.kind !== 'not-found'
     ? `${page.path} answers 404: the ${page.kind} view is not routed yet`
     : false;
+}
+
+/** Bytes on the wire of a GET with that Accept-Encoding (fetch would decode them). */
+function wireBytes(url: string, encoding: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { 'accept-encoding': encoding } }, (response) => {
+        let bytes = 0;
+        response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        response.on('end', () => resolve(bytes));
+      })
+      .on('error', reject);
+  });
 }
 
 interface VnuMessage {
@@ -107,6 +121,22 @@ describe('page quality on the realistic calendar', () => {
       assert.equal(page.status, page.kind === 'not-found' ? 404 : 200, `${page.kind}: ${page.path}`);
       assert.match(page.body, /^<!doctype html>/i, `${page.kind} is a page`);
     }
+  });
+
+  it('reports the size of each page, plain and compressed (for the note; not asserted)', async (t) => {
+    const stylesheet = /<link rel="stylesheet" href="([^"]+)"/.exec(fetched.get('month')!.body)?.[1];
+    const targets = [...fetched.values()].map((page) => [page.kind, page.path] as const);
+    if (stylesheet) targets.push(['stylesheet', stylesheet]);
+    for (const [, src] of (fetched.get('map')?.body ?? '').matchAll(/<script[^>]* src="([^"]+)"/g))
+      targets.push([`map script ${src}`, src!]);
+    const lines = [];
+    for (const [kind, pagePath] of targets) {
+      const sizes = [];
+      for (const encoding of ['identity', 'gzip', 'br'])
+        sizes.push(await wireBytes(`${service.base}${pagePath}`, encoding));
+      lines.push(`${kind}: ${sizes.map((n) => `${(n / 1024).toFixed(1)}`).join(' / ')} KB`);
+    }
+    t.diagnostic(`sizes (plain / gzip / brotli):\n${lines.join('\n')}`);
   });
 
   it('Nu Html Checker: no error on any kind of page', { skip: javaSkip }, async (t) => {
