@@ -130,4 +130,23 @@ describe('calendar views in a browser [sqlite]', { skip: browserSkip }, () => {
     assert.ok(await page.getByLabel('Category').isVisible(), 'the form stays open while filtered');
     await page.close();
   });
+
+  it('shows the snippet page with its code and a live preview of the embedded view', async () => {
+    const page = await open('/events/embed/', 1280);
+    await page.getByLabel('View', { exact: true }).selectOption('photo');
+    await page.getByLabel('Category').selectOption('jazz');
+    await page.getByRole('button', { name: 'Show the code' }).click();
+    await page.waitForURL(/view=photo/);
+    const code = await page.getByLabel('Code to paste into your page').inputValue();
+    assert.match(
+      code,
+      /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/events\/photo\/\?category=jazz&embed=1" title="[^"]+" /,
+    );
+    const frame = page.frameLocator('iframe.cal-embed-preview');
+    await frame.locator('.cal-card').first().waitFor();
+    assert.equal(await frame.locator('header.site-header').count(), 0);
+    assert.ok((await frame.locator('.cal-card h2 a').first().getAttribute('target')) === '_top');
+    assert.deepEqual(await axeFindings(page, 'embed'), []);
+    await page.close();
+  });
 });

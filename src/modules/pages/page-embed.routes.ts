@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { originOf } from '../../http/context.js';
 import { queryString, type PagePaths } from './page.links.js';
@@ -21,10 +21,24 @@ function viewPath(paths: PagePaths, view: EmbedView): string {
   return view === 'month' ? paths.month() : paths[view]();
 }
 
+/**
+ * The preview frames one of our own pages: the pages' policy lets them frame only the video hosts
+ * stored content may embed, so this page alone adds its own origin to `frame-src`.
+ */
+function framesSelf(reply: FastifyReply): void {
+  const policy = reply.getHeader('content-security-policy');
+  if (typeof policy === 'string' && !/(^|;)\s*frame-src 'self'/.test(policy))
+    void reply.header('Content-Security-Policy', policy.replace(/(^|;)(\s*)frame-src /, "$1$2frame-src 'self' "));
+}
+
 export function embedPages(fastify: FastifyInstance, pages: PageRenderer): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = app.services.storage;
-  app.get('/events/embed', { schema: { ...PAGE, querystring: PageQuery }, config: PUBLIC }, (request, reply) =>
+  const onSend = async (_request: unknown, reply: FastifyReply, payload: unknown) => {
+    framesSelf(reply);
+    return payload;
+  };
+  app.get('/events/embed', { schema: { ...PAGE, querystring: PageQuery }, config: PUBLIC, onSend }, (request, reply) =>
     pages.respond(request, reply, [], async (scope) => {
       const { m } = scope;
       const query = request.query;
