@@ -42,7 +42,14 @@ const TAXONOMY = { category: 'cal_events_cat', tag: 'post_tag' } as const;
  * Where each source's rows are, their order and what makes one public. The published and listed
  * conditions are literals, so that SQLite matches the partial index on them.
  */
-function specOf(source: SitemapSource): { table: string; sort: string; modified: boolean; where: RawBuilder<SqlBool> } {
+function specOf(source: SitemapSource): {
+  table: string;
+  sort: string;
+  /** The sort column is unique in a language: keyed by it alone, as its index is. */
+  unique?: true;
+  modified: boolean;
+  where: RawBuilder<SqlBool>;
+} {
   switch (source) {
     case 'event':
       return {
@@ -59,6 +66,7 @@ function specOf(source: SitemapSource): { table: string; sort: string; modified:
       return {
         table: 'terms',
         sort: 'slug',
+        unique: true,
         modified: false,
         where: sql<SqlBool>`taxonomy = ${TAXONOMY[source]} and count > 0`,
       };
@@ -76,7 +84,13 @@ async function readRange(
 ): Promise<SitemapRow[]> {
   const spec = specOf(source);
   const sort = sql.ref(spec.sort);
-  const after = from === null ? sql`` : sql` and (${sort}, id) >= (${from.sort}, ${from.id})`;
+  const after =
+    from === null
+      ? sql``
+      : spec.unique
+        ? sql` and ${sort} >= ${from.sort}`
+        : sql` and (${sort}, id) >= (${from.sort}, ${from.id})`;
+  const order = spec.unique ? sort : sql`${sort}, id`;
   const modified = spec.modified ? sql.ref('modified_utc') : sql`null`;
   // Stepping over a file reads keys only (the index's own columns); a file reads its rows.
   const columns = skip > 0 ? sql`'' as slug, 0 as trid` : sql`slug, trid`;
@@ -84,7 +98,7 @@ async function readRange(
     select id, ${columns}, ${sort} as sort, ${skip > 0 ? sql`null` : modified} as modified
     from ${sql.table(spec.table)}
     where lang = ${lang} and ${spec.where}${after}
-    order by ${sort}, id
+    order by ${order}
     limit ${limit} offset ${skip}`.execute(db);
   return rows.map((row) => ({
     id: Number(row.id),
