@@ -93,6 +93,16 @@ for (const backend of backends()) {
       }
     });
 
+    it('keeps Vary’s other names beside Accept-Encoding', async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/events/list/',
+        headers: { 'accept-encoding': 'gzip', cookie: 'theme=dark' },
+      });
+      assert.equal(res.headers['content-encoding'], 'gzip');
+      assert.deepEqual(varyOf(res.headers).sort(), ['accept-encoding', 'authorization', 'cookie']);
+    });
+
     it('leaves small answers as they are', async () => {
       const res = await t.app.inject({
         method: 'GET',
