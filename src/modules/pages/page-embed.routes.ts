@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { originOf } from '../../http/context.js';
 import { queryString, type PagePaths } from './page.links.js';
@@ -21,24 +21,10 @@ function viewPath(paths: PagePaths, view: EmbedView): string {
   return view === 'month' ? paths.month() : paths[view]();
 }
 
-/**
- * The preview frames one of our own pages: the pages' policy lets them frame only the video hosts
- * stored content may embed, so this page alone adds its own origin to `frame-src`.
- */
-function framesSelf(reply: FastifyReply): void {
-  const policy = reply.getHeader('content-security-policy');
-  if (typeof policy === 'string' && !/(^|;)\s*frame-src 'self'/.test(policy))
-    void reply.header('Content-Security-Policy', policy.replace(/(^|;)(\s*)frame-src /, "$1$2frame-src 'self' "));
-}
-
 export function embedPages(fastify: FastifyInstance, pages: PageRenderer): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = app.services.storage;
-  const onSend = async (_request: unknown, reply: FastifyReply, payload: unknown) => {
-    framesSelf(reply);
-    return payload;
-  };
-  app.get('/events/embed', { schema: { ...PAGE, querystring: PageQuery }, config: PUBLIC, onSend }, (request, reply) =>
+  app.get('/events/embed', { schema: { ...PAGE, querystring: PageQuery }, config: PUBLIC }, (request, reply) =>
     pages.respond(request, reply, [], async (scope) => {
       const { m } = scope;
       const query = request.query;
@@ -55,6 +41,7 @@ export function embedPages(fastify: FastifyInstance, pages: PageRenderer): void 
       await pageFilter(db, request.ctx, q); // an unknown category or tag is the form's 400, not the frame's
       const form = await filterForm(db, scope, filters, q);
       const src = viewPath(scope.paths, view) + queryString({ ...filters, embed: '1' });
+      // The frame takes its width from the page it sits on (a style: HTML's width attribute is in pixels).
       const title = `${m.siteName}: ${view === 'photo' ? m.photo : m[view]}`;
       return {
         template: 'embed',
@@ -66,7 +53,7 @@ export function embedPages(fastify: FastifyInstance, pages: PageRenderer): void 
           views: EMBED_VIEWS.map((v) => ({ value: v, label: v === 'photo' ? m.photo : m[v] })),
           heights: HEIGHT,
           preview: { src, title, height },
-          snippet: `<iframe src="${originOf(request)}${src}" title="${title.replace(/"/g, '&quot;')}" width="100%" height="${height}" loading="lazy" style="border:0"></iframe>`,
+          snippet: `<iframe src="${originOf(request)}${src}" title="${title.replace(/"/g, '&quot;')}" height="${height}" loading="lazy" style="width:100%;border:0"></iframe>`,
         },
       };
     }),

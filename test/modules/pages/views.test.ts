@@ -210,6 +210,8 @@ for (const backend of backends()) {
     it('writes the <iframe> of a view and its filters on the snippet page', async () => {
       const html = await page('/events/embed/?view=list&category=jazz&height=600');
       assert.equal(html.querySelector('meta[name=robots]')!.getAttribute('content'), 'noindex');
+      const res = await t.request({ method: 'GET', url: '/events/embed/' });
+      assert.match(String(res.headers['content-security-policy']), /frame-src 'self' /, 'the preview frames our page');
       const code = html.querySelector('textarea#e-code')!;
       assert.ok(code.hasAttribute('readonly'));
       assert.ok(html.querySelector('label[for=e-code]'));
@@ -224,7 +226,7 @@ for (const backend of backends()) {
       assert.equal(src.searchParams.get('category'), 'jazz');
       assert.equal(src.searchParams.get('embed'), '1');
       assert.equal(frame.getAttribute('height'), '600');
-      assert.equal(frame.getAttribute('width'), '100%');
+      assert.equal(frame.getAttribute('style'), 'width:100%;border:0');
       assert.equal(frame.getAttribute('loading'), 'lazy');
       assert.ok(frame.getAttribute('title'));
       const preview = html.querySelector('iframe.cal-embed-preview')!;
