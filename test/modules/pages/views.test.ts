@@ -202,6 +202,17 @@ for (const backend of backends()) {
         assert.ok(a.getAttribute('href')!.includes('embed=1'));
         assert.equal(a.getAttribute('target'), undefined);
       }
+      for (const url of [`/events/day/${dayOf(2)}/?embed=1`, '/events/week/?embed=1', '/events/photo/?embed=1']) {
+        const html = await page(url);
+        assert.equal(html.querySelector('header.site-header'), null, url);
+        const nav = html.querySelectorAll('a[rel=prev], a[rel=next], a.past-link');
+        assert.ok(nav.length > 0, url);
+        for (const a of nav) {
+          assert.ok(a.getAttribute('href')!.includes('embed=1'), `${url}: ${a.getAttribute('href')}`);
+          assert.equal(a.getAttribute('target'), undefined);
+        }
+        for (const a of html.querySelectorAll('a[href^="/event/"]')) assert.equal(a.getAttribute('target'), '_top');
+      }
       const plain = await page('/events/list/');
       assert.ok(plain.querySelector('header.site-header'));
       assert.equal(plain.querySelector('.cal-list h3 a')!.getAttribute('target'), undefined);
