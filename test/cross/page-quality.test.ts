@@ -104,8 +104,8 @@ describe('page quality on the realistic calendar', () => {
       const response = await fetch(`${service.base}${pagePath}`);
       // Where a redirect ended (the week view may move to its first day): what the tools look at.
       const landed = new URL(response.url);
-      const path = `${landed.pathname}${landed.search}`;
-      fetched.set(kind, { kind, path, status: response.status, body: await response.text() });
+      const landedPath = `${landed.pathname}${landed.search}`;
+      fetched.set(kind, { kind, path: landedPath, status: response.status, body: await response.text() });
     }
   });
 
