@@ -18,7 +18,7 @@ import { utcToLocal, zoneOrUtc } from '../../lib/dates.js';
 import { excerpt } from '../../lib/redact.js';
 import { stripTags } from '../../lib/html.js';
 import { eventSummary } from './page.event.js';
-import { formats } from './page.i18n.js';
+import { formats, wallDate } from './page.i18n.js';
 import { pagePaths, queryString, type ViewFilters } from './page.links.js';
 import { PageProblem, type PageScope, type Translations } from './page.render.js';
 import { dayTotals, layoutGrid, pairsOf, type GridDay } from './page.grid.js';
@@ -163,7 +163,23 @@ function plainExcerpt(row: EventRow): string {
   return source === '' ? '' : excerpt(stripTags(source.slice(0, EXCERPT_READ)), EXCERPT_SHOWN);
 }
 
-/** A list's events as the API maps them, then as the list shows them (with its day, plain excerpt and picture). */
+const hourFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * An event's time of day as a list under day headings shows it ("7:00 – 9:30 PM", or "All day"):
+ * for an event that starts and ends on its day; '' for one lasting several days (its dates say it).
+ */
+function hoursOf(row: EventRow, scope: PageScope): string {
+  if (row.start_local.slice(0, 10) !== row.end_local.slice(0, 10)) return '';
+  if (row.all_day === 1) return scope.m.allDay;
+  let f = hourFormats.get(scope.lang);
+  if (!f)
+    hourFormats.set(scope.lang, (f = new Intl.DateTimeFormat(scope.lang, { timeStyle: 'short', timeZone: 'UTC' })));
+  const [start, end] = [wallDate(row.start_local), wallDate(row.end_local)];
+  return end.getTime() <= start.getTime() ? f.format(start) : f.formatRange(start, end);
+}
+
+/** A list's events as the API maps them, then as the list shows them (with its day, hours, plain excerpt and picture). */
 export async function summaries(db: Db, ctx: RequestContext, scope: PageScope, rows: EventRow[]) {
   const relations = await loadEventRelations(db, rows, ctx, false);
   return rows.map((row) => {
@@ -172,6 +188,7 @@ export async function summaries(db: Db, ctx: RequestContext, scope: PageScope, r
     return {
       ...eventSummary(event, scope.paths, scope.lang),
       day: row.start_local.slice(0, 10),
+      hours: hoursOf(row, scope),
       text: plainExcerpt(row),
       picture: image && /^https?:\/\//i.test(image.url) ? { src: image.url } : null,
     };

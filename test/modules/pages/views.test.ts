@@ -81,6 +81,8 @@ for (const backend of backends()) {
       const jazz = html.querySelectorAll('article').find((a) => a.querySelector('h3')!.text === 'Jazz Night')!;
       assert.equal(jazz.querySelector('.excerpt')!.text, 'Bring friends & chairs.');
       assert.equal(jazz.querySelector('.venue a')!.text, 'Harbour Hall');
+      // Under its day's heading, an event of that day says its hours only.
+      assert.match(jazz.querySelector('.dates time')!.text, /^8:00\s*–\s*10:00\s*PM$/u);
       const talk = html.querySelectorAll('article').find((a) => a.querySelector('h3')!.text === 'Morning Talk')!;
       const excerpt = talk.querySelector('.excerpt')!.text;
       assert.ok(excerpt.endsWith('…') && excerpt.length <= 220 && !excerpt.includes('<'), excerpt);
