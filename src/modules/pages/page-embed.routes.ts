@@ -31,7 +31,7 @@ export function embedPages(fastify: FastifyInstance, pages: PageRenderer): void 
       const asked = param(query, 'view') || 'month';
       const view = EMBED_VIEWS.find((v) => v === asked);
       if (!view) throw new PageProblem(400, `${m.embedView}: ${asked.slice(0, 40)}?`);
-      const rawHeight = param(query, 'height');
+      const rawHeight = param(query, 'height').slice(0, 12);
       const height = rawHeight === '' ? HEIGHT.default : Number(rawHeight);
       if (!Number.isInteger(height) || height < HEIGHT.min || height > HEIGHT.max)
         throw new PageProblem(400, `${m.embedHeight}: ${HEIGHT.min}–${HEIGHT.max}.`);
