@@ -2,6 +2,7 @@ import FindMyWay, { type HTTPVersion, type Instance } from 'find-my-way';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { TSchema } from 'typebox';
 import { noRoute, sendError, ApiError } from './errors.js';
+import { SLUG_MAX_ENCODED_LENGTH } from '../lib/slug.js';
 
 export interface Endpoint {
   methods: string[];
@@ -25,7 +26,10 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export class RouteTable {
   readonly entries: RouteEntry[] = [];
   private readonly byUrl = new Map<string, RouteEntry>();
-  private readonly mirror: Instance<HTTPVersion.V1> = FindMyWay({ ignoreTrailingSlash: true });
+  private readonly mirror: Instance<HTTPVersion.V1> = FindMyWay({
+    ignoreTrailingSlash: true,
+    maxParamLength: SLUG_MAX_ENCODED_LENGTH,
+  });
 
   add(route: RouteOptions): void {
     // HEAD twins and the CORS preflight route are not part of the API's route table.
