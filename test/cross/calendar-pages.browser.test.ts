@@ -162,6 +162,8 @@ for (const backend of backends()) {
 
     it('filters the month by category with the form', async () => {
       const page = await open('/events/month/2027-03/');
+      // The form is folded until asked for (it would take a phone's first screen).
+      await page.getByText('Filter events', { exact: true }).click();
       await page.selectOption('select[name=category]', 'jazz');
       await page.click('.cal-filters button[type=submit]');
       await page.waitForURL(/category=jazz/);

@@ -11,7 +11,8 @@ import { queryString } from './page.links.js';
 import { PageProblem, type PageRenderer } from './page.render.js';
 import { listSlice } from './page.repository.js';
 import { PAGE, PUBLIC, PageQuery, SlugParams } from './page.schema.js';
-import { LIST_PER_PAGE, pageFilter, pageNumber, summaries, translationPaths } from './page.service.js';
+import { LIST_PER_PAGE, pageFilter, pageNumber, summaries, translationPaths, upcomingMoment } from './page.service.js';
+import { notOverAt } from './page-views.repository.js';
 
 /** A page per venue and organizer (`/venue/town-hall/`): the record and its upcoming events, page by page. */
 export function linkedPages(fastify: FastifyInstance, pages: PageRenderer): void {
@@ -27,8 +28,10 @@ export function linkedPages(fastify: FastifyInstance, pages: PageRenderer): void
     app.get(
       `/${name}/:slug`,
       { schema: { ...PAGE, querystring: PageQuery, params: SlugParams }, config: PUBLIC },
-      (request, reply) =>
-        pages.respond(request, reply, [], async (scope) => {
+      (request, reply) => {
+        // Upcoming, as on the list view: what is not over at this moment (also the cache key's).
+        const now = upcomingMoment(request.ctx);
+        return pages.respond(request, reply, [now], async (scope) => {
           const { slug } = request.params;
           const row = await findLinkedBySlug(db, kind, slug, scope.lang);
           if (!row || row.status !== 'publish') throw new PageProblem(404);
@@ -37,7 +40,7 @@ export function linkedPages(fastify: FastifyInstance, pages: PageRenderer): void
           const slice = await listSlice(
             db,
             request.ctx,
-            where,
+            [...where, notOverAt(now)],
             { from: scope.today },
             (page - 1) * LIST_PER_PAGE,
             LIST_PER_PAGE,
@@ -68,7 +71,8 @@ export function linkedPages(fastify: FastifyInstance, pages: PageRenderer): void
               earlier: page > 1 ? base + queryString({ page: page - 1 }) : null,
             },
           };
-        }),
+        });
+      },
     );
   }
 }

@@ -10,7 +10,16 @@ import { mapVenues, onTheMap, unmappedCount } from './page-map.repository.js';
 import type { PageRenderer, PageScope } from './page.render.js';
 import { listSlice, spanningEvents, type ListSlice } from './page.repository.js';
 import { PAGE, PUBLIC, PageQuery } from './page.schema.js';
-import { filterForm, listParams, pageFilter, pageNumber, summaries, viewFilters } from './page.service.js';
+import {
+  filterForm,
+  listParams,
+  pageFilter,
+  pageNumber,
+  summaries,
+  upcomingMoment,
+  viewFilters,
+} from './page.service.js';
+import { notOverAt } from './page-views.repository.js';
 
 /**
  * The map view (`/events/map/`): the upcoming events whose venue has coordinates, page by page as
@@ -58,12 +67,14 @@ export function mapPages(fastify: FastifyInstance, pages: PageRenderer, assets: 
   const { db } = app.services.storage;
   const { mapTiles } = app.services.config;
 
-  app.get('/events/map', { schema: { ...PAGE, querystring: PageQuery }, config: PUBLIC }, (request, reply) =>
-    pages.respond(request, reply, [], async (scope) => {
+  app.get('/events/map', { schema: { ...PAGE, querystring: PageQuery }, config: PUBLIC }, (request, reply) => {
+    // Upcoming, as on the list view: what is not over at this moment (also the cache key's).
+    const now = upcomingMoment(request.ctx);
+    return pages.respond(request, reply, [now], async (scope) => {
       const filters = viewFilters(request.query);
       const page = pageNumber(request.query);
       const q = await listParams(db, scope, filters);
-      const { where } = await pageFilter(db, request.ctx, q);
+      const where = [...(await pageFilter(db, request.ctx, q)).where, notOverAt(now)];
       const offset = (page - 1) * MAP_PER_PAGE;
       const slice = await listSlice(
         db,
@@ -116,6 +127,6 @@ export function mapPages(fastify: FastifyInstance, pages: PageRenderer, assets: 
           later: slice.more ? link({ page: page + 1 }) : null,
         },
       };
-    }),
-  );
+    });
+  });
 }

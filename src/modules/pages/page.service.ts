@@ -17,7 +17,7 @@ import { nowUtc } from '../../lib/clock.js';
 import { utcToLocal, zoneOrUtc } from '../../lib/dates.js';
 import { excerpt } from '../../lib/redact.js';
 import { stripTags } from '../../lib/html.js';
-import { eventSummary } from './page.event.js';
+import { eventSummary, pageCost } from './page.event.js';
 import { formats, wallDate } from './page.i18n.js';
 import { pagePaths, queryString, type ViewFilters } from './page.links.js';
 import { PageProblem, type PageScope, type Translations } from './page.render.js';
@@ -186,7 +186,7 @@ export async function summaries(db: Db, ctx: RequestContext, scope: PageScope, r
     const event = toEventObject(row, relations, ctx, { single: false, blank: row.password !== '' });
     const image = row.image_id === null ? undefined : relations.images.get(row.image_id);
     return {
-      ...eventSummary(event, scope.paths, scope.lang),
+      ...eventSummary(event, scope.paths, scope.lang, pageCost(row, scope.m)),
       day: row.start_local.slice(0, 10),
       hours: hoursOf(row, scope),
       text: plainExcerpt(row),

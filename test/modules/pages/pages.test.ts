@@ -279,13 +279,13 @@ for (const backend of backends()) {
 
     it('lists upcoming events page by page, with the past reachable', async () => {
       const { html } = await page('/events/list/');
-      const titles = texts(html, '.cal-list h2');
+      const titles = texts(html, '.cal-list h3');
       assert.equal(titles[0], 'Spring Concert');
       assert.ok(titles.includes('Three-day Festival'));
       assert.ok(!titles.includes('Secret Draft'));
       assert.ok(hrefs(html, 'a.past-link')[0]!.includes('past=1'));
       const past = await page('/events/list/?past=1');
-      assert.deepEqual(texts(past.html, '.cal-list h2'), []);
+      assert.deepEqual(texts(past.html, '.cal-list h3'), []);
     });
 
     it('shows a day, venue, organizer, category and tag page', async () => {
@@ -295,23 +295,23 @@ for (const backend of backends()) {
       assert.deepEqual(texts(festival.html, '.cal-list h2'), ['Three-day Festival'], 'an event going on that day');
       const venue = await page('/venue/town-hall/');
       assert.equal(venue.html.querySelector('h1')!.text, 'Town Hall');
-      assert.deepEqual(texts(venue.html, '.cal-list h2'), ['Spring Concert', 'Three-day Festival']);
+      assert.deepEqual(texts(venue.html, '.cal-list h3'), ['Spring Concert', 'Three-day Festival']);
       assert.equal(
         venue.html.querySelector('nav.cal-languages a[hreflang=fr]')!.getAttribute('href'),
         '/fr/venue/mairie/',
       );
       const organizer = await page('/organizer/jazz-club/');
       assert.match(organizer.html.querySelector('.details')!.text, /club@example\.org/);
-      assert.deepEqual(texts(organizer.html, '.cal-list h2'), ['Spring Concert']);
+      assert.deepEqual(texts(organizer.html, '.cal-list h3'), ['Spring Concert']);
       const category = await page('/events/category/jazz/');
       assert.equal(category.html.querySelector('h1')!.text, 'Events: Jazz');
-      assert.deepEqual(texts(category.html, '.cal-list h2'), ['Spring Concert']);
+      assert.deepEqual(texts(category.html, '.cal-list h3'), ['Spring Concert']);
       assert.equal(
         category.html.querySelector('nav.cal-languages a[hreflang=fr]')!.getAttribute('href'),
         '/fr/events/category/jazz-fr/',
       );
       const tag = await page('/tag/outdoor/');
-      assert.deepEqual(texts(tag.html, '.cal-list h2'), ['Spring Concert']);
+      assert.deepEqual(texts(tag.html, '.cal-list h3'), ['Spring Concert']);
     });
 
     it('answers 404 in the site look and language, 410 for a trashed event, JSON for the API', async () => {
