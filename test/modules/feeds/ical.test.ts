@@ -208,7 +208,7 @@ for (const backend of backends()) {
       const res = await feed(WINDOW);
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.headers['content-type'], 'text/calendar; charset=utf-8');
-      assert.equal(res.headers['vary'], 'Accept, Authorization');
+      assert.equal(res.headers['vary'], 'Accept, Accept-Encoding, Authorization');
       const bytes = res.rawPayload;
       assert.ok(bytes.subarray(bytes.length - 2).equals(Buffer.from('\r\n')), 'the last line ends with CRLF');
       assert.equal(res.body.replace(/\r\n/g, '').includes('\n'), false, 'no bare LF');
