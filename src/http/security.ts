@@ -22,7 +22,9 @@ export interface BrowserPolicy {
 export function contentSecurityPolicy(frameAncestors: readonly string[], page = false): Record<string, string[]> {
   return {
     'default-src': ["'none'"],
-    ...(page ? { 'script-src': ["'self'"] } : {}),
+    // connect-src: a page may read its own site (crawlers' tools such as Lighthouse fetch
+    // robots.txt from inside the page); still nothing of other origins.
+    ...(page ? { 'script-src': ["'self'"], 'connect-src': ["'self'"] } : {}),
     'style-src': ["'self'"],
     'img-src': ["'self'", 'https:', 'http:', 'data:'],
     'media-src': ["'self'", 'https:'],

@@ -64,11 +64,10 @@
   const icon = L.icon({
     iconUrl: canvas.dataset.icon,
     iconRetinaUrl: canvas.dataset.icon2x,
-    shadowUrl: canvas.dataset.shadow,
+    // No shadow: Leaflet ships it at one resolution only, blurred on a phone's screen.
     iconSize: [25, 41],
     iconAnchor: [12, 41],
     popupAnchor: [1, -34],
-    shadowSize: [41, 41],
   });
   for (const marker of placed) {
     // alt and title name the venue: the marker is a focusable button that opens its popup with Enter.
