@@ -1,11 +1,6 @@
 import { sql } from 'kysely';
 import { parseArgs } from 'node:util';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { connect, migrate } from '../src/db/connect.js';
-import { dialectOf } from '../src/db/dialect.js';
-import { createUser } from '../src/modules/users/user.service.js';
-import { seed } from './seed.js';
+import { explainHarness } from './explain-harness.js';
 
 /**
  * The plans of the queries each kind of uncached list (issue 14, bench scenario 7) runs, on an
@@ -23,30 +18,11 @@ const { values: args } = parseArgs({
     events: { type: 'string', default: '100000' },
   },
 });
-const captured: { sql: string; ms: number; parameters: readonly unknown[] }[] = [];
-/** Statements are kept from the first request on (not those of seeding). */
-let capturing = false;
-const storage = await connect({
-  dataDir: args['data-dir'] ?? './data',
+const { db, app, postgres, captured } = await explainHarness({
+  dataDir: args['data-dir'],
   databaseUrl: args['database-url'],
-  onQuery: (text, ms, parameters) => void (capturing && captured.push({ sql: text, ms, parameters })),
+  events: Number(args.events),
 });
-const db = storage.db;
-await migrate(db);
-const postgres = dialectOf(db) === 'postgres';
-if (!(await db.selectFrom('events').select('id').limit(1).executeTakeFirst())) {
-  const author = (await createUser(db, { username: 'explain', role: 'administrator' })).user.id;
-  await seed(db, Number(args.events), author);
-}
-const config = loadConfig({
-  DATA_DIR: args['data-dir'] ?? './data',
-  LOG_LEVEL: 'silent',
-  CAL_MAX_EVENT_LOOP_DELAY_MS: '0',
-  ...(args['database-url'] ? { DATABASE_URL: args['database-url'] } : {}),
-});
-const app = await buildApp(config, { storage, logger: false });
-await app.ready();
-capturing = true;
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const venue = (await db.selectFrom('venues').select('id').orderBy('id').limit(1).executeTakeFirstOrThrow()).id;
