@@ -273,6 +273,14 @@ for (const backend of backends()) {
       assert.equal((await t.request({ method: 'GET', url: '/assets/leaflet.0000000000.js' })).statusCode, 404);
     });
 
+    it("should answer the site's 400 page for a bad filter or page, as the other views do", async () => {
+      for (const url of ['/events/map/?category=no-such', '/events/map/?venue=no-such', '/events/map/?page=0']) {
+        const res = await t.request({ method: 'GET', url });
+        assert.equal(res.statusCode, 400, url);
+        assert.match(String(res.headers['content-type']), /^text\/html/, url);
+      }
+    });
+
     it('should read the mapped events and the count through indexes', async () => {
       // Every statement the page runs, with its parameters, explained (PostgreSQL without sequential
       // scans: on a table this small it would rightly prefer them, which says nothing about a large one).
