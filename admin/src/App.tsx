@@ -9,6 +9,7 @@ import LocalOfferIcon from '@mui/icons-material/LocalOffer';
 import PersonIcon from '@mui/icons-material/Person';
 import WebhookIcon from '@mui/icons-material/Webhook';
 import CloudDownloadIcon from '@mui/icons-material/CloudDownload';
+import InboxIcon from '@mui/icons-material/Inbox';
 import { dataProvider } from './api/dataProvider';
 import { authProvider } from './api/authProvider';
 import { i18nProvider } from './i18n/i18nProvider';
@@ -42,6 +43,8 @@ const WebhookEdit = lazy(() => import('./webhooks/WebhookEdit'));
 const ImportList = lazy(() => import('./imports/ImportList'));
 const ImportCreate = lazy(() => import('./imports/ImportCreate'));
 const ImportShow = lazy(() => import('./imports/ImportShow'));
+const SubmissionList = lazy(() => import('./submissions/SubmissionList'));
+const SubmissionShow = lazy(() => import('./submissions/SubmissionShow'));
 const SettingsPage = lazy(() => import('./settings/SettingsPage'));
 const ProfilePage = lazy(() => import('./users/ProfilePage'));
 
@@ -108,6 +111,7 @@ function AdminApp() {
       />
       <Resource name="webhooks" icon={WebhookIcon} list={WebhookList} create={WebhookCreate} edit={WebhookEdit} />
       <Resource name="imports" icon={CloudDownloadIcon} list={ImportList} create={ImportCreate} show={ImportShow} />
+      <Resource name="submissions" icon={InboxIcon} list={SubmissionList} show={SubmissionShow} />
       <CustomRoutes>
         <Route path="/calendar" element={<EventCalendar />} />
         <Route path="/settings" element={<SettingsPage />} />

@@ -43,6 +43,8 @@ export const RESOURCES: Record<string, ResourceConfig> = {
   users: { path: `${ADMIN_API}/users`, paged: false },
   webhooks: { path: `${ADMIN_API}/webhooks`, paged: false },
   imports: { path: `${ADMIN_API}/imports`, paged: false },
+  // The public form's submissions: an array with X-Cal-Total, filtered by `state` (pending by default).
+  submissions: { path: `${ADMIN_API}/submissions`, paged: true, maxPerPage: 100 },
 };
 
 export function resourceConfig(resource: string): ResourceConfig {

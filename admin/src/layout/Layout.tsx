@@ -1,10 +1,19 @@
 import type { ReactNode } from 'react';
-import { AppBar, Layout as RaLayout, Menu, TitlePortal, usePermissions, useTranslate } from 'react-admin';
+import { AppBar, Layout as RaLayout, Menu, TitlePortal, useGetList, usePermissions, useTranslate } from 'react-admin';
+import InboxIcon from '@mui/icons-material/Inbox';
 import CalendarMonthIcon from '@mui/icons-material/CalendarMonth';
 import SettingsIcon from '@mui/icons-material/Settings';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import { can } from '../api/permissions';
 import type { Role } from '../api/session';
+
+/** "Pending submissions (N)": the queue of events from the public form, with how many wait (X-Cal-Total of one row). */
+function PendingSubmissionsItem() {
+  const translate = useTranslate();
+  const { total } = useGetList('submissions', { pagination: { page: 1, perPage: 1 }, filter: { state: 'pending' } });
+  const label = translate('cal.menu.submissions');
+  return <Menu.Item to="/submissions" primaryText={total ? `${label} (${total})` : label} leftIcon={<InboxIcon />} />;
+}
 
 /** The menu: the resources the role may open, the calendar beside the events, then settings and profile. */
 function AdminMenu() {
@@ -16,6 +25,7 @@ function AdminMenu() {
       {can(permissions, 'edit_posts') && (
         <Menu.Item to="/calendar" primaryText={translate('cal.menu.calendar')} leftIcon={<CalendarMonthIcon />} />
       )}
+      {can(permissions, 'edit_others_posts') && <PendingSubmissionsItem />}
       <Menu.ResourceItem name="venues" />
       <Menu.ResourceItem name="organizers" />
       <Menu.ResourceItem name="categories" />

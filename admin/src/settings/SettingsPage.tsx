@@ -7,6 +7,7 @@ import {
   minValue,
   NumberInput,
   RadioButtonGroupInput,
+  SelectInput,
   regex,
   required,
   ResourceContextProvider,
@@ -19,7 +20,9 @@ import {
   useTranslate,
   HttpError,
 } from 'react-admin';
+import Alert from '@mui/material/Alert';
 import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
 import { ADMIN_API, api } from '../api/http';
 import { changedFields } from '../api/dataProvider';
 import { useApiData } from '../users/useApiData';
@@ -30,6 +33,16 @@ interface Settings {
   geoloc_radius: number;
   geoloc_unit: 'mi' | 'km';
   site_url: string | null;
+  submissions: 'off' | 'users' | 'anyone';
+  submission_confirm: boolean;
+  spam_block_days: number;
+}
+
+/** GET /cal/admin/v1/mail: whether the service can send mail, and its outbox. */
+interface MailStatus {
+  enabled: boolean;
+  from: string | null;
+  outbox: { pending: number; sent: number; failed: number };
 }
 
 const PATH = `${ADMIN_API}/settings`;
@@ -40,6 +53,24 @@ function zoneChoices(current: string | undefined) {
   zones.add('UTC');
   if (current) zones.add(current);
   return [...zones].sort().map((zone) => ({ id: zone, name: zone.replace(/_/g, ' ') }));
+}
+
+/** Mail is configured by the environment, not here: the line says which, and how the outbox stands. */
+function MailLine() {
+  const translate = useTranslate();
+  const { data } = useApiData<MailStatus>(`${ADMIN_API}/mail`);
+  if (!data) return null;
+  const outbox = translate('cal.settings.mail_outbox', data.outbox);
+  return (
+    <CardContent sx={{ pb: 0 }}>
+      <Alert severity={data.enabled ? 'info' : 'warning'} role="status" sx={{ overflowWrap: 'anywhere' }}>
+        {data.enabled
+          ? translate('cal.settings.mail_on', { from: data.from ?? '' })
+          : translate('cal.settings.mail_off')}{' '}
+        {outbox}
+      </Alert>
+    </CardContent>
+  );
 }
 
 /** The site settings, every field of GET|PATCH /settings; Save sends what changed. */
@@ -65,6 +96,7 @@ export default function SettingsPage() {
   return (
     <Card sx={{ mt: 2 }}>
       <Title title={translate('cal.settings.title')} />
+      <MailLine />
       {data ? (
         <ResourceContextProvider value="settings">
           <SimpleForm
@@ -104,6 +136,24 @@ export default function SettingsPage() {
               fullWidth
               validate={[maxLength(2048), regex(/^https?:\/\/\S+$/i, 'cal.settings.url_invalid')]}
               helperText="cal.settings.site_url_help"
+            />
+            <SelectInput
+              source="submissions"
+              choices={[
+                { id: 'off', name: 'cal.settings.submissions_off' },
+                { id: 'users', name: 'cal.settings.submissions_users' },
+                { id: 'anyone', name: 'cal.settings.submissions_anyone' },
+              ]}
+              validate={required()}
+              helperText="cal.settings.submissions_help"
+            />
+            <BooleanInput source="submission_confirm" helperText="cal.settings.submission_confirm_help" />
+            <NumberInput
+              source="spam_block_days"
+              validate={[required(), minValue(0)]}
+              min={0}
+              step={1}
+              helperText="cal.settings.spam_block_days_help"
             />
           </SimpleForm>
         </ResourceContextProvider>

@@ -8,6 +8,7 @@ import {
   PasswordInput,
   required,
   SaveButton,
+  SelectInput,
   Title,
   useLocaleState,
   useLogout,
@@ -24,7 +25,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import LogoutIcon from '@mui/icons-material/Logout';
 import { ADMIN_API, api } from '../api/http';
-import { signOut } from '../api/session';
+import { can } from '../api/permissions';
+import { signOut, type Role } from '../api/session';
 import { formatUtc } from './dates';
 import { useApiData } from './useApiData';
 
@@ -34,7 +36,11 @@ interface Me {
   email: string;
   role: string;
   registered: string;
+  /** Mail about the public form's submissions (moderators only receive it). */
+  submission_mail?: SubmissionMail;
 }
+
+type SubmissionMail = 'none' | 'each' | 'digest';
 
 interface PasswordChange {
   current_password: string;
@@ -128,6 +134,45 @@ function ChangePassword() {
   );
 }
 
+/** A moderator's choice of mail about new submissions: none, one each, or a daily digest. */
+function SubmissionMails({ me }: { me: Me }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const submit = async (values: { submission_mail?: SubmissionMail }) => {
+    try {
+      await api(`${ADMIN_API}/users/me`, { method: 'PATCH', body: { submission_mail: values.submission_mail } });
+      notify('cal.profile.submission_mail_saved', { type: 'success' });
+      return undefined;
+    } catch (e) {
+      notify((e as Error).message, { type: 'error' });
+      return e instanceof HttpError ? (e.body as { errors?: Record<string, string> })?.errors : undefined;
+    }
+  };
+  return (
+    <Card variant="outlined">
+      <CardHeader title={translate('cal.profile.submission_mail')} slotProps={{ title: { component: 'h2' } }} />
+      <Form record={{ submission_mail: me.submission_mail ?? 'none' }} onSubmit={submit}>
+        <CardContent>
+          <SelectInput
+            source="submission_mail"
+            label="cal.profile.submission_mail"
+            choices={(['none', 'each', 'digest'] as const).map((id) => ({
+              id,
+              name: `cal.profile.submission_mail_choices.${id}`,
+            }))}
+            validate={required()}
+            helperText="cal.profile.submission_mail_help"
+            fullWidth
+          />
+        </CardContent>
+        <CardActions>
+          <SaveButton />
+        </CardActions>
+      </Form>
+    </Card>
+  );
+}
+
 function SignOutEverywhere() {
   const translate = useTranslate();
   const logout = useLogout();
@@ -172,6 +217,7 @@ export default function ProfilePage() {
     <Stack spacing={2} sx={{ mt: 2, maxWidth: 640 }}>
       <Title title={translate('cal.profile.title')} />
       {me ? <WhoIAm me={me} /> : <Loading />}
+      {me && can(me.role as Role, 'edit_others_posts') && <SubmissionMails me={me} />}
       <ChangePassword />
       <SignOutEverywhere />
     </Stack>

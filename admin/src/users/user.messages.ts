@@ -60,6 +60,11 @@ export const userMessages: FeatureMessages = {
       },
       profile: {
         title: 'Profile',
+        submission_mail: 'Submission e-mails',
+        submission_mail_help:
+          'Mail about events sent through the public form: one for each, or one a day listing what waits.',
+        submission_mail_choices: { none: 'None', each: 'Each submission', digest: 'Daily digest' },
+        submission_mail_saved: 'Submission e-mails saved',
         who: 'Signed in as',
         change_password: 'Change my password',
         current_password: 'Current password',
@@ -138,6 +143,11 @@ export const userMessages: FeatureMessages = {
       },
       profile: {
         title: 'Profil',
+        submission_mail: 'E-mails des propositions',
+        submission_mail_help:
+          'Des e-mails sur les évènements envoyés par le formulaire public : un pour chacun, ou un par jour listant ce qui attend.',
+        submission_mail_choices: { none: 'Aucun', each: 'Chaque proposition', digest: 'Résumé quotidien' },
+        submission_mail_saved: 'E-mails des propositions enregistrés',
         who: 'Connecté en tant que',
         change_password: 'Changer mon mot de passe',
         current_password: 'Mot de passe actuel',
@@ -216,6 +226,11 @@ export const userMessages: FeatureMessages = {
       },
       profile: {
         title: 'Profilo',
+        submission_mail: 'E-mail delle proposte',
+        submission_mail_help:
+          'E-mail sugli eventi inviati con il modulo pubblico: una per ciascuno, o una al giorno con ciò che attende.',
+        submission_mail_choices: { none: 'Nessuna', each: 'Ogni proposta', digest: 'Riepilogo giornaliero' },
+        submission_mail_saved: 'E-mail delle proposte salvate',
         who: 'Accesso eseguito come',
         change_password: 'Cambia la mia password',
         current_password: 'Password attuale',
@@ -294,6 +309,11 @@ export const userMessages: FeatureMessages = {
       },
       profile: {
         title: 'Perfil',
+        submission_mail: 'Correos de propuestas',
+        submission_mail_help:
+          'Correos sobre los eventos enviados con el formulario público: uno por cada uno, o uno al día con lo que espera.',
+        submission_mail_choices: { none: 'Ninguno', each: 'Cada propuesta', digest: 'Resumen diario' },
+        submission_mail_saved: 'Correos de propuestas guardados',
         who: 'Sesión iniciada como',
         change_password: 'Cambiar mi contraseña',
         current_password: 'Contraseña actual',
@@ -372,6 +392,11 @@ export const userMessages: FeatureMessages = {
       },
       profile: {
         title: 'Profil',
+        submission_mail: 'E-Mails zu Einreichungen',
+        submission_mail_help:
+          'E-Mails zu Veranstaltungen aus dem öffentlichen Formular: eine für jede oder eine am Tag mit allem, was wartet.',
+        submission_mail_choices: { none: 'Keine', each: 'Jede Einreichung', digest: 'Tägliche Zusammenfassung' },
+        submission_mail_saved: 'E-Mails zu Einreichungen gespeichert',
         who: 'Angemeldet als',
         change_password: 'Mein Passwort ändern',
         current_password: 'Aktuelles Passwort',
