@@ -313,3 +313,38 @@ export async function fillDateTime(field: Locator, value: string): Promise<void>
     await field.fill(value.replace('T', ' '));
   }
 }
+
+/**
+ * A context signed in to the admin at `base` as `username` (its session cookie kept), checked to
+ * have reported no problem on the way.
+ */
+export async function signedInContext(
+  browser: Browser,
+  base: string,
+  username: string,
+  password: string,
+  width = 1280,
+): Promise<BrowserContext> {
+  const context = await newContext(browser, width);
+  const { page, problems } = await openPage(context);
+  await page.goto(`${base}/admin/`);
+  await signIn(page, username, password);
+  await page.waitForURL((url) => !url.pathname.endsWith('/login'), { timeout: 10_000 });
+  await settle(page);
+  problems.assertNone(`signing in as ${username}`);
+  await page.close();
+  return context;
+}
+
+/** Retries `check` until it passes or `ms` have gone (a screen's request may still be in flight). */
+export async function eventually<T>(check: () => Promise<T>, ms = 8000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
