@@ -56,6 +56,9 @@ import { VENUE } from './modules/venues/venue.kind.js';
 import { ORGANIZER } from './modules/organizers/organizer.kind.js';
 import { EmbeddedTermSchema, TermSchema } from './modules/terms/term.schema.js';
 import { Authenticator, registerAuthentication } from './modules/users/authentication.service.js';
+import { Mailer } from './modules/mail/mail.service.js';
+import { Submissions } from './modules/submissions/submission.service.js';
+import { submissionRoutes } from './modules/submissions/submission.routes.js';
 
 export interface AppDeps {
   storage: Storage;
@@ -74,6 +77,9 @@ export interface Services {
   inFlight: InFlight;
   counts: CountCache;
   auth: Authenticator;
+  /** Events from the public form, and their moderation (issue 29). */
+  submissions: Submissions;
+  mailer: Mailer;
   /** Set when shutdown begins: readiness answers 503 so load balancers stop sending work. */
   lifecycle: { draining: boolean };
 }
@@ -171,22 +177,37 @@ async function registerCompression(app: FastifyInstance): Promise<void> {
   });
 }
 
-/** Builds the service; never listens and never reads process.env (server.ts does both). */
-export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify(serverOptions(config, deps));
-
-  const routes = new RouteTable();
-  const services: Services = {
+/** The services every module shares, one set per app. */
+function buildServices(config: Config, deps: AppDeps): Services {
+  const settings = new SettingsStore(deps.storage.db, config);
+  const mailer = new Mailer(deps.storage.db, config);
+  return {
     config,
     storage: deps.storage,
-    settings: new SettingsStore(deps.storage.db, config),
-    routes,
+    settings,
+    routes: new RouteTable(),
     pageCache: new PageCache(deps.storage.db),
     inFlight: new InFlight(),
     counts: new CountCache(),
     auth: new Authenticator(deps.storage.db, config),
     lifecycle: { draining: false },
+    mailer,
+    submissions: new Submissions({
+      db: deps.storage.db,
+      config,
+      settings,
+      mailer,
+      policy: { max: config.recurrenceMax, horizonDays: config.recurrenceHorizonDays, now: () => new Date() },
+    }),
   };
+}
+
+/** Builds the service; never listens and never reads process.env (server.ts does both). */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify(serverOptions(config, deps));
+
+  const services = buildServices(config, deps);
+  const { routes } = services;
   app.decorate('services', services);
   registerBodyParsers(app);
   app.decorateRequest('ctx', null as never);
@@ -289,6 +310,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(importRoutes, { prefix: `/${ADMIN_NAMESPACE}` });
   await app.register(syncRoutes);
   await app.register(webhookRoutes, { prefix: `/${ADMIN_NAMESPACE}` });
+  await app.register(submissionRoutes, { prefix: `/${ADMIN_NAMESPACE}` });
   await app.register(sitemapRoutes);
   await app.register(adminAppRoutes, { dir: deps.adminDir ?? defaultAdminDir() });
   let pageNotFound: PageHandler | null = null;

@@ -94,6 +94,12 @@ export interface Config {
    * session cookie's `Secure`).
    */
   readonly trustProxy: boolean | readonly string[];
+  /** The SMTP server mail goes through (`smtp://` or `smtps://`, credentials in the URL); unset: mail is off. */
+  readonly smtpUrl: string | undefined;
+  /** The sender of every mail (`Calendar <calendar@example.org>`); mail is on only with both set. */
+  readonly mailFrom: string | undefined;
+  /** Most submissions one address network, and one e-mail, may send an hour (the public form). */
+  readonly submissionLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -103,6 +109,21 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** CAL_SMTP_URL and CAL_MAIL_FROM: both or neither (mail on or off). */
+function mailSettings(
+  smtpUrl: string | undefined,
+  mailFrom: string | undefined,
+  problems: string[],
+): { smtpUrl: string | undefined; mailFrom: string | undefined } {
+  if (smtpUrl !== undefined && !/^smtps?:\/\/\S+$/.test(smtpUrl))
+    problems.push('CAL_SMTP_URL: expected smtp://[user:password@]host[:port] or smtps://…');
+  if (mailFrom !== undefined && !/^(?:[^<>\r\n]{0,200}<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/.test(mailFrom))
+    problems.push('CAL_MAIL_FROM: expected an address, or a name and <address>');
+  if ((smtpUrl === undefined) !== (mailFrom === undefined))
+    problems.push('CAL_SMTP_URL and CAL_MAIL_FROM: set both to turn mail on, or neither');
+  return { smtpUrl, mailFrom };
+}
 
 /**
  * Reads the contract's variables from `env`, applies the defaults and reports every bad value at
@@ -204,6 +225,8 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   if (sessionIdleMinutes > sessionMaxDays * 1440)
     problems.push('CAL_SESSION_IDLE_MINUTES: longer than CAL_SESSION_MAX_DAYS, so it would never apply');
   const trustProxy = proxySetting(value('CAL_TRUST_PROXY'), problems);
+  const { smtpUrl, mailFrom } = mailSettings(value('CAL_SMTP_URL'), value('CAL_MAIL_FROM'), problems);
+  const submissionLimit = int('CAL_SUBMISSION_LIMIT', 5, 1, 100_000);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -238,6 +261,9 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     frameAncestors: Object.freeze(frameAncestors),
     embedOrigins: Object.freeze(embedOrigins),
     mapTiles: Object.freeze(mapTiles),
+    smtpUrl,
+    mailFrom,
+    submissionLimit,
     requestTimeoutMs,
     sessionIdleMinutes,
     sessionMaxDays,

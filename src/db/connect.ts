@@ -27,6 +27,7 @@ import * as sanitizeHtml from './migrations/020_sanitize_html.js';
 import * as protectedEvents from './migrations/021_protected_events.js';
 import * as sessions from './migrations/022_sessions.js';
 import * as eventsStatusIndex from './migrations/023_events_status_index.js';
+import * as submissions from './migrations/024_submissions.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -52,6 +53,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '021_protected_events': protectedEvents,
   '022_sessions': sessions,
   '023_events_status_index': eventsStatusIndex,
+  '024_submissions': submissions,
 };
 
 /** Names of the migrations this version knows (a backup that ran others was made by a later version). */

@@ -198,6 +198,8 @@ export interface UserTable {
   registered: string;
   /** The login password's `scrypt$…` hash (migration 022); null: the user cannot sign in. Never selected for an answer. */
   login_hash?: string | null;
+  /** Submission mails a moderator asked for: 'none', 'each' or 'digest' (migration 024). */
+  submission_mail: Generated<string>;
 }
 
 export interface AppPasswordTable {
@@ -317,6 +319,66 @@ export interface ImportTable {
   finished: string | null;
 }
 
+/** A submitted event's submitter and checks (migration 024, src/modules/submissions). */
+export interface SubmissionTable {
+  id: Generated<number>;
+  event_id: number;
+  lang: string;
+  state: string;
+  name: string;
+  email: string;
+  user_id: number | null;
+  ip: string;
+  ip_key: string;
+  email_key: string;
+  user_agent: string;
+  verified: number;
+  confirmed: number;
+  confirm_hash: string | null;
+  duplicate_of: number | null;
+  links: number;
+  new_venue: number | null;
+  /** JSON array of ids. */
+  new_organizers: string;
+  reason: string;
+  created_utc: string;
+  decided_utc: string | null;
+  decided_by: number | null;
+}
+
+export interface SpamBlockTable {
+  key: string;
+  until_utc: string;
+  submission_id: number | null;
+}
+
+export interface UsedChallengeTable {
+  key: string;
+  until_utc: string;
+}
+
+/** A rendered mail waiting to be sent, or the record of one sent (migration 024, src/modules/mail). */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  lang: string;
+  kind: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  /** JSON object of extra headers. */
+  headers: string;
+  dedupe: string | null;
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_utc: string;
+  lease_until: string | null;
+  last_error: string | null;
+  message_id: string | null;
+  created_utc: string;
+  sent_utc: string | null;
+}
+
 export interface Database {
   posts: PostTable;
   events: EventTable;
@@ -345,6 +407,10 @@ export interface Database {
   webhooks: WebhookTable;
   webhook_patterns: WebhookPatternTable;
   webhook_deliveries: WebhookDeliveryTable;
+  submissions: SubmissionTable;
+  spam_blocks: SpamBlockTable;
+  used_challenges: UsedChallengeTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export type Db = Kysely<Database>;

@@ -197,6 +197,7 @@ export class Authenticator {
         email: row.email,
         role: row.role,
         registered: row.registered,
+        submission_mail: row.submission_mail,
       };
       session = {
         id: row.id,
@@ -293,7 +294,12 @@ export class Authenticator {
   async updateOwnAccount(
     request: FastifyRequest,
     actor: Actor,
-    input: { email?: string | undefined; password?: string | undefined; current_password?: string | undefined },
+    input: {
+      email?: string | undefined;
+      password?: string | undefined;
+      current_password?: string | undefined;
+      submission_mail?: string | undefined;
+    },
   ): Promise<UserRow> {
     if (input.password !== undefined) {
       if (input.current_password === undefined)
@@ -302,7 +308,8 @@ export class Authenticator {
         throw invalidParam('current_password', 'The current password you entered is incorrect.');
     }
     const keep = request.headers.authorization === undefined ? presentedSession(request.headers.cookie) : null;
-    return updateUser(this.db, actor.id, actor.id, { email: input.email, password: input.password }, keep ?? undefined);
+    const { email, password, submission_mail } = input;
+    return updateUser(this.db, actor.id, actor.id, { email, password, submission_mail }, keep ?? undefined);
   }
 
   /**

@@ -16,6 +16,7 @@ export interface SessionWithUser {
   email: string;
   role: string;
   registered: string;
+  submission_mail: string;
 }
 
 /** What a session list shows: never the token's hash, never the nonce. */
@@ -62,6 +63,7 @@ export function findByToken(db: Db, tokenHash: string): Promise<SessionWithUser 
       'users.email',
       'users.role',
       'users.registered',
+      'users.submission_mail',
     ])
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();

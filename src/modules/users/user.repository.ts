@@ -2,7 +2,7 @@ import type { Db, UserRow } from '../../db/database.js';
 import { nowUtc } from '../../lib/clock.js';
 import type { Role } from '../../auth/roles.js';
 
-const USER_COLUMNS = ['id', 'username', 'email', 'role', 'registered'] as const;
+const USER_COLUMNS = ['id', 'username', 'email', 'role', 'registered', 'submission_mail'] as const;
 
 export function findById(db: Db, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
@@ -38,7 +38,7 @@ export async function updateRole(db: Db, id: number, role: Role): Promise<void> 
 export function update(
   db: Db,
   id: number,
-  patch: { role?: Role | undefined; email?: string | undefined },
+  patch: { role?: Role | undefined; email?: string | undefined; submission_mail?: string | undefined },
 ): Promise<UserRow | undefined> {
   const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   if (Object.keys(set).length === 0) return findById(db, id);
@@ -62,7 +62,7 @@ export function findByPassword(db: Db, userId: number, passwordId: number): Prom
   return db
     .selectFrom('users')
     .innerJoin('app_passwords', 'app_passwords.user_id', 'users.id')
-    .select(['users.id', 'users.username', 'users.email', 'users.role', 'users.registered'])
+    .select(['users.id', 'users.username', 'users.email', 'users.role', 'users.registered', 'users.submission_mail'])
     .where('users.id', '=', userId)
     .where('app_passwords.id', '=', passwordId)
     .executeTakeFirst();

@@ -17,6 +17,7 @@ export const UserSchema = Type.Object(
     email: Type.String(),
     role: RoleSchema,
     registered: Type.String({ description: 'Registration date-time, UTC (Y-m-d H:i:s)' }),
+    submission_mail: Type.String({ description: "Mails about public submissions: 'none', 'each' or 'digest' (daily)" }),
   },
   { description: 'User' },
 );
@@ -40,15 +41,22 @@ export const UserCreateSchema = Type.Object({
   password: Type.Optional(LoginPassword),
 });
 
+/** Mails about public submissions a moderator (editor and up) asks for. */
+const SubmissionMail = Type.Enum(['none', 'each', 'digest'], {
+  description: "Mails about public submissions: 'none', 'each' (one per submission) or 'digest' (daily)",
+});
+
 export const UserUpdateSchema = Type.Object({
   role: Type.Optional(RoleSchema),
   email: Type.Optional(Email),
+  submission_mail: Type.Optional(SubmissionMail),
   password: Type.Optional(LoginPassword),
 });
 
 /** What anyone signed in may change of their own account; a new password needs the current one. */
 export const OwnAccountUpdateSchema = Type.Object({
   email: Type.Optional(Email),
+  submission_mail: Type.Optional(SubmissionMail),
   password: Type.Optional(LoginPassword),
   current_password: Type.Optional(
     Type.String({ minLength: 1, maxLength: 1024, description: 'The current login password (to set a new one)' }),

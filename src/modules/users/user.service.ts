@@ -122,7 +122,12 @@ export async function updateUser(
   db: Db,
   callerId: number,
   id: number,
-  patch: { role?: Role | undefined; email?: string | undefined; password?: string | undefined },
+  patch: {
+    role?: Role | undefined;
+    email?: string | undefined;
+    password?: string | undefined;
+    submission_mail?: string | undefined;
+  },
   keepSession?: string,
 ): Promise<UserRow> {
   const user = await getUser(db, id);
@@ -133,7 +138,8 @@ export async function updateUser(
   const loginHash = await loginHashOf(patch.password);
   const roleChanged = patch.role !== undefined && patch.role !== user.role;
   return db.transaction().execute(async (trx) => {
-    const updated = (await users.update(trx, id, { role: patch.role, email: patch.email })) ?? user;
+    const { role, email, submission_mail } = patch;
+    const updated = (await users.update(trx, id, { role, email, submission_mail })) ?? user;
     if (loginHash !== null) await users.setLoginHash(trx, id, loginHash);
     if (roleChanged || loginHash !== null) await endUserSessions(trx, id, roleChanged ? undefined : keepSession);
     // Every instance re-checks remembered credentials of this user before trusting the old role.

@@ -4,6 +4,9 @@ import type { Db } from '../../db/database.js';
 import { backgroundContext } from '../../http/context.js';
 import type { Settings } from '../../http/site-settings.js';
 import { nowUtc } from '../../lib/clock.js';
+import { backoffMs, runInBackground } from '../../lib/background.js';
+
+export { backoffMs };
 import { currentRecords, toEntry } from '../sync/sync.service.js';
 import { send, signedHeaders, type SendResult } from './webhook.send.js';
 import * as deliveries from './webhook.repository.js';
@@ -26,12 +29,6 @@ export interface WebhookDeps {
 /** How long a claim holds a delivery (well beyond the 10 s a POST may take). */
 const LEASE_MS = 60_000;
 const GIVE_UP_MS = 24 * 3_600_000;
-const TICK_MS = 1_000;
-
-/** The wait before attempt `attempts + 1`: 5 s doubling, at most an hour, times 0.5-1.5 (jitter). */
-export function backoffMs(attempts: number, random: () => number = Math.random): number {
-  return Math.round(Math.min(5_000 * 2 ** Math.max(0, attempts - 1), 3_600_000) * (0.5 + random()));
-}
 
 const stamp = (at: Date, plusMs = 0): string => nowUtc(new Date(at.getTime() + plusMs));
 
@@ -104,24 +101,5 @@ export async function deliverDue(deps: WebhookDeps, at: Date = new Date(), limit
 
 /** Runs the worker every second in the background of this instance (one round at a time). */
 export function startWorker(app: FastifyInstance, deps: WebhookDeps): void {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = (async () => {
-      while ((await deliverDue(deps)) > 0) {
-        /* drain what is due */
-      }
-    })()
-      .catch((error: unknown) => app.log.error({ err: error }, 'webhook deliveries failed'))
-      .finally(() => (running = null));
-  };
-  app.addHook('onReady', async () => {
-    timer = setInterval(tick, TICK_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
+  runInBackground(app, 'webhook deliveries', () => deliverDue(deps));
 }
