@@ -225,8 +225,10 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   if (sessionIdleMinutes > sessionMaxDays * 1440)
     problems.push('CAL_SESSION_IDLE_MINUTES: longer than CAL_SESSION_MAX_DAYS, so it would never apply');
   const trustProxy = proxySetting(value('CAL_TRUST_PROXY'), problems);
-  const { smtpUrl, mailFrom } = mailSettings(value('CAL_SMTP_URL'), value('CAL_MAIL_FROM'), problems);
-  const submissionLimit = int('CAL_SUBMISSION_LIMIT', 5, 1, 100_000);
+  const mail = {
+    ...mailSettings(value('CAL_SMTP_URL'), value('CAL_MAIL_FROM'), problems),
+    submissionLimit: int('CAL_SUBMISSION_LIMIT', 5, 1, 100_000),
+  };
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -261,9 +263,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     frameAncestors: Object.freeze(frameAncestors),
     embedOrigins: Object.freeze(embedOrigins),
     mapTiles: Object.freeze(mapTiles),
-    smtpUrl,
-    mailFrom,
-    submissionLimit,
+    ...mail,
     requestTimeoutMs,
     sessionIdleMinutes,
     sessionMaxDays,
