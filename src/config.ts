@@ -193,7 +193,6 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
 
   const logLevel = (value('LOG_LEVEL') ?? 'info') as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: expected one of ${LOG_LEVELS.join(', ')}`);
-
   const adminUser = value('CAL_ADMIN_USER') ?? 'admin';
   if (!/^[A-Za-z0-9_.@-]{1,60}$/.test(adminUser))
     problems.push('CAL_ADMIN_USER: letters, digits and _ . @ - only (at most 60)');
@@ -225,10 +224,8 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   if (sessionIdleMinutes > sessionMaxDays * 1440)
     problems.push('CAL_SESSION_IDLE_MINUTES: longer than CAL_SESSION_MAX_DAYS, so it would never apply');
   const trustProxy = proxySetting(value('CAL_TRUST_PROXY'), problems);
-  const mail = {
-    ...mailSettings(value('CAL_SMTP_URL'), value('CAL_MAIL_FROM'), problems),
-    submissionLimit: int('CAL_SUBMISSION_LIMIT', 5, 1, 100_000),
-  };
+  const mail = mailSettings(value('CAL_SMTP_URL'), value('CAL_MAIL_FROM'), problems);
+  const submissionLimit = int('CAL_SUBMISSION_LIMIT', 5, 1, 100_000);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -264,6 +261,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     embedOrigins: Object.freeze(embedOrigins),
     mapTiles: Object.freeze(mapTiles),
     ...mail,
+    submissionLimit,
     requestTimeoutMs,
     sessionIdleMinutes,
     sessionMaxDays,
