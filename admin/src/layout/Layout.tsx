@@ -12,7 +12,15 @@ function PendingSubmissionsItem() {
   const translate = useTranslate();
   const { total } = useGetList('submissions', { pagination: { page: 1, perPage: 1 }, filter: { state: 'pending' } });
   const label = translate('cal.menu.submissions');
-  return <Menu.Item to="/submissions" primaryText={total ? `${label} (${total})` : label} leftIcon={<InboxIcon />} />;
+  return (
+    <Menu.Item
+      to="/submissions"
+      primaryText={total ? `${label} (${total})` : label}
+      leftIcon={<InboxIcon />}
+      // The count must stay readable: the label wraps instead of ending in an ellipsis.
+      sx={{ '& .MuiTypography-root': { whiteSpace: 'normal' } }}
+    />
+  );
 }
 
 /** The menu: the resources the role may open, the calendar beside the events, then settings and profile. */

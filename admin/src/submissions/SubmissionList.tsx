@@ -113,6 +113,7 @@ export default function SubmissionList() {
       filterDefaultValues={{ state: 'pending' }}
       perPage={25}
       exporter={false}
+      actions={false}
       // The tabs stay when a tab is empty: the other states must stay reachable.
       empty={false}
     >
