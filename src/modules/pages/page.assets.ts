@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The pages' own static files (one stylesheet; the map view's script, and Leaflet's script,
- * stylesheet and images), read once at start-up and served under a name that holds a hash of
+ * stylesheet and images; the submission form's script and ALTCHA's files), read once at start-up and served under a name that holds a hash of
  * their content: a new version is a new URL, so browsers may keep each one for a year without
  * asking again.
  */
@@ -42,9 +42,25 @@ export interface MapAssets {
   markerShadow: Asset;
 }
 
+/**
+ * The submission form's files: our assets/submit.js, and ALTCHA's widget in its `external` build
+ * (no styles injected inline, no workers made from blob: URLs), its stylesheet, its proof-of-work
+ * workers (served from here, so the pages' `script-src 'self'` covers them) and its words in the
+ * site languages (English is built in). Only the form's page asks for them.
+ */
+export interface SubmitAssets {
+  script: Asset;
+  altchaScript: Asset;
+  altchaStylesheet: Asset;
+  pbkdf2Worker: Asset;
+  shaWorker: Asset;
+  altchaLanguages: Map<string, Asset>;
+}
+
 export interface Assets {
   stylesheet: Asset;
   map: MapAssets;
+  submit: SubmitAssets;
   byPath: Map<string, Asset>;
 }
 
@@ -91,6 +107,30 @@ function leafletAssets(): { script: Asset; stylesheet: Asset; images: Map<string
   };
 }
 
+/** ALTCHA's translation file of each site language it has one for. */
+const ALTCHA_LANGUAGES: Record<string, string> = { fr: 'fr-fr', it: 'it', es: 'es-es', de: 'de' };
+
+/** ALTCHA's files, found and served as Leaflet's are (the installed version is the one served). */
+function submitAssets(): SubmitAssets {
+  const dist = join(dirname(createRequire(import.meta.url).resolve('altcha/external')), '..');
+  const script = (name: string, file: string) =>
+    load(
+      name,
+      SCRIPT,
+      Buffer.from(readFileSync(join(dist, file), 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n')),
+    );
+  return {
+    script: load('submit.js', SCRIPT),
+    altchaScript: script('altcha.js', 'external/altcha.min.js'),
+    altchaStylesheet: load('altcha.css', 'text/css; charset=utf-8', readFileSync(join(dist, 'external/altcha.css'))),
+    pbkdf2Worker: script('altcha-pbkdf2.js', 'workers/pbkdf2.js'),
+    shaWorker: script('altcha-sha.js', 'workers/sha.js'),
+    altchaLanguages: new Map(
+      Object.entries(ALTCHA_LANGUAGES).map(([lang, file]) => [lang, script(`altcha-${file}.js`, `i18n/${file}.js`)]),
+    ),
+  };
+}
+
 export function loadAssets(): Assets {
   const stylesheet = load('calendar.css', 'text/css; charset=utf-8', stylesheetBody());
   const leaflet = leafletAssets();
@@ -102,8 +142,21 @@ export function loadAssets(): Assets {
     markerIcon2x: leaflet.images.get('marker-icon-2x.png')!,
     markerShadow: leaflet.images.get('marker-shadow.png')!,
   };
-  const all = [stylesheet, map.script, leaflet.script, leaflet.stylesheet, ...leaflet.images.values()];
-  return { stylesheet, map, byPath: new Map(all.map((asset) => [asset.path, asset])) };
+  const submit = submitAssets();
+  const all = [
+    stylesheet,
+    map.script,
+    leaflet.script,
+    leaflet.stylesheet,
+    ...leaflet.images.values(),
+    submit.script,
+    submit.altchaScript,
+    submit.altchaStylesheet,
+    submit.pbkdf2Worker,
+    submit.shaWorker,
+    ...submit.altchaLanguages.values(),
+  ];
+  return { stylesheet, map, submit, byPath: new Map(all.map((asset) => [asset.path, asset])) };
 }
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -2,6 +2,7 @@ import { EVENT_MESSAGES } from './page-event.messages.js';
 import { MAP_MESSAGES } from './page-map.messages.js';
 import { MONTH_MESSAGES } from './page-month.messages.js';
 import { SEO_MESSAGES } from './page-seo.messages.js';
+import { SUBMIT_MESSAGES } from './page-submit.messages.js';
 import { VIEWS_MESSAGES } from './page-views.messages.js';
 
 /**
@@ -302,12 +303,13 @@ const de: BaseMessages = {
  * here into one catalogue per language.
  */
 export type Messages = BaseMessages & PackMessages;
-const PACKS = [MONTH_MESSAGES, VIEWS_MESSAGES, EVENT_MESSAGES, SEO_MESSAGES, MAP_MESSAGES] as const;
+const PACKS = [MONTH_MESSAGES, VIEWS_MESSAGES, EVENT_MESSAGES, SEO_MESSAGES, MAP_MESSAGES, SUBMIT_MESSAGES] as const;
 type PackMessages = (typeof MONTH_MESSAGES)['en'] &
   (typeof VIEWS_MESSAGES)['en'] &
   (typeof EVENT_MESSAGES)['en'] &
   (typeof SEO_MESSAGES)['en'] &
-  (typeof MAP_MESSAGES)['en'];
+  (typeof MAP_MESSAGES)['en'] &
+  (typeof SUBMIT_MESSAGES)['en'];
 
 const BASE: Record<string, BaseMessages> = { en, fr, it, es, de };
 const CATALOGUE = new Map<string, Messages>(

@@ -11,6 +11,7 @@ import { mapPages } from './page-map.routes.js';
 import { monthPages } from './page-month.routes.js';
 import { photoPages } from './page-photo.routes.js';
 import { embedPages } from './page-embed.routes.js';
+import { submitPages } from './page-submit.routes.js';
 import { VIEW_HELPERS } from './page-views.chrome.js';
 import { weekPages } from './page-week.routes.js';
 import { PageProblem, PageRenderer, pageScope } from './page.render.js';
@@ -73,6 +74,7 @@ export async function pageRoutes(fastify: FastifyInstance, options: PageRoutesOp
   mapPages(app, pages, assets.map);
   photoPages(app, pages);
   embedPages(app, pages);
+  submitPages(app, pages, assets.submit);
 
   options.notFound((request, reply) => pages.problem(request, reply, pageScope(request), new PageProblem(404)));
 }
