@@ -94,6 +94,7 @@ for (const backend of backends()) {
     let browser: Browser;
     let admin: string;
     let townHallId: number;
+    let artsId: number;
     let desk: Promise<BrowserContext> | null = null;
     const started = performance.now();
 
@@ -179,6 +180,7 @@ for (const backend of backends()) {
       });
       townHallId = (await api('POST', `${NS}/venues`, { venue: 'Town Hall', city: 'Springfield', status: 'publish' }))
         .id;
+      artsId = (await api('POST', `${NS}/organizers`, { organizer: 'Springfield Arts', status: 'publish' })).id;
       const common = { start: '2027-06-05T19:00', end: '2027-06-05T21:00', timezone: 'Europe/Paris' };
       const sent: [Partial<SubmissionFields>, string][] = [
         [
@@ -189,6 +191,8 @@ for (const backend of backends()) {
             venue_name: 'Harbour Steps',
             venue_address: '1 Quay Street',
             venue_city: 'Springfield',
+            organizer_name: 'Lantern Club',
+            organizer_email: 'club@example.net',
             name: 'Lena Lantern',
             email: 'lena@example.net',
           },
@@ -240,16 +244,26 @@ for (const backend of backends()) {
       await page.close();
     });
 
-    it('merges the new venue into an existing one, then approves: the event is public and published', async () => {
+    it('merges the new venue and organizer into existing ones, then approves: the event is public and published', async () => {
       const before = await submissionTitled('Harbour Lantern Walk');
       assert.equal(before.state, 'pending');
       assert.ok(before.new_venue, 'the submission created its venue');
+      assert.equal(before.new_organizers.length, 1, 'and its organizer');
       const { page, problems } = await openFromQueue('Harbour Lantern Walk');
       await page.getByText('lena@example.net').first().waitFor();
       await choose(page, 'Merge venue into', 'Town Hall', 'Town');
       await page.getByRole('button', { name: 'Merge venue', exact: true }).click();
       await eventually(async () =>
         assert.equal((await submissionTitled('Harbour Lantern Walk')).event.venue?.id, townHallId),
+      );
+      await settle(page);
+      await choose(page, 'Merge organizers into', 'Springfield Arts', 'Spring');
+      await page.getByRole('button', { name: 'Merge organizers', exact: true }).click();
+      await eventually(async () =>
+        assert.deepEqual(
+          (await submissionTitled('Harbour Lantern Walk')).event.organizers.map((o: any) => o.id),
+          [artsId],
+        ),
       );
       await settle(page);
       await page.getByRole('button', { name: 'Approve', exact: true }).click();
@@ -263,6 +277,10 @@ for (const backend of backends()) {
       assert.equal(anonymous.statusCode, 200, anonymous.body);
       assert.equal(anonymous.data.status, 'publish');
       assert.equal(anonymous.data.venue.id, townHallId);
+      assert.deepEqual(
+        anonymous.data.organizer.map((o: any) => o.id),
+        [artsId],
+      );
       // Decided: gone from the queue, and the menu's count follows.
       await eventually(async () =>
         assert.equal(await page.getByRole('row', { name: /Harbour Lantern Walk/ }).count(), 0),
