@@ -372,6 +372,30 @@ for (const backend of backends()) {
         assert.match(parse(again.body).querySelector('.submit-problems')!.text, /already in the calendar/);
       });
 
+      it('should keep everything typed on a server error, with 500', async () => {
+        const service = t.app.services.submissions;
+        const original = service.submit;
+        service.submit = async () => {
+          throw new Error('the database went away');
+        };
+        try {
+          const res = await post({ ...GOOD, title: 'Kept through a failure', all_day: '1' });
+          assert.equal(res.statusCode, 500);
+          const html = parse(res.body);
+          assert.equal(
+            html.querySelector('.submit-problems li')!.text.trim(),
+            'Something went wrong on our side. What you typed is kept: please try again.',
+          );
+          assert.equal(control(html, 'Title').getAttribute('value'), 'Kept through a failure');
+          assert.equal(control(html, 'Description').text, GOOD.description);
+          assert.equal(control(html, 'Your email').getAttribute('value'), GOOD.email);
+          assert.notEqual(control(html, 'All day').getAttribute('checked'), undefined);
+          assert.ok(!res.body.includes('the database went away'));
+        } finally {
+          service.submit = original;
+        }
+      });
+
       it('should answer 429 with Retry-After past the limit per address', async () => {
         const from = '198.51.100.77';
         let last;
@@ -441,6 +465,11 @@ for (const backend of backends()) {
           assert.equal(signedIn.querySelector('input[name="email"]'), null);
           assert.equal(signedIn.querySelector('input[name="name"]'), null);
           readerCookie = cookie;
+          // A program's credentials count too (pages otherwise drop the caller).
+          const reader = await t.asUser('subscriber', 'program');
+          const byBasic = await t.request({ method: 'GET', url: '/events/submit/', auth: reader.authorization });
+          assert.equal(byBasic.statusCode, 200);
+          assert.equal(parse(byBasic.body).querySelector('.submit-as')!.text.trim(), 'Submitting as program');
         } finally {
           await setMode('anyone');
         }
