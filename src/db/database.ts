@@ -340,6 +340,8 @@ export interface SubmissionTable {
   new_venue: number | null;
   /** JSON array of ids. */
   new_organizers: string;
+  /** JSON array of tag names to create on approval. */
+  new_tags: string;
   reason: string;
   created_utc: string;
   decided_utc: string | null;

@@ -51,6 +51,7 @@ const SCREENS: [string, string][] = [
   ['imports', '/imports'],
   ['settings', '/settings'],
   ['profile', '/profile'],
+  ['submissions', '/submissions'],
 ];
 
 /** Retries `check` until it passes or `ms` have gone (the screen's request may still be in flight). */

@@ -121,7 +121,6 @@ for (const backend of backends()) {
       venueSlug: '',
       organizerId: 0,
       organizerSlug: '',
-      newTag: { id: 0, slug: '' },
     };
     /** A published event written after the submission: seen where it must be, it proves each output is current. */
     let canary: { id: number; slug: string };
@@ -265,10 +264,9 @@ for (const backend of backends()) {
       const event = await get(`${NS}/events/${pending.eventId}`, auth.editor);
       assert.equal(event.data.status, 'pending');
       assertMatches(event.body, PENDING, 'the pending event as an editor reads it');
-      pending.newTag = (event.data.tags as { id: number; slug: string; name: string }[]).find(
-        (t) => t.name === NEW_TAG,
-      )!;
-      assert.ok(pending.newTag, 'the submission named a new tag');
+      // A tag named anew waits on the submission; the event links only the existing one.
+      assert.deepEqual(submission.data.new_tags, [NEW_TAG]);
+      assert.ok(!(event.data.tags as { name: string }[]).some((t) => t.name === NEW_TAG));
       pending.slug = event.data.slug;
       pending.venueSlug = (await get(`${NS}/venues/${pending.venueId}`, auth.editor)).data.slug;
       pending.organizerSlug = (await get(`${NS}/organizers/${pending.organizerId}`, auth.editor)).data.slug;
@@ -492,16 +490,10 @@ for (const backend of backends()) {
       const check = (where: string, body: string) => {
         if (named.test(body)) problems.push(where);
       };
-      // LEAK: the submission's new tag is created at once as a public term: the tag list with
-      // hide_empty=false, the tag by id, its page /tag/<slug>/ (200, "Events: <name>"), the change
-      // feed (tag created, with its record) and every '*' or 'tag.*' webhook (tag.created) show the
-      // submitter's words before any moderator has seen them.
+      // A tag is public the moment it exists: the submission's new one is made only on approval.
       check('tags?hide_empty=false', (await get(`${NS}/tags?per_page=100&hide_empty=false`)).body);
-      const byId = await get(`${NS}/tags/${pending.newTag.id}`);
-      if (byId.statusCode === 200) check(`${NS}/tags/${pending.newTag.id}`, byId.body);
-      const tagPage = await get(`/tag/${pending.newTag.slug}/`);
-      if (tagPage.statusCode === 200)
-        check(`/tag/${pending.newTag.slug}/`, tagPage.body.split(`/tag/${pending.newTag.slug}/`).join(''));
+      const tagPage = await get(`/tag/${NEW_TAG}/`);
+      assert.equal(tagPage.statusCode, 404);
       check('the change feed', (await changes()).body);
       for (const { body } of hook.received) check('a webhook delivery', body);
       assert.deepEqual(problems, [], `the new tag "${NEW_TAG}" shows in: ${problems.join(', ')}`);
@@ -516,6 +508,11 @@ for (const backend of backends()) {
       });
       assert.equal(approved.statusCode, 200, approved.body);
       assert.equal(approved.data.event.status, 'publish');
+      const tagged = await get(`${NS}/events/${pending.eventId}`);
+      assert.ok(
+        (tagged.data.tags as { name: string }[]).some((t) => t.name === NEW_TAG),
+        'the new tag, made on approval',
+      );
 
       const bodies: { url: string; body: string }[] = [];
       const read = async (url: string) => {

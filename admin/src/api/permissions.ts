@@ -26,6 +26,8 @@ export function mayAccess(role: Role | undefined, resource: string, action: stri
       return READ_ACTIONS.has(action) ? can(role, 'edit_posts') : can(role, 'manage_categories');
     case 'tags':
       return READ_ACTIONS.has(action) ? can(role, 'edit_posts') : can(role, 'manage_tags');
+    case 'submissions':
+      return can(role, 'edit_others_posts');
     case 'events':
     case 'venues':
     case 'organizers':

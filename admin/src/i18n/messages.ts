@@ -8,6 +8,7 @@ import { userMessages } from '../users/user.messages';
 import { webhookMessages } from '../webhooks/webhook.messages';
 import { importMessages } from '../imports/import.messages';
 import { settingsMessages } from '../settings/settings.messages';
+import { submissionMessages } from '../submissions/submission.messages';
 
 /** Every feature's messages; each feature keeps its own file, in all five languages. */
 export const FEATURE_MESSAGES: FeatureMessages[] = [
@@ -20,4 +21,5 @@ export const FEATURE_MESSAGES: FeatureMessages[] = [
   webhookMessages,
   importMessages,
   settingsMessages,
+  submissionMessages,
 ];

@@ -10,7 +10,9 @@ import { dialectOf, serialColumn } from '../dialect.js';
  *   pages, change feed, webhooks) can ever carry it; copy and backup take every table, this one
  *   too. `ip_key` and `email_key` are what the rate limits and spam blocks count by (a hash of the
  *   address's network and of the folded e-mail). `confirm_hash` is the double opt-in link's token,
- *   hashed. The submission goes with its event (ON DELETE CASCADE).
+ *   hashed. `new_tags` are tag names the submitter typed that no tag has yet: made only when a
+ *   moderator approves (a tag is public the moment it exists). The submission goes with its event
+ *   (ON DELETE CASCADE).
  * - `spam_blocks`: a hashed key (address network or e-mail) refused until `until_utc`.
  * - `used_challenges`: proof-of-work challenges already spent (one solution, one submission), kept
  *   until they expire anyway.
@@ -43,6 +45,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('links', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('new_venue', 'integer')
     .addColumn('new_organizers', 'text', (c) => c.notNull().defaultTo('[]'))
+    .addColumn('new_tags', 'text', (c) => c.notNull().defaultTo('[]'))
     .addColumn('reason', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('created_utc', 'text', (c) => c.notNull())
     .addColumn('decided_utc', 'text')

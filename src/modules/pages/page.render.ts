@@ -143,6 +143,8 @@ export class PageRenderer {
       alternates:
         alternates.length > 1 ? [...alternates, ...(byDefault ? [{ ...byDefault, lang: 'x-default' }] : [])] : [],
       og: openGraph(scope, head, view, description, `${origin}${canonical}`, alternates),
+      // The header's "Submit an event" link (a change of the setting moves the data version: no stale page).
+      submissions: request.ctx.settings.submissions,
     };
   }
 

@@ -44,6 +44,12 @@ function formDate(value: string, allDay: boolean, end: boolean): string | null {
   return allDay ? `${match[1]} ${end ? '23:59:59' : '00:00:00'}` : `${match[1]} ${match[2]}:00`;
 }
 
+/** `YYYY-MM-DD HH:MM:SS` an hour later (on the calendar: the event's zone is applied afterwards). */
+function plusHour(local: string): string {
+  const at = new Date(`${local.replace(' ', 'T')}Z`);
+  return new Date(at.getTime() + 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+}
+
 export function checkForm(fields: SubmissionFields, signedIn: boolean): CheckedForm {
   const problems: FieldProblem[] = [];
   const add = (problem: FieldProblem) => problems.push(problem);

@@ -149,6 +149,9 @@ export const SubmissionSchema = Type.Object(
     }),
     new_venue: Type.Union([Type.Integer(), Type.Null()], { description: 'A venue this submission created' }),
     new_organizers: Type.Array(Type.Integer(), { description: 'Organizers this submission created' }),
+    new_tags: Type.Array(Type.String(), {
+      description: 'Tags the submitter named that do not exist yet: made on approval',
+    }),
   },
   { description: 'An event submitted from the public form, with its submitter and checks' },
 );

@@ -20,6 +20,7 @@ import type { MailEvent } from '../mail/mail.schema.js';
 import type { Mailer } from '../mail/mail.service.js';
 import { ORGANIZER } from '../organizers/organizer.kind.js';
 import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
+import { resolveTermInputs } from '../terms/term.embed.js';
 import { findTerm } from '../terms/term.service.js';
 import { CATEGORIES } from '../terms/term.taxonomy.js';
 import { VENUE } from '../venues/venue.kind.js';
@@ -195,9 +196,12 @@ export class Submissions {
       ...ctx,
       actor: { id: accountId, username: signedIn ? meta.actor!.username : SUBMISSIONS_ACCOUNT, role: 'contributor' },
     };
+    // Only tags that exist are linked now: a new one would be public the moment it is made.
+    const tags = await resolveTermInputs(db, 'post_tag', checked.payload['tags'] ?? [], ctx.lang);
+    const payload = { ...checked.payload, tags: tags?.ids ?? [] };
     let changes;
     try {
-      changes = await checkEventInput(db, checked.payload, writer, null, false, this.deps.policy);
+      changes = await checkEventInput(db, payload, writer, null, false, this.deps.policy);
     } catch (error) {
       return refuse(400, eventProblems(error));
     }
@@ -210,6 +214,9 @@ export class Submissions {
     const confirm = !signedIn && settings.submission_confirm && this.deps.mailer.enabled;
     const token = confirm ? randomBytes(24).toString('base64url') : null;
     const state: 'pending' | 'unconfirmed' = confirm ? 'unconfirmed' : 'pending';
+    // Read before the write transaction: SQLite's one connection is that transaction's until it ends.
+    const submitterEmail = signedIn ? await this.userEmail(meta.actor!.id) : email;
+    await this.deps.settings.secret('mail');
     let submissionId = 0;
     try {
       const { row } = await withCommitStep(
@@ -221,7 +228,7 @@ export class Submissions {
             lang: ctx.lang,
             state,
             name: signedIn ? meta.actor!.username : fields.name.trim(),
-            email: signedIn ? await this.userEmail(meta.actor!.id) : email,
+            email: submitterEmail,
             user_id: signedIn ? meta.actor!.id : null,
             ip: meta.ip,
             ip_key: keys.ip,
@@ -234,6 +241,7 @@ export class Submissions {
             links: checked.links,
             new_venue: created.venue,
             new_organizers: JSON.stringify(created.organizers),
+            new_tags: JSON.stringify(tags?.names ?? []),
             reason: '',
             created_utc: nowUtc(now),
             decided_utc: null,
@@ -370,6 +378,7 @@ export class Submissions {
     if (!submission) return 'unknown';
     if (submission.state !== 'unconfirmed') return 'already';
     const event = await findEvent(this.deps.db, submission.event_id);
+    await this.deps.settings.secret('mail'); // before the transaction, as in submit()
     const moved = await inTransaction(this.deps.db, async (trx) => {
       if (!(await store.update(trx, submission.id, ['unconfirmed'], { state: 'pending', confirmed: 1 }))) return false;
       await this.announce(trx, { ...submission, state: 'pending', confirmed: 1 }, event, ctx);
@@ -419,7 +428,11 @@ export class Submissions {
     const relink: Record<string, unknown> = {};
     if (patch.venue !== undefined) relink['venue'] = patch.venue;
     if (patch.organizers !== undefined) relink['organizer'] = patch.organizers;
-    if (patch.state === 'approved') relink['status'] = 'publish';
+    if (patch.state === 'approved') {
+      relink['status'] = 'publish';
+      const named = JSON.parse(submission.new_tags) as string[];
+      if (named.length > 0) relink['tags'] = [...(await this.tagIds(event, ctx)), ...named];
+    }
     const changes =
       Object.keys(relink).length > 0 ? await checkEventInput(db, relink, ctx, event, false, policy) : null;
     const newOrganizers = JSON.parse(submission.new_organizers) as number[];
@@ -476,6 +489,11 @@ export class Submissions {
     return this.get(id, ctx);
   }
 
+  private async tagIds(event: EventRow, ctx: RequestContext): Promise<number[]> {
+    const object = (await eventObject(this.deps.db, event, ctx, true)) as { tags?: { id: number }[] };
+    return (object.tags ?? []).map((t) => t.id);
+  }
+
   private async setLinkedStatus(
     trx: Db,
     kind: typeof VENUE,
@@ -527,6 +545,7 @@ export class Submissions {
       },
       new_venue: row.new_venue,
       new_organizers: JSON.parse(row.new_organizers) as number[],
+      new_tags: JSON.parse(row.new_tags) as string[],
     };
   }
 

@@ -5,7 +5,7 @@ import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
 import { readDataVersion } from '../../../src/db/data-version.js';
 
 const ADMIN = '/cal/admin/v1';
-const USER_KEYS = ['email', 'id', 'registered', 'role', 'username'];
+const USER_KEYS = ['email', 'id', 'registered', 'role', 'submission_mail', 'username'];
 const PASSWORD = /^([A-Za-z0-9]{4} ){5}[A-Za-z0-9]{4}$/;
 const DATE_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 
@@ -187,7 +187,14 @@ for (const backend of backends()) {
         const found = res.data.find((u: { id: number }) => u.id === created.id);
         assert.deepEqual(
           { ...found, registered: 'x' },
-          { id: created.id, username: 'lister', email: 'l@example.org', role: 'contributor', registered: 'x' },
+          {
+            id: created.id,
+            username: 'lister',
+            email: 'l@example.org',
+            role: 'contributor',
+            registered: 'x',
+            submission_mail: 'none',
+          },
         );
         assert.match(found.registered, DATE_TIME);
         const ids = res.data.map((u: { id: number }) => u.id);
@@ -486,6 +493,9 @@ for (const backend of backends()) {
           geoloc_radius: 25,
           geoloc_unit: 'mi',
           site_url: null,
+          submissions: 'off',
+          submission_confirm: false,
+          spam_block_days: 30,
         });
       });
 
@@ -508,6 +518,9 @@ for (const backend of backends()) {
           geoloc_radius: 12.5,
           geoloc_unit: 'km',
           site_url: 'https://events.example.org',
+          submissions: 'off',
+          submission_confirm: false,
+          spam_block_days: 30,
         });
         const partial = await asAdmin({
           method: 'PATCH',
@@ -520,6 +533,9 @@ for (const backend of backends()) {
           geoloc_radius: 12.5,
           geoloc_unit: 'km',
           site_url: null,
+          submissions: 'off',
+          submission_confirm: false,
+          spam_block_days: 30,
         });
         const read = await asAdmin({ method: 'GET', url: `${ADMIN}/settings` });
         assert.deepEqual(read.data, partial.data);
