@@ -105,7 +105,9 @@ describe('page quality on the realistic calendar', () => {
 
   before(async () => {
     service = await startRealisticService({ env: { LOG_LEVEL: 'error' } });
-    for (const [kind, pagePath] of Object.entries(service.seed.pages)) {
+    // The public submission form (issue 29) is a page too, once submissions are open.
+    await service.service.app.services.settings.update({ submissions: 'anyone' });
+    for (const [kind, pagePath] of Object.entries({ ...service.seed.pages, submit: '/events/submit/' })) {
       const response = await fetch(`${service.base}${pagePath}`);
       // Where a redirect ended (the week view may move to its first day): what the tools look at.
       const landed = new URL(response.url);

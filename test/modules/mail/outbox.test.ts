@@ -42,7 +42,7 @@ const FIELDS: SubmissionFields = {
 };
 
 /** A header as the mail carried it (mailparser reads List-* headers into objects). */
-const rawHeader = (mail: { headerLines: { key: string; line: string }[] }, name: string): string =>
+const rawHeader = (mail: { headerLines: readonly { key: string; line: string }[] }, name: string): string =>
   mail.headerLines.find((h) => h.key === name)?.line.replace(/^[^:]*:\s*/, '') ?? '';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
