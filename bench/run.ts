@@ -657,6 +657,13 @@ async function main(): Promise<void> {
       );
     }
 
+    // 17. A spam wave against the public submission form (issue 29): waves of 1,000 bot posts from
+    // five angles, on a service of its own (it trusts X-Forwarded-For), printed as its own table.
+    if (selected('17')) {
+      const wave = spawnSync(process.execPath, ['--import', 'tsx', 'bench/spam-wave.ts'], { stdio: 'inherit' });
+      if (wave.status !== 0) throw new Error('the spam wave failed');
+    }
+
     const list = results.find((row) => row.scenario.startsWith('1.'));
     const ratio = list && bareRow ? list.requests_per_sec / Math.max(1, bareRow.requests_per_sec) : null;
     console.table(results);

@@ -155,6 +155,26 @@ imports.started text not null
 imports.heartbeat text not null
 imports.finished text
 
+-- table mail_outbox
+--   mail_outbox_pkey: PRIMARY KEY (id)
+mail_outbox.id integer not null default nextval('mail_outbox_id_seq'::regclass)
+mail_outbox.to_address text not null
+mail_outbox.lang text not null
+mail_outbox.kind text not null
+mail_outbox.subject text not null
+mail_outbox.text_body text not null
+mail_outbox.html_body text not null
+mail_outbox.headers text not null
+mail_outbox.dedupe text
+mail_outbox.status text not null
+mail_outbox.attempts integer not null default 0
+mail_outbox.next_attempt_utc text not null
+mail_outbox.lease_until text
+mail_outbox.last_error text
+mail_outbox.message_id text
+mail_outbox.created_utc text not null
+mail_outbox.sent_utc text
+
 -- table organizers
 --   organizers_id_fkey: FOREIGN KEY (id) REFERENCES posts(id) ON DELETE CASCADE
 --   organizers_pkey: PRIMARY KEY (id)
@@ -222,6 +242,41 @@ sessions.user_agent text not null default ''::text
 settings.key text not null
 settings.value text not null
 
+-- table spam_blocks
+--   spam_blocks_pkey: PRIMARY KEY (key)
+spam_blocks.key text not null
+spam_blocks.until_utc text not null
+spam_blocks.submission_id integer
+
+-- table submissions
+--   submissions_decided_by_fkey: FOREIGN KEY (decided_by) REFERENCES users(id) ON DELETE SET NULL
+--   submissions_event_id_fkey: FOREIGN KEY (event_id) REFERENCES events(id) ON DELETE CASCADE
+--   submissions_pkey: PRIMARY KEY (id)
+--   submissions_user_id_fkey: FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE SET NULL
+submissions.id integer not null default nextval('submissions_id_seq'::regclass)
+submissions.event_id integer not null
+submissions.lang text not null
+submissions.state text not null
+submissions.name text not null
+submissions.email text not null
+submissions.user_id integer
+submissions.ip text not null
+submissions.ip_key text not null
+submissions.email_key text not null
+submissions.user_agent text not null default ''::text
+submissions.verified integer not null
+submissions.confirmed integer not null
+submissions.confirm_hash text
+submissions.duplicate_of integer
+submissions.links integer not null default 0
+submissions.new_venue integer
+submissions.new_organizers text not null default '[]'::text
+submissions.new_tags text not null default '[]'::text
+submissions.reason text not null default ''::text
+submissions.created_utc text not null
+submissions.decided_utc text
+submissions.decided_by integer
+
 -- table terms
 --   terms_pkey: PRIMARY KEY (id)
 terms.id integer not null default nextval('terms_id_seq'::regclass)
@@ -234,6 +289,11 @@ terms.description text not null default ''::text
 terms.parent integer not null default 0
 terms.count integer not null default 0
 
+-- table used_challenges
+--   used_challenges_pkey: PRIMARY KEY (key)
+used_challenges.key text not null
+used_challenges.until_utc text not null
+
 -- table users
 --   users_pkey: PRIMARY KEY (id)
 --   users_username_key: UNIQUE (username)
@@ -243,6 +303,7 @@ users.email text not null default ''::text
 users.role text not null
 users.registered text not null
 users.login_hash text
+users.submission_mail text not null default 'none'::text
 
 -- table venues
 --   venues_id_fkey: FOREIGN KEY (id) REFERENCES posts(id) ON DELETE CASCADE
@@ -357,6 +418,10 @@ CREATE UNIQUE INDEX images_url_key ON public.images USING btree (url);
 CREATE UNIQUE INDEX import_map_pk ON public.import_map USING btree (source, kind, source_id);
 CREATE UNIQUE INDEX imports_pkey ON public.imports USING btree (id);
 CREATE INDEX imports_status ON public.imports USING btree (status, heartbeat);
+CREATE UNIQUE INDEX mail_outbox_dedupe ON public.mail_outbox USING btree (dedupe);
+CREATE INDEX mail_outbox_due ON public.mail_outbox USING btree (next_attempt_utc, id) WHERE (status = 'pending'::text);
+CREATE UNIQUE INDEX mail_outbox_pkey ON public.mail_outbox USING btree (id);
+CREATE INDEX mail_outbox_status ON public.mail_outbox USING btree (status, id);
 CREATE INDEX organizers_author ON public.organizers USING btree (author);
 CREATE INDEX organizers_lang_date ON public.organizers USING btree (lang, date, id);
 CREATE INDEX organizers_lang_slug ON public.organizers USING btree (lang, slug);
@@ -375,12 +440,21 @@ CREATE UNIQUE INDEX sessions_pkey ON public.sessions USING btree (id);
 CREATE UNIQUE INDEX sessions_token ON public.sessions USING btree (token_hash);
 CREATE INDEX sessions_user ON public.sessions USING btree (user_id);
 CREATE UNIQUE INDEX settings_pkey ON public.settings USING btree (key);
+CREATE UNIQUE INDEX spam_blocks_pkey ON public.spam_blocks USING btree (key);
+CREATE INDEX submissions_confirm ON public.submissions USING btree (confirm_hash) WHERE (confirm_hash IS NOT NULL);
+CREATE INDEX submissions_email ON public.submissions USING btree (email_key, created_utc);
+CREATE UNIQUE INDEX submissions_event ON public.submissions USING btree (event_id);
+CREATE INDEX submissions_ip ON public.submissions USING btree (ip_key, created_utc);
+CREATE UNIQUE INDEX submissions_pkey ON public.submissions USING btree (id);
+CREATE INDEX submissions_state ON public.submissions USING btree (state, id);
 CREATE INDEX terms_parent ON public.terms USING btree (parent);
 CREATE UNIQUE INDEX terms_pkey ON public.terms USING btree (id);
 CREATE INDEX terms_tax_lang_lname ON public.terms USING btree (taxonomy, lang, lower(name));
 CREATE INDEX terms_tax_lang_name ON public.terms USING btree (taxonomy, lang, name);
 CREATE UNIQUE INDEX terms_tax_lang_slug ON public.terms USING btree (taxonomy, lang, slug);
 CREATE INDEX terms_trid_lang ON public.terms USING btree (trid, lang, taxonomy);
+CREATE UNIQUE INDEX used_challenges_pkey ON public.used_challenges USING btree (key);
+CREATE INDEX used_challenges_until ON public.used_challenges USING btree (until_utc);
 CREATE UNIQUE INDEX users_pkey ON public.users USING btree (id);
 CREATE UNIQUE INDEX users_username_key ON public.users USING btree (username);
 CREATE INDEX venues_author ON public.venues USING btree (author);

@@ -55,6 +55,9 @@ CREATE TABLE "import_map" ("source" text not null, "kind" text not null, "source
 -- table imports
 CREATE TABLE "imports" ("id" integer primary key, "status" text not null, "options" text not null, "progress" text not null, "report" text, "error" text, "user_id" integer not null, "started" text not null, "heartbeat" text not null, "finished" text);
 
+-- table mail_outbox
+CREATE TABLE "mail_outbox" ("id" integer primary key, "to_address" text not null, "lang" text not null, "kind" text not null, "subject" text not null, "text_body" text not null, "html_body" text not null, "headers" text not null, "dedupe" text, "status" text not null, "attempts" integer default 0 not null, "next_attempt_utc" text not null, "lease_until" text, "last_error" text, "message_id" text, "created_utc" text not null, "sent_utc" text);
+
 -- table organizers
 CREATE TABLE "organizers" ("id" integer primary key references "posts" ("id") on delete cascade, "lang" text not null, "trid" integer not null, "author" integer default 0 not null, "status" text not null, "password" text default '' not null, "slug" text not null, "title" text not null, "description" text default '' not null, "excerpt" text default '' not null, "date" text not null, "date_utc" text not null, "modified" text not null, "modified_utc" text not null, "image_id" integer, "phone" text default '' not null, "website" text default '' not null, "email" text default '' not null);
 
@@ -76,11 +79,20 @@ CREATE TABLE "sessions" ("id" integer primary key, "token_hash" text not null, "
 -- table settings
 CREATE TABLE "settings" ("key" text primary key, "value" text not null);
 
+-- table spam_blocks
+CREATE TABLE "spam_blocks" ("key" text primary key, "until_utc" text not null, "submission_id" integer);
+
+-- table submissions
+CREATE TABLE "submissions" ("id" integer primary key, "event_id" integer not null references "events" ("id") on delete cascade, "lang" text not null, "state" text not null, "name" text not null, "email" text not null, "user_id" integer references "users" ("id") on delete set null, "ip" text not null, "ip_key" text not null, "email_key" text not null, "user_agent" text default '' not null, "verified" integer not null, "confirmed" integer not null, "confirm_hash" text, "duplicate_of" integer, "links" integer default 0 not null, "new_venue" integer, "new_organizers" text default '[]' not null, "new_tags" text default '[]' not null, "reason" text default '' not null, "created_utc" text not null, "decided_utc" text, "decided_by" integer references "users" ("id") on delete set null);
+
 -- table terms
 CREATE TABLE "terms" ("id" integer primary key autoincrement, "taxonomy" text not null, "lang" text not null, "trid" integer not null, "name" text not null, "slug" text not null, "description" text default '' not null, "parent" integer default 0 not null, "count" integer default 0 not null);
 
+-- table used_challenges
+CREATE TABLE "used_challenges" ("key" text primary key, "until_utc" text not null);
+
 -- table users
-CREATE TABLE "users" ("id" integer primary key autoincrement, "username" text not null unique, "email" text default '' not null, "role" text not null, "registered" text not null, "login_hash" text);
+CREATE TABLE "users" ("id" integer primary key autoincrement, "username" text not null unique, "email" text default '' not null, "role" text not null, "registered" text not null, "login_hash" text, "submission_mail" text default 'none' not null);
 
 -- table venues
 CREATE TABLE "venues" ("id" integer primary key references "posts" ("id") on delete cascade, "lang" text not null, "trid" integer not null, "author" integer default 0 not null, "status" text not null, "password" text default '' not null, "slug" text not null, "title" text not null, "description" text default '' not null, "excerpt" text default '' not null, "date" text not null, "date_utc" text not null, "modified" text not null, "modified_utc" text not null, "image_id" integer, "address" text default '' not null, "city" text default '' not null, "country" text default '' not null, "province" text default '' not null, "state" text default '' not null, "zip" text default '' not null, "phone" text default '' not null, "website" text default '' not null, "stateprovince" text default '' not null, "show_map" integer default 1 not null, "show_map_link" integer default 1 not null, "geo_lat" double precision, "geo_lng" double precision);
@@ -157,6 +169,15 @@ CREATE INDEX "failure_counts_reset" on "failure_counts" ("reset_at");
 -- index imports_status
 CREATE INDEX "imports_status" on "imports" ("status", "heartbeat");
 
+-- index mail_outbox_dedupe
+CREATE UNIQUE INDEX "mail_outbox_dedupe" on "mail_outbox" ("dedupe");
+
+-- index mail_outbox_due
+CREATE INDEX "mail_outbox_due" on "mail_outbox" ("next_attempt_utc", "id") where status = 'pending';
+
+-- index mail_outbox_status
+CREATE INDEX "mail_outbox_status" on "mail_outbox" ("status", "id");
+
 -- index organizers_author
 CREATE INDEX "organizers_author" on "organizers" ("author");
 
@@ -187,6 +208,21 @@ CREATE UNIQUE INDEX "sessions_token" on "sessions" ("token_hash");
 -- index sessions_user
 CREATE INDEX "sessions_user" on "sessions" ("user_id");
 
+-- index submissions_confirm
+CREATE INDEX "submissions_confirm" on "submissions" ("confirm_hash") where confirm_hash is not null;
+
+-- index submissions_email
+CREATE INDEX "submissions_email" on "submissions" ("email_key", "created_utc");
+
+-- index submissions_event
+CREATE UNIQUE INDEX "submissions_event" on "submissions" ("event_id");
+
+-- index submissions_ip
+CREATE INDEX "submissions_ip" on "submissions" ("ip_key", "created_utc");
+
+-- index submissions_state
+CREATE INDEX "submissions_state" on "submissions" ("state", "id");
+
 -- index terms_parent
 CREATE INDEX "terms_parent" on "terms" ("parent");
 
@@ -201,6 +237,9 @@ CREATE UNIQUE INDEX "terms_tax_lang_slug" on "terms" ("taxonomy", "lang", "slug"
 
 -- index terms_trid_lang
 CREATE INDEX "terms_trid_lang" on "terms" ("trid", "lang", "taxonomy");
+
+-- index used_challenges_until
+CREATE INDEX "used_challenges_until" on "used_challenges" ("until_utc");
 
 -- index venues_author
 CREATE INDEX "venues_author" on "venues" ("author");

@@ -110,3 +110,12 @@ export async function countByStatus(db: Db): Promise<Record<string, number>> {
     .execute();
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
+
+/** Forgets sent and failed mails queued before `before` (the outbox is a queue, not an archive). */
+export async function purge(db: Db, before: string): Promise<void> {
+  await db
+    .deleteFrom('mail_outbox')
+    .where('status', 'in', ['sent', 'failed'])
+    .where('created_utc', '<', before)
+    .execute();
+}

@@ -19,6 +19,9 @@ import { MailTransport } from './mail.transport.js';
 const LEASE_MS = 120_000;
 const GIVE_UP_MS = 48 * 3_600_000;
 const BATCH = 20;
+/** Sent and failed mails are kept this long (the admin's counts, a look at what went out), then purged. */
+const KEEP_MS = 30 * 24 * 3_600_000;
+const PURGE_EVERY_MS = 3_600_000;
 
 const stamp = (at: Date, plusMs = 0): string => nowUtc(new Date(at.getTime() + plusMs));
 
@@ -29,6 +32,7 @@ export interface Recipient {
 
 export class Mailer {
   private transport: MailTransport | null = null;
+  private purged = 0;
 
   constructor(
     private readonly db: Db,
@@ -86,6 +90,10 @@ export class Mailer {
   /** One round: claims what is due at `at`, sends it, records each outcome; returns how many were tried. */
   async sendDue(at: Date = new Date()): Promise<number> {
     if (!this.enabled) return 0;
+    if (at.getTime() - this.purged >= PURGE_EVERY_MS) {
+      this.purged = at.getTime();
+      await outbox.purge(this.db, stamp(at, -KEEP_MS));
+    }
     const claimed = await outbox.claimDue(this.db, stamp(at), stamp(at, LEASE_MS), BATCH);
     if (claimed.length === 0) return 0;
     this.transport ??= new MailTransport(this.config.smtpUrl!, this.config.mailFrom!);
