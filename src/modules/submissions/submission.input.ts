@@ -91,7 +91,7 @@ export function checkForm(fields: SubmissionFields, signedIn: boolean): CheckedF
   let end = endText === '' ? null : formDate(endText, allDay, true);
   if (endText !== '' && end === null) add({ field: 'end', code: 'invalid_date' });
   // No end: an all-day event ends with its day, a timed one lasts an hour (what calendars assume).
-  if (start !== null && endText === '') end = allDay ? `${start.slice(0, 10)} 23:59:59` : null;
+  if (start !== null && endText === '') end = allDay ? `${start.slice(0, 10)} 23:59:59` : plusHour(start);
   if (start !== null && end !== null && end < start) add({ field: 'end', code: 'end_before_start' });
 
   const timezone = bounded('timezone', 64);

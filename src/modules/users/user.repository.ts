@@ -12,6 +12,11 @@ export function findByUsername(db: Db, username: string): Promise<UserRow | unde
   return db.selectFrom('users').select(USER_COLUMNS).where('username', '=', username).executeTakeFirst();
 }
 
+/** Whether a username is taken (reads the id only: works on a database of any version, as create does). */
+export async function usernameTaken(db: Db, username: string): Promise<boolean> {
+  return (await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst()) !== undefined;
+}
+
 export function list(db: Db): Promise<UserRow[]> {
   return db.selectFrom('users').select(USER_COLUMNS).orderBy('id').execute();
 }

@@ -63,7 +63,7 @@ export async function createUser(
     throw invalidParam('username', 'Usernames use letters, digits and _ . @ - only (at most 60).');
   checkEmail(input.email);
   checkLoginPassword(input.password);
-  if (await users.findByUsername(db, input.username)) throw duplicateUser();
+  if (await users.usernameTaken(db, input.username)) throw duplicateUser();
   const password = generateApplicationPassword();
   const hash = await hashPassword(password);
   const loginHash = await loginHashOf(input.password);
