@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db, SubmissionTable } from '../../db/database.js';
+import { transactionLock } from '../../db/dialect.js';
 
 /** Submissions and spam blocks (migration 024). */
 
@@ -156,12 +157,14 @@ export async function sameTitleAndStart(
   lang: string,
   startLocal: string,
   title: string,
+  exceptId = 0,
 ): Promise<number | null> {
   const row = await db
     .selectFrom('events')
     .select('id')
     .where('lang', '=', lang)
     .where('start_local', '=', startLocal)
+    .where('id', '<>', exceptId)
     .where('status', '<>', 'trash')
     .where(sql`lower(title)`, '=', title.toLowerCase())
     .executeTakeFirst();
@@ -196,4 +199,14 @@ export async function sameTitleOnDay(db: Db, lang: string, day: string, title: s
 
 export async function userEmail(db: Db, userId: number): Promise<string | undefined> {
   return (await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst())?.email;
+}
+
+/**
+ * Makes concurrent submissions from one sender take turns until their transactions end, so the
+ * rate limit and the duplicate check, made again inside the write, count each other (PostgreSQL:
+ * advisory locks, in a fixed order so two writers never wait on each other; SQLite's writers never
+ * overlap).
+ */
+export async function lockSender(trx: Db, keys: string[]): Promise<void> {
+  for (const key of [...new Set(keys)].sort()) await transactionLock(trx, `submission\n${key}`);
 }

@@ -113,6 +113,13 @@ const refuse = (
   ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
 });
 
+/** A check that failed inside the write: the transaction rolls back and the visitor gets `outcome`. */
+class Refusal extends Error {
+  constructor(readonly outcome: SubmitOutcome) {
+    super('refused');
+  }
+}
+
 export class Submissions {
   constructor(private readonly deps: SubmissionDeps) {}
 
@@ -176,8 +183,10 @@ export class Submissions {
     if (await store.isBlocked(db, [keys.ip, keys.email], nowUtc(now)))
       return refuse(403, [{ field: 'form', code: 'refused' }]);
     // Moderators are not limited: they may enter a season's programme through the form.
-    if (!can(meta.actor, 'edit_others_posts')) {
-      const recent = await store.recentCounts(db, keys.ip, keys.email, nowUtc(new Date(now.getTime() - HOUR_MS)));
+    const limited = !can(meta.actor, 'edit_others_posts');
+    const hourAgo = nowUtc(new Date(now.getTime() - HOUR_MS));
+    if (limited) {
+      const recent = await store.recentCounts(db, keys.ip, keys.email, hourAgo);
       if (recent.ip >= config.submissionLimit || recent.email >= config.submissionLimit)
         return refuse(429, [{ field: 'form', code: 'rate_limited' }], 3_600);
     }
@@ -222,6 +231,15 @@ export class Submissions {
       const { row } = await withCommitStep(
         async (trx, result) => {
           const { row: event, organizerIds } = result as { row: EventRow; organizerIds: number[] };
+          // Again inside the write, in turn per sender: concurrent posts must not all pass the checks above.
+          await store.lockSender(trx, [keys.ip, keys.email, sha(`${ctx.lang}\n${startLocal}\n${title.toLowerCase()}`)]);
+          if (limited) {
+            const recent = await store.recentCounts(trx, keys.ip, keys.email, hourAgo);
+            if (recent.ip >= config.submissionLimit || recent.email >= config.submissionLimit)
+              throw new Refusal(refuse(429, [{ field: 'form', code: 'rate_limited' }], 3_600));
+          }
+          if ((await store.sameTitleAndStart(trx, ctx.lang, startLocal, title, event.id)) !== null)
+            throw new Refusal(refuse(409, [{ field: 'title', code: 'duplicate' }]));
           const created = await this.createdLinks(trx, event, organizerIds);
           submissionId = await store.insert(trx, {
             event_id: event.id,
@@ -260,6 +278,7 @@ export class Submissions {
       );
       return { ok: true, submissionId, eventId: row.id, state };
     } catch (error) {
+      if (error instanceof Refusal) return error.outcome;
       if (error instanceof ApiError && error.status < 500) return refuse(400, eventProblems(error));
       throw error;
     }

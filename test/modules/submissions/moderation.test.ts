@@ -156,6 +156,15 @@ for (const backend of backends()) {
       assert.equal(await count(), stored + 3);
     });
 
+    it('limits concurrent posts from one address exactly (the checks are made again inside the write)', async () => {
+      const same = meta({ ip: '203.0.113.44' });
+      const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => submit({ title: `Burst ${i}` }, same)));
+      assert.equal(outcomes.filter((o) => o.ok).length, 3);
+      assert.ok(outcomes.filter((o) => !o.ok).every((o) => !o.ok && o.status === 429));
+      const twins = await Promise.all([1, 2, 3].map(() => submit({ title: 'Twin concert' })));
+      assert.equal(twins.filter((o) => o.ok).length, 1, 'one of three identical posts');
+    });
+
     it('accepts a solved proof of work once, and refuses a forged or replayed one', async () => {
       const challenge = (await t.app.services.submissions.challenge()) as Parameters<
         typeof solveChallenge
