@@ -21,7 +21,11 @@ export async function writeSetting(trx: Db, key: string, json: string): Promise<
 
 /** Sets a setting only if it has none yet; returns the value it has afterwards (the first writer's). */
 export async function settingOnce(db: Db, key: string, json: string): Promise<string> {
-  await db.insertInto('settings').values({ key, value: json }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await db
+    .insertInto('settings')
+    .values({ key, value: json })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
   return row.value;
 }

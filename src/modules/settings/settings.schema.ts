@@ -26,7 +26,7 @@ export const SettingsSchema = Type.Object(
     geoloc_unit: Unit,
     site_url: NullableUrl,
     submissions: Submissions,
-    submission_confirm: Type.Boolean({ description: "Anonymous submitters confirm their e-mail (with mail on)" }),
+    submission_confirm: Type.Boolean({ description: 'Anonymous submitters confirm their e-mail (with mail on)' }),
     spam_block_days: Type.Integer({ description: 'Days an address and e-mail marked as spam are refused' }),
   },
   { description: 'Site settings' },
