@@ -15,10 +15,6 @@ export function findById(db: Db, id: number): Promise<SubmissionRow | undefined>
   return db.selectFrom('submissions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function findByEvent(db: Db, eventId: number): Promise<SubmissionRow | undefined> {
-  return db.selectFrom('submissions').selectAll().where('event_id', '=', eventId).executeTakeFirst();
-}
-
 export function findByConfirmHash(db: Db, hash: string): Promise<SubmissionRow | undefined> {
   return db.selectFrom('submissions').selectAll().where('confirm_hash', '=', hash).executeTakeFirst();
 }
