@@ -206,3 +206,20 @@ export async function userEmail(db: Db, userId: number): Promise<string | undefi
 export async function lockSender(trx: Db, keys: string[]): Promise<void> {
   for (const key of [...new Set(keys)].sort()) await transactionLock(trx, `submission\n${key}`);
 }
+
+/**
+ * Open submissions whose event a moderator published or trashed through the events API or the
+ * admin's event editor rather than the queue: the submissions table's state index, then each
+ * event by its key.
+ */
+export function decidedElsewhere(db: Db, limit: number): Promise<{ id: number; status: string }[]> {
+  return db
+    .selectFrom('submissions as s')
+    .innerJoin('events as e', 'e.id', 's.event_id')
+    .select(['s.id', 'e.status'])
+    .where('s.state', 'in', ['pending', 'unconfirmed'])
+    .where('e.status', 'in', ['publish', 'trash'])
+    .orderBy('s.id')
+    .limit(limit)
+    .execute();
+}

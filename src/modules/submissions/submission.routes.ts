@@ -19,7 +19,7 @@ const doc = {
   tags: ['admin'],
   security: [{ basic: [] }, { cookie: [], nonce: [] }] as Record<string, string[]>[],
 };
-/** How often each instance looks whether a moderators' digest is due. */
+/** How often each instance looks whether a moderators' digest is due, and for submissions decided in the editor. */
 const DIGEST_CHECK_MS = 60_000;
 
 export async function submissionRoutes(fastify: FastifyInstance): Promise<void> {
@@ -28,9 +28,11 @@ export async function submissionRoutes(fastify: FastifyInstance): Promise<void> 
   mailer.start(app);
   runInBackground(
     app,
-    'submission digests',
+    'submission digests and reconciling',
     async () => {
-      await submissions.queueDigests(backgroundContext(config, config.defaultLanguage, await settings.get()));
+      const ctx = backgroundContext(config, config.defaultLanguage, await settings.get());
+      await submissions.reconcile(ctx);
+      await submissions.queueDigests(ctx);
       return 0;
     },
     DIGEST_CHECK_MS,

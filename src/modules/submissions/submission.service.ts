@@ -568,6 +568,34 @@ export class Submissions {
     };
   }
 
+  /**
+   * A moderator may publish a submitted event in the event editor ("Edit event", then Publish)
+   * instead of pressing Approve, or trash it from the events list: the submission follows, so
+   * the queue does not keep it and the submitter hears of a publication. Run every minute by each
+   * instance; the state change is guarded, so one instance mails once. Trashing sends no mail (it
+   * is also how a moderator clears spam). Returns how many submissions it closed.
+   */
+  async reconcile(ctx: RequestContext): Promise<number> {
+    const { db } = this.deps;
+    let closed = 0;
+    for (const { id, status } of await store.decidedElsewhere(db, 50)) {
+      const submission = await this.find(id);
+      const event = await findEvent(db, submission.event_id);
+      const state = status === 'publish' ? 'approved' : 'rejected';
+      const set = { state, decided_utc: nowUtc(), decided_by: null, reason: '' };
+      await inTransaction(db, async (trx) => {
+        if (!(await store.update(trx, id, ['pending', 'unconfirmed'], set))) return;
+        closed += 1;
+        if (state === 'approved')
+          await this.mailSubmitter(trx, { ...submission, ...set }, event, ctx, {
+            kind: 'submission_published',
+            url: ctx.pageUrl(event.lang, `event/${encodeURIComponent(event.slug)}`),
+          });
+      });
+    }
+    return closed;
+  }
+
   // ---- Moderators' daily digest ---------------------------------------------------------------
 
   /**

@@ -241,6 +241,30 @@ for (const backend of backends()) {
       assert.equal(!sameEmail.ok && sameEmail.status, 403);
     });
 
+    it('follows a submission published in the event editor, or trashed from the events list', async () => {
+      const published = await submit({ title: 'Edited then published', email: 'erin@example.org' });
+      const trashed = await submit({ title: 'Trashed from the list' });
+      assert.ok(published.ok && trashed.ok);
+      const patch = await t.request({
+        method: 'PATCH',
+        url: `/cal/events/v1/events/${published.eventId}`,
+        auth: editor,
+        payload: { title: 'Edited, then published', status: 'publish' },
+      });
+      assert.equal(patch.statusCode, 200, patch.body);
+      const gone = await t.request({ method: 'DELETE', url: `/cal/events/v1/events/${trashed.eventId}`, auth: editor });
+      assert.equal(gone.statusCode, 200, gone.body);
+      // Each instance does this every minute in the background; here, at once.
+      await t.app.services.submissions.reconcile(await ctx());
+      assert.equal(await t.app.services.submissions.reconcile(await ctx()), 0, 'once');
+      const after = async (id: number) =>
+        (await t.request({ url: `/cal/admin/v1/submissions/${id}`, auth: editor })).data.state;
+      assert.equal(await after(published.submissionId), 'approved');
+      assert.equal(await after(trashed.submissionId), 'rejected');
+      const mail = await mailTo('erin@example.org', /published: Edited, then published/);
+      assert.match(mail.text ?? '', /\/event\//);
+    });
+
     it('merges a new venue into an existing one', async () => {
       const existing = await t.request({
         method: 'POST',
