@@ -6,6 +6,7 @@ import { backends, createTestApp, type TestApp } from '../helpers/app.js';
 import { backgroundContext } from '../../src/http/context.js';
 import { deliverDue } from '../../src/modules/webhooks/webhook.worker.js';
 import type { SubmissionFields } from '../../src/modules/submissions/submission.schema.js';
+import { BLANK_SUBMISSION } from '../helpers/submission.js';
 
 /**
  * Issue 29: a public submission waiting for a moderator is private. Nothing the public, a
@@ -31,30 +32,21 @@ const SUBMITTER = /secretname|zed\.secret/i;
 const NEW_TAG = 'freshsubmittedtag';
 
 const FIELDS: SubmissionFields = {
+  ...BLANK_SUBMISSION,
   title: 'Hidden Submission Title',
   description: 'Secret plans for an evening.',
   start: `${DAY}T19:00`,
   end: `${DAY}T22:00`,
   timezone: 'Europe/Paris',
-  all_day: false,
-  venue_id: '',
   venue_name: 'Hidden Venue Hall',
   venue_address: '9 rue Cachée',
   venue_city: 'Paris',
   venue_country: 'France',
-  organizer_id: '',
   organizer_name: 'Hidden Organizer Club',
   organizer_email: 'club.hidden@example.org',
-  organizer_website: '',
-  category_id: '',
-  tags: '',
   cost: '5',
-  website: '',
-  image: '',
   name: 'Zed Secretname',
   email: 'zed.secret@example.org',
-  homepage: '',
-  altcha: '',
 };
 
 interface Received {

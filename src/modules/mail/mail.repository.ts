@@ -1,20 +1,14 @@
-import { sql, type SqlBool } from 'kysely';
-import type { Db } from '../../db/database.js';
+import { sql, type Insertable, type SqlBool } from 'kysely';
+import type { Db, MailOutboxTable } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
 
 /** The mail outbox (migration 024): rendered mails, claimed and sent by the worker. */
 
-export interface QueuedMail {
-  to_address: string;
-  lang: string;
-  kind: string;
-  subject: string;
-  text_body: string;
-  html_body: string;
-  headers: string;
-  dedupe: string | null;
-  created_utc: string;
-}
+/** What a queued mail is given; the rest (status, attempts, due time) the outbox sets. */
+export type QueuedMail = Pick<
+  Insertable<MailOutboxTable>,
+  'to_address' | 'lang' | 'kind' | 'subject' | 'text_body' | 'html_body' | 'headers' | 'dedupe' | 'created_utc'
+> & { created_utc: string };
 
 /**
  * Queues a mail in the caller's transaction. One with a `dedupe` key already queued is not queued

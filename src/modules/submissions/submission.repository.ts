@@ -212,11 +212,12 @@ export async function lockSender(trx: Db, keys: string[]): Promise<void> {
  * admin's event editor rather than the queue: the submissions table's state index, then each
  * event by its key.
  */
-export function decidedElsewhere(db: Db, limit: number): Promise<{ id: number; status: string }[]> {
+export function decidedElsewhere(db: Db, limit: number): Promise<(SubmissionRow & { event_status: string })[]> {
   return db
     .selectFrom('submissions as s')
     .innerJoin('events as e', 'e.id', 's.event_id')
-    .select(['s.id', 'e.status'])
+    .selectAll('s')
+    .select('e.status as event_status')
     .where('s.state', 'in', ['pending', 'unconfirmed'])
     .where('e.status', 'in', ['publish', 'trash'])
     .orderBy('s.id')

@@ -578,10 +578,10 @@ export class Submissions {
   async reconcile(ctx: RequestContext): Promise<number> {
     const { db } = this.deps;
     let closed = 0;
-    for (const { id, status } of await store.decidedElsewhere(db, 50)) {
-      const submission = await this.find(id);
+    for (const submission of await store.decidedElsewhere(db, 50)) {
+      const { id } = submission;
       const event = await findEvent(db, submission.event_id);
-      const state = status === 'publish' ? 'approved' : 'rejected';
+      const state = submission.event_status === 'publish' ? 'approved' : 'rejected';
       const set = { state, decided_utc: nowUtc(), decided_by: null, reason: '' };
       await inTransaction(db, async (trx) => {
         if (!(await store.update(trx, id, ['pending', 'unconfirmed'], set))) return;

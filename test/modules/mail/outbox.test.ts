@@ -7,6 +7,7 @@ import type { SubmissionFields } from '../../../src/modules/submissions/submissi
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
 import { startSmtp, type TestSmtp } from '../../helpers/smtp.js';
 import type { FastifyInstance } from 'fastify';
+import { BLANK_SUBMISSION } from '../../helpers/submission.js';
 
 /**
  * The mail outbox against a real SMTP server that goes down and comes back, with two instances
@@ -15,30 +16,13 @@ import type { FastifyInstance } from 'fastify';
  */
 
 const FIELDS: SubmissionFields = {
+  ...BLANK_SUBMISSION,
   title: 'Outbox test',
-  description: '',
   start: '2032-03-01T10:00',
   end: '2032-03-01T11:00',
   timezone: 'UTC',
-  all_day: false,
-  venue_id: '',
-  venue_name: '',
-  venue_address: '',
-  venue_city: '',
-  venue_country: '',
-  organizer_id: '',
-  organizer_name: '',
-  organizer_email: '',
-  organizer_website: '',
-  category_id: '',
-  tags: '',
-  cost: '',
-  website: '',
-  image: '',
   name: 'Sam',
   email: 'sam@example.org',
-  homepage: '',
-  altcha: '',
 };
 
 /** A header as the mail carried it (mailparser reads List-* headers into objects). */

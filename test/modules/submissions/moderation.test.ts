@@ -6,6 +6,7 @@ import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
 import { startSmtp, type TestSmtp } from '../../helpers/smtp.js';
 import { backgroundContext } from '../../../src/http/context.js';
 import type { SubmissionFields } from '../../../src/modules/submissions/submission.schema.js';
+import { BLANK_SUBMISSION } from '../../helpers/submission.js';
 
 /**
  * The submissions service and its moderation API against a real database and a real SMTP server:
@@ -13,30 +14,24 @@ import type { SubmissionFields } from '../../../src/modules/submissions/submissi
  */
 
 const FIELDS: SubmissionFields = {
+  ...BLANK_SUBMISSION,
   title: 'Jazz on the quay',
   description: 'An evening of jazz.\n\nTickets: https://tickets.example.org/jazz',
   start: '2031-06-05T19:00',
   end: '2031-06-05T22:00',
   timezone: 'Europe/Paris',
-  all_day: false,
-  venue_id: '',
   venue_name: 'Quai des Arts',
   venue_address: '1 quai Voltaire',
   venue_city: 'Paris',
   venue_country: 'France',
-  organizer_id: '',
   organizer_name: 'Jazz Club',
   organizer_email: 'club@example.org',
   organizer_website: 'https://jazz.example.org',
-  category_id: '',
   tags: 'jazz, music',
   cost: '10',
   website: 'https://jazz.example.org/quay',
-  image: '',
   name: 'Alice Martin',
   email: 'alice@example.org',
-  homepage: '',
-  altcha: '',
 };
 
 let ip = 0;
