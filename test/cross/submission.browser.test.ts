@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import {
+  axeFindings,
   browserSkip,
   buildAdmin,
   eventually,
@@ -10,7 +11,9 @@ import {
   launchChromium,
   newContext,
   openPage,
+  screenshot,
   settle,
+  sidewaysOverflow,
   signedInContext,
 } from '../helpers/admin-browser.js';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
@@ -170,6 +173,24 @@ describe('public submissions end to end in a browser [sqlite]', { skip: browserS
     assert.equal(submission.checks.verified, true, 'the proof of work was solved');
     assert.equal(submission.submitter.email, 'camille@example.fr');
     assert.equal(submission.submitter.ip, '127.0.0.1');
+  });
+
+  it('shows the form with no serious axe violation, without sideways scrolling at 375 and 1280 px (screenshots)', async () => {
+    const findings: string[] = [];
+    for (const width of [1280, 375]) {
+      const context = await newContext(browser, width);
+      try {
+        const page = await context.newPage();
+        await page.goto(`${base}/events/submit/`);
+        await page.getByRole('button', { name: 'Submit event' }).waitFor();
+        findings.push(...(await axeFindings(page, `submit-form@${width}`)));
+        assert.equal(await sidewaysOverflow(page), 0, `the form scrolls sideways at ${width} px`);
+        await screenshot(page, 'submit-form');
+      } finally {
+        await context.close();
+      }
+    }
+    assert.deepEqual(findings, []);
   });
 
   it('answers the form again without JavaScript, the problems beside the fields and everything typed kept', async () => {
