@@ -293,6 +293,32 @@ for (const backend of backends()) {
       assert.doesNotMatch(list.body, /alice@example\.org|Alice Martin|spammer/);
     });
 
+    it('refuses a bad decision with a 400 and changes nothing', async () => {
+      const outcome = await submit({ title: 'Bad decisions' });
+      assert.ok(outcome.ok);
+      const url = `/cal/admin/v1/submissions/${outcome.submissionId}`;
+      for (const payload of [
+        { state: 'published' },
+        { state: 'rejected', reason: 'x'.repeat(2001) },
+        { venue: 'twelve' },
+        { organizers: Array.from({ length: 21 }, (_, i) => i + 1) },
+      ]) {
+        const res = await t.request({ method: 'PATCH', url, auth: editor, payload });
+        assert.equal(res.statusCode, 400, JSON.stringify(payload));
+        assert.equal(res.data.code, 'rest_invalid_param');
+      }
+      for (const query of ['state=bogus', 'per_page=500', 'page=0'])
+        assert.equal(
+          (await t.request({ url: `/cal/admin/v1/submissions?${query}`, auth: editor })).statusCode,
+          400,
+          query,
+        );
+      assert.equal((await t.request({ url: '/cal/admin/v1/submissions/999999', auth: editor })).statusCode, 404);
+      const still = await t.request({ url, auth: editor });
+      assert.equal(still.data.state, 'pending');
+      assert.equal(still.data.event.status, 'pending');
+    });
+
     it('reports the mail status', async () => {
       const res = await t.request({ url: '/cal/admin/v1/mail', auth: editor });
       assert.equal(res.data.enabled, true);
