@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
+import { capture } from '../helpers/admin-browser.js';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
 
 /**
@@ -263,7 +264,7 @@ for (const backend of backends()) {
           });
           assert.ok(overflow <= 0, `${path} at ${width}px scrolls sideways by ${overflow}px`);
           const file = new URL(`${backend}-${name}-${width}.png`, SHOTS);
-          await page.screenshot({ path: file.pathname, fullPage: true });
+          await capture(page, file.pathname);
           assert.ok(fs.statSync(file).size > 5000);
           await page.close();
         }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
+import { capture } from '../helpers/admin-browser.js';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
 import { seedGridCalendar } from '../helpers/grid-seed.js';
 
@@ -110,7 +111,7 @@ for (const backend of backends()) {
                 .map((v) => `${path} @${width}: ${v.id}`),
             );
           }
-          await page.screenshot({ path: new URL(`${backend}-${name}-${width}.png`, SHOTS).pathname, fullPage: true });
+          await capture(page, new URL(`${backend}-${name}-${width}.png`, SHOTS).pathname);
           await page.close();
         }
       }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
+import { capture } from '../helpers/admin-browser.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 /**
@@ -121,7 +122,7 @@ describe('map view in a browser [sqlite]', { skip }, () => {
       serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
       [],
     );
-    await page.screenshot({ path: new URL('map-1280.png', SHOTS).pathname, fullPage: true });
+    await capture(page, new URL('map-1280.png', SHOTS).pathname);
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -154,7 +155,7 @@ describe('map view in a browser [sqlite]', { skip }, () => {
         return documentElement.scrollWidth - documentElement.clientWidth;
       });
       assert.ok(overflow <= 0, `${width}px: ${overflow}px of horizontal scrolling`);
-      if (js) await page.screenshot({ path: new URL(`map-${width}.png`, SHOTS).pathname, fullPage: true });
+      if (js) await capture(page, new URL(`map-${width}.png`, SHOTS).pathname);
       await page.close();
     }
   });

@@ -210,9 +210,26 @@ export async function screenshot(page: Page, screen: string): Promise<string> {
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;
   const file = path.join(SHOTS_DIR, `${screen}-${width}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await capture(page, file);
   assert.ok(fs.statSync(file).size > 3000, `${file} is nearly empty`);
   return file;
+}
+
+/**
+ * A whole-page screenshot to `file`. Under load (several browser suites at once in CI) Chromium
+ * sometimes answers "Unable to capture screenshot" when no compositor frame is ready yet; the
+ * page itself is fine, so the capture is tried again after a frame or two, three times at most.
+ */
+export async function capture(page: Page, file: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.screenshot({ path: file, fullPage: true });
+      return;
+    } catch (error) {
+      if (attempt >= 3 || !/Unable to capture screenshot/i.test(String(error))) throw error;
+      await page.waitForTimeout(250 * attempt);
+    }
+  }
 }
 
 /** How far the page scrolls sideways (0 when it fits its width). */
