@@ -1,4 +1,4 @@
-import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Compilable, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database, Db, EventRow } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
 
@@ -39,6 +39,26 @@ export function withTerms(termIds: number[]): Expression<SqlBool> {
 
 export function withOrganizers(ids: number[]): Expression<SqlBool> {
   return sql<SqlBool>`events.id in (select eo.event_id from event_organizers eo where eo.organizer_id in (${sql.join(ids)}))`;
+}
+
+/** A filter on an event's links: the link table, its key and the ids any of which it matches. */
+export interface LinkFilter {
+  table: 'event_terms' | 'event_organizers';
+  key: 'term_id' | 'organizer_id';
+  ids: number[];
+}
+
+/** The filter as a condition of the list: withTerms or withOrganizers. */
+export function linkedTo(link: LinkFilter): Expression<SqlBool> {
+  return link.table === 'event_terms' ? withTerms(link.ids) : withOrganizers(link.ids);
+}
+
+/**
+ * The filter as a lookup of each event's links (by the primary key): where the events come from
+ * another link's index in order (linkedList), a few of them, rather than the window's many.
+ */
+function linkedEach(link: LinkFilter): Expression<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from ${sql.table(link.table)} x where x.event_id = events.id and ${sql.ref(`x.${link.key}`)} in (${sql.join(link.ids)}))`;
 }
 
 export function atVenues(ids: number[]): Expression<SqlBool> {
@@ -170,7 +190,121 @@ export function pageRows(base: EventQuery, order: EventOrder, limit: number, off
     .execute() as Promise<EventRow[]>;
 }
 
+/** A statement of one row: a total. */
+export type CountQuery = Compilable<{ n: number }> & { executeTakeFirstOrThrow(): Promise<{ n: number }> };
+
 /** The total counted row by row. */
-export function countAll(base: EventQuery) {
+export function countAll(base: EventQuery): CountQuery {
   return base.select((eb) => eb.fn.countAll<number>().as('n'));
+}
+
+// --- A page read from a link table in order ---------------------------------------------------
+
+/** A bound of the window on the list's key, as boundClause and startsAtMost write it on the event. */
+export interface Bound {
+  column: 'start_local' | 'end_local';
+  op: '>=' | '<=' | '<' | '>';
+  value: string;
+}
+
+/**
+ * A public list of published, listed events filtered by a term or organizer, read from the link
+ * table (migration 025): `link` drives; `where` holds the list's other conditions but those of
+ * its link filters, which are `others`.
+ */
+export interface LinkedList {
+  db: Db;
+  lang: string;
+  link: LinkFilter;
+  others: LinkFilter[];
+  bounds: Bound[];
+  where: Expression<SqlBool>[];
+}
+
+/** The columns of a link's copy of its event's key (migration 025). */
+interface LinkKey {
+  event_id: number;
+  event_lang: string;
+  event_start_local: string;
+  event_end_local: string;
+}
+
+/**
+ * The events linked to one id of the driving link, as `lk` beside `events`: the link's index
+ * (`<table>_public_start`: id, language, start) gives them in the list's order within the
+ * window, and each is then read by its id and tested against the list's other conditions. On
+ * SQLite `cross join` keeps the link first (its planner would otherwise walk the window and
+ * probe the link); PostgreSQL's finds the order by cost.
+ */
+function linkedOne({ db, lang, link, others, bounds, where }: LinkedList, id: number) {
+  return (
+    db
+      .selectFrom(sql<LinkKey>`${sql.table(link.table)}`.as('lk'))
+      .crossJoin('events')
+      .where(sql<SqlBool>`${sql.ref(`lk.${link.key}`)} = ${id}`)
+      .where(sql<SqlBool>`lk.event_lang = ${lang}`)
+      // Literals, matching the partial index: the list's own conditions say the same of the event.
+      .where(sql<SqlBool>`lk.event_status = 'publish' and lk.event_hide_from_listings = 0`)
+      .where((eb) =>
+        eb.and(bounds.map((b) => sql<SqlBool>`${sql.ref(`lk.event_${b.column}`)} ${sql.raw(b.op)} ${b.value}`)),
+      )
+      .where(sql<SqlBool>`events.id = lk.event_id`)
+      .where('events.lang', '=', lang)
+      .where(sql<SqlBool>`events.hide_from_listings = 0`)
+      .where((eb) => eb.and([...where, ...others.map(linkedEach)]))
+  );
+}
+
+/**
+ * A page of a linked list, by start then id in `direction`. With several ids (a category's
+ * subcategories, a term's translations), each id's first `offset + limit` events (in order, from
+ * its index) hold the page: their union, without the events linked twice, is sorted and cut.
+ */
+export function linkedPage(
+  list: LinkedList,
+  direction: 'asc' | 'desc',
+  limit: number,
+  offset: number,
+): Promise<EventRow[]> {
+  const { db, link } = list;
+  if (link.ids.length === 1)
+    return linkedOne(list, link.ids[0]!)
+      .selectAll('events')
+      .orderBy(sql.ref('lk.event_start_local'), direction)
+      .orderBy(sql.ref('lk.event_id'), direction)
+      .limit(limit)
+      .offset(offset)
+      .execute() as Promise<EventRow[]>;
+  const heads = link.ids.map((id, i) =>
+    db
+      .selectFrom(
+        linkedOne(list, id)
+          .select(['lk.event_id', 'lk.event_start_local'])
+          .orderBy(sql.ref('lk.event_start_local'), direction)
+          .orderBy(sql.ref('lk.event_id'), direction)
+          .limit(offset + limit)
+          .as(`h${i}`),
+      )
+      .select(['event_id', 'event_start_local']),
+  );
+  return db
+    .selectFrom(heads.reduce((all, head) => all.union(head)).as('lk'))
+    .crossJoin('events')
+    .where(sql<SqlBool>`events.id = lk.event_id`)
+    .selectAll('events')
+    .orderBy(sql.ref('lk.event_start_local'), direction)
+    .orderBy(sql.ref('lk.event_id'), direction)
+    .limit(limit)
+    .offset(offset)
+    .execute() as Promise<EventRow[]>;
+}
+
+/** A linked list's total, counted along the link's index (an event linked to several ids once). */
+export function linkedCount(list: LinkedList): CountQuery {
+  const { db, link } = list;
+  if (link.ids.length === 1) return linkedOne(list, link.ids[0]!).select((eb) => eb.fn.countAll<number>().as('n'));
+  const each = link.ids.map((id) => linkedOne(list, id).select('lk.event_id'));
+  return db
+    .selectFrom(each.reduce((all, one) => all.union(one)).as('linked'))
+    .select((eb) => eb.fn.countAll<number>().as('n'));
 }

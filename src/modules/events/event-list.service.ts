@@ -54,6 +54,18 @@ export interface EventFilter {
   countKey: CountKey | null;
   /** The caller's visibility clause, one of `where` (the calendar feeds put cancelled events beside it). */
   visibility: Expression<SqlBool>;
+  /** The filters on links (categories, tags, organizers), each with its condition in `where`. */
+  links: LinkCondition[];
+  /** The date window's bounds, each also a condition in `where`. */
+  bounds: list.Bound[];
+  /** Whether the list holds published events only (what a link's index of 025 holds). */
+  publishedOnly: boolean;
+}
+
+/** A link filter and its condition among a filter's `where`. */
+interface LinkCondition {
+  link: list.LinkFilter;
+  clause: Expression<SqlBool>;
 }
 
 /** Parameters that filter beyond the date window and the view (the per-day counts know some: countKeyOf). */
@@ -209,6 +221,7 @@ async function resolveTermFilter(
 /** What buildFilter's parts add to: the conditions, the rest_url echo, the problems, what the counts know. */
 interface FilterParts {
   where: Expression<SqlBool>[];
+  links: LinkCondition[];
   echo: [string, string][];
   problems: Problems;
   counted: CountableFilters;
@@ -220,7 +233,12 @@ interface FilterParts {
  * translations). Returns whether one was given (a protected event's links are hidden from it).
  */
 async function linkFilters(db: Db, q: EventListParams, ctx: RequestContext, parts: FilterParts): Promise<boolean> {
-  const { where, echo, problems, counted } = parts;
+  const { echo, problems, counted } = parts;
+  const linkedTo = (link: list.LinkFilter) => {
+    const clause = list.linkedTo(link);
+    parts.where.push(clause);
+    parts.links.push({ link, clause });
+  };
   let given = false;
   for (const [param, taxonomy] of [
     ['categories', 'cal_events_cat'],
@@ -231,20 +249,20 @@ async function linkFilters(db: Db, q: EventListParams, ctx: RequestContext, part
     const termIds = await resolveTermFilter(db, taxonomy, items, ctx.lang);
     if (termIds === null)
       problems.add(param, `${param} must list existing ${param === 'tags' ? 'tags' : 'categories'} (ids or slugs).`);
-    else where.push(list.withTerms(termIds));
+    else linkedTo({ table: 'event_terms', key: 'term_id', ids: termIds });
     counted.terms = termIds;
     given = true;
   }
   if (q.venue !== undefined && q.venue.length > 0) {
     const ids = await linkedFilter(db, 'venues', 'venue', q.venue, problems);
-    if (ids.length > 0) where.push(list.atVenues(ids));
+    if (ids.length > 0) parts.where.push(list.atVenues(ids));
     counted.venues = ids;
     given = true;
     echo.push(['venue', q.venue.join(',')]);
   }
   if (q.organizer !== undefined && q.organizer.length > 0) {
     const ids = await linkedFilter(db, 'organizers', 'organizer', q.organizer, problems);
-    if (ids.length > 0) where.push(list.withOrganizers(ids));
+    if (ids.length > 0) linkedTo({ table: 'event_organizers', key: 'organizer_id', ids });
     counted.organizers = ids;
     given = true;
     echo.push(['organizer', q.organizer.join(',')]);
@@ -317,7 +335,8 @@ export async function buildFilter(
     featured: undefined,
     search: null,
   };
-  const parts: FilterParts = { where, echo, problems, counted };
+  const parts: FilterParts = { where, links: [], echo, problems, counted };
+  const windowBounds: list.Bound[] = [];
   let startBound: string | null = null;
   if (!byInclude && options.dates !== false) {
     const bounds = dateBounds(q, siteZone, strict, problems, now);
@@ -326,12 +345,15 @@ export async function buildFilter(
     for (const [name, value] of bounds) {
       const { column, op } = COMPARE[name];
       where.push(list.boundClause(column, op, value));
+      windowBounds.push({ column, op, value });
       // An event starts before it ends, so an upper bound on the end bounds the start too: the
       // index on (lang, start_local) then scans the window, not everything after its start. A day
       // of margin covers local times that repeat when the clocks go back (end_local < start_local);
       // past the last day stored, a day more would be a five-digit year (no event at all).
       if (column === 'end_local' && op.startsWith('<')) {
-        where.push(list.startsAtMost(value.slice(0, 10) === LAST_TIME.slice(0, 10) ? LAST_TIME : shiftDays(value, 1)));
+        const last = value.slice(0, 10) === LAST_TIME.slice(0, 10) ? LAST_TIME : shiftDays(value, 1);
+        where.push(list.startsAtMost(last));
+        windowBounds.push({ column: 'start_local', op: '<=', value: last });
       }
       echo.push([name, value]);
     }
@@ -393,7 +415,17 @@ export async function buildFilter(
 
   problems.throwIfAny();
   const countKey = publicOnly && !byInclude ? countKeyOf(counted) : null;
-  return { where, echo, byInclude, dayWindow: countKey === null ? null : dayWindow, countKey, visibility };
+  return {
+    where,
+    echo,
+    byInclude,
+    dayWindow: countKey === null ? null : dayWindow,
+    countKey,
+    visibility,
+    links: parts.links,
+    bounds: windowBounds,
+    publishedOnly: statuses.length === 1 && statuses[0] === 'publish',
+  };
 }
 
 /**
@@ -418,12 +450,11 @@ const verifyCounts = process.env['CAL_VERIFY_COUNTS'] === '1';
 async function countEvents(
   db: Db,
   counts: CountCache,
-  base: list.EventQuery,
+  rowByRow: list.CountQuery,
   filter: EventFilter,
   lang: string,
   version: string,
 ): Promise<number> {
-  const rowByRow = list.countAll(base);
   if (filter.dayWindow === null || filter.countKey === null) return counts.count(rowByRow, version);
   const { dayWindow: window, countKey } = filter;
   const compare = () => assertCountsAgree(db, windowCountQuery(db, lang, window, countKey), rowByRow, window);
@@ -434,6 +465,38 @@ async function countEvents(
 function orderOf(q: EventListParams, byInclude: boolean): list.EventOrder {
   const column = q.orderby === 'date' || (q.orderby === undefined && byInclude) ? 'date' : 'start_local';
   return { column, direction: q.order ?? 'asc' };
+}
+
+/** Filters that read their own index (a venue's events, the search's words, ids): a link's would not do better. */
+const OWN_INDEX = ['venue', 'search', 'include', 'post_parent'] as const;
+
+/**
+ * The list read from a link table in order (migration 025), when it can be: a public list of
+ * listed events by start, filtered by a category, tag or organizer and by nothing with an index of
+ * its own. The organizer drives when there is one (fewer events than a term), else the first term
+ * filter; the page then walks that link's own events from the window's start, where the plain
+ * list walks the window and tests each event's links.
+ */
+function linkedList(
+  db: Db,
+  q: EventListParams,
+  filter: EventFilter,
+  order: list.EventOrder,
+  lang: string,
+  includeHidden: boolean,
+): list.LinkedList | null {
+  if (order.column !== 'start_local' || includeHidden || !filter.publishedOnly || filter.links.length === 0)
+    return null;
+  if (OWN_INDEX.some((name) => q[name] !== undefined)) return null;
+  const driver = filter.links.find((l) => l.link.table === 'event_organizers') ?? filter.links[0]!;
+  return {
+    db,
+    lang,
+    link: driver.link,
+    others: filter.links.filter((l) => l !== driver).map((l) => l.link),
+    bounds: filter.bounds,
+    where: filter.where.filter((w) => !filter.links.some((l) => l.clause === w)),
+  };
 }
 
 /** GET /events: one query for the page, one for the total, a fixed number for the embedded records. */
@@ -450,18 +513,25 @@ export async function listEvents(
   const perPage = clampPerPage(q.per_page);
   const filter = await buildFilter(db, q, ctx, now);
 
-  const base = list.listBase(db, ctx.lang, booleanParam(q.include_hidden, 'include_hidden') === true, filter.where);
-  const pageRows = () => list.pageRows(base, orderOf(q, filter.byInclude), perPage, offsetOf(page, perPage));
+  const includeHidden = booleanParam(q.include_hidden, 'include_hidden') === true;
+  const order = orderOf(q, filter.byInclude);
+  const linked = linkedList(db, q, filter, order, ctx.lang, includeHidden);
+  const base = list.listBase(db, ctx.lang, includeHidden, filter.where);
+  const rowByRow = linked ? list.linkedCount(linked) : list.countAll(base);
+  const pageRows = () =>
+    linked
+      ? list.linkedPage(linked, order.direction, perPage, offsetOf(page, perPage))
+      : list.pageRows(base, order, perPage, offsetOf(page, perPage));
   // A total from per-day counts costs a few hundred rows: read it first, and skip the page when it
   // holds nothing (a tag with no event in the window would otherwise walk the whole window). So
   // on SQLite always, whose one connection runs statements one after the other anyway. Other
   // totals on PostgreSQL count rows: both queries run at once.
   const [total, rows] =
     (filter.dayWindow !== null && filter.countKey !== null) || dialectOf(db) === 'sqlite'
-      ? await countEvents(db, counts, base, filter, ctx.lang, version).then(
+      ? await countEvents(db, counts, rowByRow, filter, ctx.lang, version).then(
           async (n) => [n, offsetOf(page, perPage) >= n ? [] : await pageRows()] as const,
         )
-      : await Promise.all([countEvents(db, counts, base, filter, ctx.lang, version), pageRows()]);
+      : await Promise.all([countEvents(db, counts, rowByRow, filter, ctx.lang, version), pageRows()]);
   if (isPastTheEnd(page, perPage, total)) throw eventErrors.archivePageNotFound();
 
   // The caller learns which rows were shown (the password limiter judges a list's password by them).
