@@ -30,6 +30,8 @@ const organizer = (await db.selectFrom('organizers').select('id').orderBy('id').
 const event = (await db.selectFrom('events').select('id').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
 const year = `start_date=${day(100)}&end_date=${day(464)}`;
 const week = `start_date=${day(200)}&end_date=${day(206)}`;
+// Not whole days: no per-day count holds the total.
+const exact = `start_date=${day(200)}T12:00:00&end_date=${day(230)}T12:00:00&strict_dates=1`;
 const kinds: [string, string][] = [
   ['default window, page 1', 'per_page=50'],
   ['a year, page 20', `per_page=50&${year}&page=20`],
@@ -38,6 +40,12 @@ const kinds: [string, string][] = [
   ['a year, tag, page 5', `per_page=50&${year}&tags=garden-tag&page=5`],
   ['a year, venue', `per_page=50&${year}&venue=${venue}`],
   ['a year, organizer, page 10', `per_page=50&${year}&organizer=${organizer}&page=10`],
+  // Deep pages read from a link's index in order (migration 025), and totals counted along it.
+  ['a year, category, page 10', `per_page=50&${year}&categories=jazz&page=10`],
+  ['a year, tag, page 10, newest first', `per_page=50&${year}&tags=jazz-tag&page=10&order=desc`],
+  ['a year, organizer and category, page 2', `per_page=50&${year}&organizer=${organizer}&categories=jazz&page=2`],
+  ['a month, organizer, exact times', `per_page=50&${exact}&organizer=${organizer}`],
+  ['a month, category, exact times, page 3', `per_page=50&${exact}&categories=jazz&page=3`],
   ['a year, featured', `per_page=50&${year}&featured=true`],
   ['a year, featured and category', `per_page=50&${year}&featured=true&categories=yoga`],
   ['a year, venue and tag', `per_page=50&${year}&venue=${venue}&tags=film-tag`],

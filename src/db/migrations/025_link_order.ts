@@ -4,31 +4,41 @@ import { createTriggers, dropTriggers, type RowTrigger } from '../triggers.js';
 
 /**
  * A term's or an organizer's events in list order, read from the link table (issue 30). The
- * list's key (language, status, listing, start and end) is carried in `event_terms` and
- * `event_organizers`, and a partial index of the listed published links, by term or organizer
- * then the list's order, mirrors `events_public_start`: a page of `categories=jazz` or
- * `organizer=201` walks the term's or organizer's own events from the window's start, instead of
- * every event of the window probed against the link table (387 ms for page 10 of an organizer's
- * year on PostgreSQL at a million events). The end closes the index, so a window's links are
- * told from it alone.
+ * list's key (language, status, listing, start and end) and whether the event is protected by a
+ * password are carried in `event_terms` and `event_organizers`, and a partial index of the links
+ * of listed, published, unprotected events (what a public list filtered by a link shows: a
+ * protected event's links are hidden from it), by term or organizer then the list's order,
+ * mirrors `events_public_start`: a page of `categories=jazz` or `organizer=201` walks the term's
+ * or organizer's own events from the window's start, instead of every event of the window probed
+ * against the link table (387 ms for page 10 of an organizer's year on PostgreSQL at a million
+ * events). The end closes the index: a window's page and total are read from it alone.
  *
  * The copies are named `event_<column>`: a join of a link table with `events` that names a
- * column unqualified (`lang`, `status`) stays unambiguous.
+ * column unqualified (`lang`, `status`) stays unambiguous. The password itself is not copied.
  *
- * Triggers keep the copy exact in every write's transaction: a link takes its event's key when it
- * is made (on PostgreSQL before the row is written; SQLite's triggers cannot change the row they
- * fire for, so there an update of it just after), and an event whose key changes passes it to its
- * links. A link removed takes its copy with it.
+ * Triggers keep the copies exact in every write's transaction: a link takes its event's key when
+ * it is made (on PostgreSQL before the row is written; SQLite's triggers cannot change the row
+ * they fire for, so there an update of it just after), and an event whose key changes passes it
+ * to its links. A link removed takes its copy with it.
  */
 const LINK_TABLES = [
   { table: 'event_terms', key: 'term_id' },
   { table: 'event_organizers', key: 'organizer_id' },
 ] as const;
 
-/** The event's columns carried, each as `event_<column>`. */
-const CARRIED = ['lang', 'status', 'hide_from_listings', 'start_local', 'end_local'] as const;
-const copies = CARRIED.map((c) => `event_${c}`).join(', ');
-const fromEvent = CARRIED.map((c) => `e.${c}`).join(', ');
+/** The copies, `event_<name>`, each with its value on the event row `e`. */
+const CARRIED = [
+  { name: 'lang', type: 'text', of: (e: string) => `${e}.lang` },
+  { name: 'status', type: 'text', of: (e: string) => `${e}.status` },
+  { name: 'hide_from_listings', type: 'integer', of: (e: string) => `${e}.hide_from_listings` },
+  { name: 'start_local', type: 'text', of: (e: string) => `${e}.start_local` },
+  { name: 'end_local', type: 'text', of: (e: string) => `${e}.end_local` },
+  { name: 'protected', type: 'integer', of: (e: string) => `case when ${e}.password <> '' then 1 else 0 end` },
+] as const;
+/** The event columns the copies are made of. */
+const SOURCES = ['lang', 'status', 'hide_from_listings', 'start_local', 'end_local', 'password'];
+const copies = CARRIED.map((c) => `event_${c.name}`).join(', ');
+const valuesOf = (e: string) => CARRIED.map((c) => c.of(e)).join(', ');
 
 function linkTriggers(postgres: boolean): RowTrigger[] {
   const made = LINK_TABLES.map(({ table, key }): RowTrigger =>
@@ -38,13 +48,13 @@ function linkTriggers(postgres: boolean): RowTrigger[] {
           table,
           on: { insert: '' },
           before: ['insert'],
-          plpgsql: ` begin select ${fromEvent} into ${CARRIED.map((c) => `new.event_${c}`).join(', ')} from events e where e.id = new.event_id; return new; end `,
+          plpgsql: ` begin select ${valuesOf('e')} into ${CARRIED.map((c) => `new.event_${c.name}`).join(', ')} from events e where e.id = new.event_id; return new; end `,
         }
       : {
           name: `${table}_order`,
           table,
           on: {
-            insert: ` update ${table} set (${copies}) = (select ${fromEvent} from events e where e.id = new.event_id) where event_id = new.event_id and ${key} = new.${key}; `,
+            insert: ` update ${table} set (${copies}) = (select ${valuesOf('e')} from events e where e.id = new.event_id) where event_id = new.event_id and ${key} = new.${key}; `,
           },
         },
   );
@@ -54,11 +64,11 @@ function linkTriggers(postgres: boolean): RowTrigger[] {
     on: {
       update: `${LINK_TABLES.map(
         ({ table }) =>
-          ` update ${table} set ${CARRIED.map((c) => `event_${c} = new.${c}`).join(', ')} where event_id = new.id;`,
+          ` update ${table} set ${CARRIED.map((c) => `event_${c.name} = ${c.of('new')}`).join(', ')} where event_id = new.id;`,
       ).join('')} `,
     },
-    updateOf: CARRIED.join(', '),
-    when: CARRIED.map((c) => `old.${c} <> new.${c}`).join(' or '),
+    updateOf: SOURCES.join(', '),
+    when: SOURCES.map((c) => `old.${c} <> new.${c}`).join(' or '),
   };
   return [...made, passed];
 }
@@ -66,17 +76,15 @@ function linkTriggers(postgres: boolean): RowTrigger[] {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   for (const { table, key } of LINK_TABLES) {
-    for (const column of CARRIED)
+    for (const { name, type } of CARRIED)
       await db.schema
         .alterTable(table)
-        .addColumn(`event_${column}`, column === 'hide_from_listings' ? 'integer' : 'text', (c) =>
-          c.notNull().defaultTo(column === 'hide_from_listings' ? 0 : ''),
-        )
+        .addColumn(`event_${name}`, type, (c) => c.notNull().defaultTo(type === 'integer' ? 0 : ''))
         .execute();
     // One statement over the table: the links already stored take their event's key.
     await sql
       .raw(
-        `update ${table} set ${CARRIED.map((c) => `event_${c} = e.${c}`).join(', ')} from events e where e.id = ${table}.event_id`,
+        `update ${table} set ${CARRIED.map((c) => `event_${c.name} = ${c.of('e')}`).join(', ')} from events e where e.id = ${table}.event_id`,
       )
       .execute(db);
     await db.schema
@@ -84,7 +92,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       .on(table)
       .columns([key, 'event_lang', 'event_start_local', 'event_id', 'event_end_local'])
       // Literals, as the list's conditions write them (a partial index is used only then).
-      .where(sql.raw<SqlBool>(`event_status = 'publish' and event_hide_from_listings = 0`))
+      .where(sql.raw<SqlBool>(`event_status = 'publish' and event_hide_from_listings = 0 and event_protected = 0`))
       .execute();
   }
   await createTriggers(db, ...linkTriggers(dialectOf(db) === 'postgres'));
@@ -95,6 +103,6 @@ export async function down(db: Kysely<any>): Promise<void> {
   await dropTriggers(db, ...linkTriggers(dialectOf(db) === 'postgres'));
   for (const { table } of LINK_TABLES) {
     await db.schema.dropIndex(`${table}_public_start`).execute();
-    for (const column of CARRIED) await db.schema.alterTable(table).dropColumn(`event_${column}`).execute();
+    for (const { name } of CARRIED) await db.schema.alterTable(table).dropColumn(`event_${name}`).execute();
   }
 }

@@ -53,14 +53,6 @@ export function linkedTo(link: LinkFilter): Expression<SqlBool> {
   return link.table === 'event_terms' ? withTerms(link.ids) : withOrganizers(link.ids);
 }
 
-/**
- * The filter as a lookup of each event's links (by the primary key): where the events come from
- * another link's index in order (linkedList), a few of them, rather than the window's many.
- */
-function linkedEach(link: LinkFilter): Expression<SqlBool> {
-  return sql<SqlBool>`exists (select 1 from ${sql.table(link.table)} x where x.event_id = events.id and ${sql.ref(`x.${link.key}`)} in (${sql.join(link.ids)}))`;
-}
-
 export function atVenues(ids: number[]): Expression<SqlBool> {
   return sql<SqlBool>`events.venue_id in (${sql.join(ids)})`;
 }
@@ -208,9 +200,11 @@ export interface Bound {
 }
 
 /**
- * A public list of published, listed events filtered by a term or organizer, read from the link
- * table (migration 025): `link` drives; `where` holds the list's other conditions but those of
- * its link filters, which are `others`.
+ * A public list filtered by a term or organizer, read from the link table (migration 025): the
+ * events a public reader sees through a link filter (published, listed, unprotected) in `lang`,
+ * linked to one of `link`'s ids and to one of each of `others`', within `bounds`. `where` holds
+ * the list's other conditions (those of its link filters left out), tested on each event read,
+ * or null when the link's copies say all of them (`carried`): then only the page's events are read.
  */
 export interface LinkedList {
   db: Db;
@@ -218,7 +212,7 @@ export interface LinkedList {
   link: LinkFilter;
   others: LinkFilter[];
   bounds: Bound[];
-  where: Expression<SqlBool>[];
+  where: Expression<SqlBool>[] | null;
 }
 
 /** The columns of a link's copy of its event's key (migration 025). */
@@ -229,36 +223,59 @@ interface LinkKey {
   event_end_local: string;
 }
 
-/**
- * The events linked to one id of the driving link, as `lk` beside `events`: the link's index
- * (`<table>_public_start`: id, language, start) gives them in the list's order within the
- * window, and each is then read by its id and tested against the list's other conditions. On
- * SQLite `cross join` keeps the link first (its planner would otherwise walk the window and
- * probe the link); PostgreSQL's finds the order by cost.
- */
-function linkedOne({ db, lang, link, others, bounds, where }: LinkedList, id: number) {
-  return (
-    db
-      .selectFrom(sql<LinkKey>`${sql.table(link.table)}`.as('lk'))
-      .crossJoin('events')
-      .where(sql<SqlBool>`${sql.ref(`lk.${link.key}`)} = ${id}`)
-      .where(sql<SqlBool>`lk.event_lang = ${lang}`)
-      // Literals, matching the partial index: the list's own conditions say the same of the event.
-      .where(sql<SqlBool>`lk.event_status = 'publish' and lk.event_hide_from_listings = 0`)
-      .where((eb) =>
-        eb.and(bounds.map((b) => sql<SqlBool>`${sql.ref(`lk.event_${b.column}`)} ${sql.raw(b.op)} ${b.value}`)),
-      )
-      .where(sql<SqlBool>`events.id = lk.event_id`)
-      .where('events.lang', '=', lang)
-      .where(sql<SqlBool>`events.hide_from_listings = 0`)
-      .where((eb) => eb.and([...where, ...others.map(linkedEach)]))
-  );
+/** A filter on the links of the event `lk.event_id`, by the link table's primary key: a few probes per event read. */
+function linkedEach(link: LinkFilter): Expression<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from ${sql.table(link.table)} x where x.event_id = lk.event_id and ${sql.ref(`x.${link.key}`)} in (${sql.join(link.ids)}))`;
 }
 
 /**
- * A page of a linked list, by start then id in `direction`. With several ids (a category's
- * subcategories, a term's translations), each id's first `offset + limit` events (in order, from
- * its index) hold the page: their union, without the events linked twice, is sorted and cut.
+ * The links of one id of the driving link, as `lk`: its index (`<table>_public_start`: id,
+ * language, start) gives them in the list's order within the window. The other link filters are
+ * tested on the link's event id; with `where`, each event is then read (`events`, by its id) and
+ * tested. On SQLite `cross join` keeps the link first (its planner would otherwise walk the window
+ * and probe the link); PostgreSQL's finds that order by cost.
+ */
+function linksOf({ db, lang, link, others, bounds }: LinkedList, id: number) {
+  return (
+    db
+      .selectFrom(sql<LinkKey>`${sql.table(link.table)}`.as('lk'))
+      .where(sql<SqlBool>`${sql.ref(`lk.${link.key}`)} = ${id}`)
+      .where(sql<SqlBool>`lk.event_lang = ${lang}`)
+      // Literals, matching the partial index.
+      .where(sql<SqlBool>`lk.event_status = 'publish' and lk.event_hide_from_listings = 0 and lk.event_protected = 0`)
+      .where((eb) =>
+        eb.and([
+          ...bounds.map((b) => sql<SqlBool>`${sql.ref(`lk.event_${b.column}`)} ${sql.raw(b.op)} ${b.value}`),
+          ...others.map(linkedEach),
+        ]),
+      )
+  );
+}
+
+/** linksOf with each event read and tested against the list's `where`. */
+function eventsOf(list: LinkedList, id: number, where: Expression<SqlBool>[]) {
+  return linksOf(list, id)
+    .crossJoin('events')
+    .where(sql<SqlBool>`events.id = lk.event_id`)
+    .where((eb) => eb.and(where));
+}
+
+/** The first `limit` after `offset` of the links of one id in the list's order, as (event_id, event_start_local). */
+function headOf(list: LinkedList, id: number, direction: 'asc' | 'desc', limit: number, offset: number) {
+  const links = list.where === null ? linksOf(list, id) : eventsOf(list, id, list.where);
+  return links
+    .select(['lk.event_id', 'lk.event_start_local'])
+    .orderBy(sql.ref('lk.event_start_local'), direction)
+    .orderBy(sql.ref('lk.event_id'), direction)
+    .limit(limit)
+    .offset(offset);
+}
+
+/**
+ * A page of a linked list, by start then id in `direction`: its events read from the link's
+ * index, then read in full. With several ids (a category's subcategories, a term's
+ * translations), each id's first `offset + limit` links hold the page: their union, without the
+ * events linked twice, is sorted and cut.
  */
 export function linkedPage(
   list: LinkedList,
@@ -266,45 +283,43 @@ export function linkedPage(
   limit: number,
   offset: number,
 ): Promise<EventRow[]> {
-  const { db, link } = list;
-  if (link.ids.length === 1)
-    return linkedOne(list, link.ids[0]!)
+  const { db, link, where } = list;
+  // One id whose events are tested: the page from the walk itself, each event read once.
+  if (link.ids.length === 1 && where !== null)
+    return eventsOf(list, link.ids[0]!, where)
       .selectAll('events')
       .orderBy(sql.ref('lk.event_start_local'), direction)
       .orderBy(sql.ref('lk.event_id'), direction)
       .limit(limit)
       .offset(offset)
       .execute() as Promise<EventRow[]>;
+  const one = link.ids.length === 1;
   const heads = link.ids.map((id, i) =>
     db
-      .selectFrom(
-        linkedOne(list, id)
-          .select(['lk.event_id', 'lk.event_start_local'])
-          .orderBy(sql.ref('lk.event_start_local'), direction)
-          .orderBy(sql.ref('lk.event_id'), direction)
-          .limit(offset + limit)
-          .as(`h${i}`),
-      )
+      .selectFrom(headOf(list, id, direction, one ? limit : offset + limit, one ? offset : 0).as(`h${i}`))
       .select(['event_id', 'event_start_local']),
   );
-  return db
+  const page = db
     .selectFrom(heads.reduce((all, head) => all.union(head)).as('lk'))
     .crossJoin('events')
     .where(sql<SqlBool>`events.id = lk.event_id`)
     .selectAll('events')
     .orderBy(sql.ref('lk.event_start_local'), direction)
-    .orderBy(sql.ref('lk.event_id'), direction)
-    .limit(limit)
-    .offset(offset)
-    .execute() as Promise<EventRow[]>;
+    .orderBy(sql.ref('lk.event_id'), direction);
+  return (one ? page : page.limit(limit).offset(offset)).execute() as Promise<EventRow[]>;
 }
 
 /** A linked list's total, counted along the link's index (an event linked to several ids once). */
 export function linkedCount(list: LinkedList): CountQuery {
-  const { db, link } = list;
-  if (link.ids.length === 1) return linkedOne(list, link.ids[0]!).select((eb) => eb.fn.countAll<number>().as('n'));
-  const each = link.ids.map((id) => linkedOne(list, id).select('lk.event_id'));
+  const { db, link, where } = list;
+  const each = link.ids.map((id) => (where === null ? linksOf(list, id) : eventsOf(list, id, where)));
+  if (each.length === 1) return each[0]!.select((eb) => eb.fn.countAll<number>().as('n'));
   return db
-    .selectFrom(each.reduce((all, one) => all.union(one)).as('linked'))
+    .selectFrom(
+      each
+        .map((links) => links.select('lk.event_id'))
+        .reduce((all, one) => all.union(one))
+        .as('linked'),
+    )
     .select((eb) => eb.fn.countAll<number>().as('n'));
 }

@@ -58,8 +58,13 @@ export interface EventFilter {
   links: LinkCondition[];
   /** The date window's bounds, each also a condition in `where`. */
   bounds: list.Bound[];
-  /** Whether the list holds published events only (what a link's index of 025 holds). */
-  publishedOnly: boolean;
+  /**
+   * Whether the list shows published events only, and with a link filter unprotected ones only
+   * (what the links' index of migration 025 holds; listed ones unless `include_hidden`).
+   */
+  publicLinks: boolean;
+  /** Whether it has no filter but the window and its link filters. */
+  linksOnly: boolean;
 }
 
 /** A link filter and its condition among a filter's `where`. */
@@ -424,7 +429,8 @@ export async function buildFilter(
     visibility,
     links: parts.links,
     bounds: windowBounds,
-    publishedOnly: statuses.length === 1 && statuses[0] === 'publish',
+    publicLinks: statuses.length === 1 && statuses[0] === 'publish' && shown.public,
+    linksOnly: others.every((name) => name === 'categories' || name === 'tags' || name === 'organizer'),
   };
 }
 
@@ -475,7 +481,8 @@ const OWN_INDEX = ['venue', 'search', 'include', 'post_parent'] as const;
  * listed events by start, filtered by a category, tag or organizer and by nothing with an index of
  * its own. The organizer drives when there is one (fewer events than a term), else the first term
  * filter; the page then walks that link's own events from the window's start, where the plain
- * list walks the window and tests each event's links.
+ * list walks the window and tests each event's links. With no other filter, the link's copies say
+ * every condition: the walk reads the index alone, and only the page's events are read.
  */
 function linkedList(
   db: Db,
@@ -485,8 +492,7 @@ function linkedList(
   lang: string,
   includeHidden: boolean,
 ): list.LinkedList | null {
-  if (order.column !== 'start_local' || includeHidden || !filter.publishedOnly || filter.links.length === 0)
-    return null;
+  if (order.column !== 'start_local' || includeHidden || !filter.publicLinks || filter.links.length === 0) return null;
   if (OWN_INDEX.some((name) => q[name] !== undefined)) return null;
   const driver = filter.links.find((l) => l.link.table === 'event_organizers') ?? filter.links[0]!;
   return {
@@ -495,7 +501,7 @@ function linkedList(
     link: driver.link,
     others: filter.links.filter((l) => l !== driver).map((l) => l.link),
     bounds: filter.bounds,
-    where: filter.where.filter((w) => !filter.links.some((l) => l.clause === w)),
+    where: filter.linksOnly ? null : filter.where.filter((w) => !filter.links.some((l) => l.clause === w)),
   };
 }
 
