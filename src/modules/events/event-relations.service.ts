@@ -1,80 +1,65 @@
 import type { Db, EventRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
-import { loadImages } from '../images/image.service.js';
+import { canRead } from '../../auth/roles.js';
+import { imageObjectsOf } from '../images/image.service.js';
 import type { LinkedKind, LinkedRow } from '../linked/linked.kind.js';
 import { toLinkedObject } from '../linked/linked.service.js';
 import { ORGANIZER } from '../organizers/organizer.kind.js';
 import type { Related } from '../posts/post.mapper.js';
-import { loadShownMembers, loadTranslations, type ShownMembers } from '../posts/post.service.js';
+import { shownMembersOf, translationGroupsOf, type ShownMembers } from '../posts/post.service.js';
 import type { SeriesRelations } from '../recurrence/recurrence.mapper.js';
 import { loadSeriesRelations } from '../recurrence/recurrence.service.js';
-import { loadEmbeddedTerms } from '../terms/term.embed.js';
+import { embeddedTermsOf, type EventTerms } from '../terms/term.embed.js';
 import { VENUE } from '../venues/venue.kind.js';
 import * as events from './event.repository.js';
+import type { EmbeddedRows } from './event.repository.js';
 
 // What a page of events embeds (venues, organizers, terms, images, translations, series rules),
-// read in a fixed number of queries before event.mapper.ts turns each row into its object.
+// read in one statement (two with series) before event.mapper.ts turns each row into its object.
 
-/** Everything embedded in a page of events, loaded with a fixed number of queries. */
+/** Everything embedded in a page of events, loaded with one statement (two when series are among them). */
 export interface EventRelations extends Related {
   /** Event id → its venue object, in the request's language when it has a translation. */
   venueOf: Map<number, Record<string, unknown>>;
   organizersOf: Map<number, Record<string, unknown>[]>;
-  terms: Awaited<ReturnType<typeof loadEmbeddedTerms>>;
+  terms: Map<number, EventTerms>;
   /** The rules of the series among the rows, and their exceptions for callers who may edit them. */
   recurrences: SeriesRelations;
 }
 
-/** What a create has just written, so its response need not read it back. */
-export interface Written {
-  organizerIds: number[];
-}
-
 /**
- * Loads venues, organizers, terms, images and translations for `rows`: at most six queries,
- * whatever the number of events. `written`: `rows` is one event just created with these links.
+ * Loads venues, organizers, terms, images and translations for `rows` in one statement (a round
+ * trip on PostgreSQL), whatever the number of events, and the rules of the series among them.
+ * `embedded`: those records, read already with the row (a single read: findEventToRead).
  */
 export async function loadEventRelations(
   db: Db,
   rows: EventRow[],
   ctx: RequestContext,
   single: boolean,
-  written?: Written,
+  embedded?: EmbeddedRows,
 ): Promise<EventRelations> {
   const ids = rows.map((r) => r.id);
-  const links = written
-    ? written.organizerIds.map((organizer_id) => ({ event_id: rows[0]!.id, organizer_id }))
-    : await events.organizerLinks(db, ids);
-  // A new event outside any group (trid = its own new id) is alone in it.
-  const grouped = rows.filter((r) => !(written && r.trid === r.id));
-  const [venues, organizers, terms, translations, recurrences] = await Promise.all([
-    loadShownMembers<LinkedRow>(
-      db,
-      'venues',
-      rows.flatMap((r) => (r.venue_id === null ? [] : [r.venue_id])),
-      ctx.lang,
-      ctx.actor,
-    ),
-    loadShownMembers<LinkedRow>(
-      db,
-      'organizers',
-      links.map((l) => l.organizer_id),
-      ctx.lang,
-      ctx.actor,
-    ),
-    loadEmbeddedTerms(db, ids, ctx),
-    loadTranslations(
-      db,
-      'events',
-      grouped.map((r) => r.trid),
-      ctx.actor,
-    ),
+  const [found, recurrences] = await Promise.all([
+    embedded ?? events.findEmbedded(db, [...new Set(ids)], ctx.lang),
     loadSeriesRelations(db, rows, ctx),
   ]);
-  const images = await loadImages(
-    db,
-    [...rows, ...venues.shown.values(), ...organizers.shown.values()].map((r) => r.image_id),
+  const { links } = found;
+  const venues = shownMembersOf(
+    found.venues,
+    rows.flatMap((r) => (r.venue_id === null ? [] : [r.venue_id])),
+    ctx.lang,
+    ctx.actor,
   );
+  const organizers = shownMembersOf(
+    found.organizers,
+    links.map((l) => l.organizer_id),
+    ctx.lang,
+    ctx.actor,
+  );
+  const terms = embeddedTermsOf(found.terms, ids, ctx);
+  const translations = translationGroupsOf(found.translations.filter((row) => canRead(ctx.actor, row)));
+  const images = imageObjectsOf(found.images);
   // One object per record shown, whichever of its group's ids the events link.
   const objects = (kind: LinkedKind, members: ShownMembers<LinkedRow>) => {
     const shown = new Map<number, Record<string, unknown>>();

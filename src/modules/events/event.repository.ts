@@ -1,6 +1,18 @@
-import type { Expression, SqlBool } from 'kysely';
-import type { Db, EventRow, EventTable } from '../../db/database.js';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import type {
+  Db,
+  EventRow,
+  EventTable,
+  ImageRow,
+  ImageTable,
+  OrganizerRow,
+  OrganizerTable,
+  VenueRow,
+  VenueTable,
+} from '../../db/database.js';
+import { dialectOf } from '../../db/dialect.js';
 import { prepared } from '../../db/prepared.js';
+import { embeddedTermsQuery, type EmbeddedTermRow } from '../terms/term.embed.js';
 
 /** Reads and writes of the events table and its links; the first parameter may be a transaction. */
 
@@ -69,21 +81,194 @@ export async function update(db: Db, id: number, columns: Partial<EventTable>): 
   await db.updateTable('events').set(columns).where('id', '=', id).execute();
 }
 
-const linksOf = prepared((db, args: { eventIds: number[] }) =>
-  db
-    .selectFrom('event_organizers')
-    .select(['event_id', 'organizer_id'])
-    .where('event_id', 'in', args.eventIds)
-    .orderBy('event_id')
-    .orderBy('position'),
-);
+// --- The records a page of events embeds, in one statement ----------------------------------
 
-/** The organizer links of events, in each event's order. */
-export async function organizerLinks(
+/** Every column of a table, named once: the compiler fails when the table gains or loses one. */
+function columnsOf<T>(all: Record<keyof T & string, true>): (keyof T & string)[] {
+  return Object.keys(all) as (keyof T & string)[];
+}
+
+const POST = {
+  id: true,
+  lang: true,
+  trid: true,
+  author: true,
+  status: true,
+  password: true,
+  slug: true,
+  title: true,
+  description: true,
+  excerpt: true,
+  date: true,
+  date_utc: true,
+  modified: true,
+  modified_utc: true,
+  image_id: true,
+} as const;
+const VENUE_COLUMNS = columnsOf<VenueTable>({
+  ...POST,
+  address: true,
+  city: true,
+  country: true,
+  province: true,
+  state: true,
+  zip: true,
+  phone: true,
+  website: true,
+  stateprovince: true,
+  show_map: true,
+  show_map_link: true,
+  geo_lat: true,
+  geo_lng: true,
+});
+const ORGANIZER_COLUMNS = columnsOf<OrganizerTable>({ ...POST, phone: true, website: true, email: true });
+const IMAGE_COLUMNS = columnsOf<ImageTable>({ id: true, url: true, extension: true, width: true, height: true });
+const LINK_COLUMNS = ['event_id', 'organizer_id', 'position'] as const;
+const MEMBER_COLUMNS = ['id', 'trid', 'lang', 'author', 'status'] as const;
+/** Those of embeddedTermsQuery (term.embed.ts). */
+const TERM_COLUMNS: readonly (keyof EmbeddedTermRow)[] = [
+  'event_id',
+  'id',
+  'taxonomy',
+  'lang',
+  'trid',
+  'name',
+  'slug',
+  'description',
+  'parent',
+  'count',
+  'member_id',
+  'member_lang',
+  'n',
+];
+
+/**
+ * The rows of `rows` as one JSON array of objects with `columns` (a subquery's value): the one
+ * place where the two databases spell it differently. Both write integers, text and floats so
+ * that JSON.parse gives back what the driver would (SQLite writes floats with 17 digits).
+ */
+function jsonRows(db: Db, columns: readonly string[], rows: Expression<unknown>): RawBuilder<unknown> {
+  const pairs = sql.join(columns.map((column) => sql`${sql.lit(column)}, ${sql.ref(`r.${column}`)}`));
+  return dialectOf(db) === 'sqlite'
+    ? sql`(select json_group_array(json_object(${pairs})) from (${rows}) as r)`
+    : sql`(select coalesce(json_agg(json_build_object(${pairs})), '[]') from (${rows}) as r)`;
+}
+
+/**
+ * The statement of findEmbedded: the events, their organizer links and the translation groups of
+ * their venues and organizers as common table expressions (each read once, through the primary
+ * keys, the link's key and the trid indexes), then each kind as one JSON array. `withRows`: from
+ * the events themselves, each row with the arrays (for one event: findWithEmbedded).
+ */
+function embeddedStatement(db: Db, args: { eventIds: number[]; lang: string }, withRows: boolean) {
+  const q = db
+    .with('ev', (d) =>
+      d.selectFrom('events').select(['id', 'trid', 'venue_id', 'image_id']).where('id', 'in', args.eventIds),
+    )
+    .with('eo', (d) => d.selectFrom('event_organizers').select(LINK_COLUMNS).where('event_id', 'in', args.eventIds))
+    .with('vg', (d) =>
+      d
+        .selectFrom('venues')
+        .select(VENUE_COLUMNS)
+        .where('trid', 'in', (eb) =>
+          eb.selectFrom('venues as v').innerJoin('ev', 'ev.venue_id', 'v.id').select('v.trid'),
+        ),
+    )
+    .with('og', (d) =>
+      d
+        .selectFrom('organizers')
+        .select(ORGANIZER_COLUMNS)
+        .where('trid', 'in', (eb) =>
+          eb.selectFrom('organizers as o').innerJoin('eo', 'eo.organizer_id', 'o.id').select('o.trid'),
+        ),
+    );
+  // The subqueries name the expressions without repeating their WITH (withTables only types them).
+  const t = db.withTables<{
+    ev: Pick<EventRow, 'id' | 'trid' | 'venue_id' | 'image_id'>;
+    eo: { event_id: number; organizer_id: number; position: number };
+    vg: VenueRow;
+    og: OrganizerRow;
+  }>();
+  const imageIds = t
+    .selectFrom('ev')
+    .select('image_id')
+    .union(t.selectFrom('vg').select('image_id'))
+    .union(t.selectFrom('og').select('image_id'));
+  const translations = t
+    .selectFrom('events')
+    .select(MEMBER_COLUMNS)
+    .where('trid', 'in', t.selectFrom('ev').select('trid'))
+    .where('status', '<>', 'trash');
+  const arrays = [
+    jsonRows(db, LINK_COLUMNS, t.selectFrom('eo').select(LINK_COLUMNS)).as('links'),
+    jsonRows(db, VENUE_COLUMNS, t.selectFrom('vg').select(VENUE_COLUMNS)).as('venues'),
+    jsonRows(db, ORGANIZER_COLUMNS, t.selectFrom('og').select(ORGANIZER_COLUMNS)).as('organizers'),
+    jsonRows(db, MEMBER_COLUMNS, translations).as('translations'),
+    jsonRows(db, TERM_COLUMNS, embeddedTermsQuery(db, args.eventIds, args.lang)).as('terms'),
+    jsonRows(db, IMAGE_COLUMNS, t.selectFrom('images').select(IMAGE_COLUMNS).where('id', 'in', imageIds)).as('images'),
+  ];
+  return withRows
+    ? q.selectFrom('events').selectAll('events').select(arrays).where('events.id', 'in', args.eventIds)
+    : q.selectNoFrom(arrays);
+}
+
+const embedded = prepared((db, args: { eventIds: number[]; lang: string }) => embeddedStatement(db, args, false));
+const oneWithEmbedded = prepared((db, args: { eventIds: number[]; lang: string }) => embeddedStatement(db, args, true));
+
+/** What a page of events embeds, as read by findEmbedded; each list by id (links by event and position). */
+export interface EmbeddedRows {
+  links: { event_id: number; organizer_id: number; position: number }[];
+  /** Every member of the translation groups of the events' venues, trashed ones too. */
+  venues: VenueRow[];
+  organizers: OrganizerRow[];
+  /** The members of the events' own translation groups, not trashed, with their ownership. */
+  translations: { id: number; trid: number; lang: string; author: number; status: string }[];
+  /** The rows of embeddedTermsQuery (term.embed.ts), by `n`. */
+  terms: EmbeddedTermRow[];
+  /** The images of the events and of those venues and organizers. */
+  images: ImageRow[];
+}
+
+/**
+ * The organizer links, venues, organizers (whole translation groups), the events' translation
+ * groups, terms and images of `eventIds`, in one statement whatever their number: on PostgreSQL
+ * each statement is a round trip. Each list is built in the database as a JSON array (a subquery
+ * served by the same index as its statement of its own: link keys, trid, primary keys).
+ */
+export async function findEmbedded(db: Db, eventIds: number[], lang: string): Promise<EmbeddedRows> {
+  if (eventIds.length === 0) return { links: [], venues: [], organizers: [], translations: [], terms: [], images: [] };
+  const [row] = await embedded(db, { eventIds, lang });
+  return embeddedOf(row as Record<keyof EmbeddedRows, unknown>);
+}
+
+/** The event `id` and what it embeds (findEmbedded), in one statement: a single read's one round trip. */
+export async function findWithEmbedded(
   db: Db,
-  eventIds: number[],
-): Promise<{ event_id: number; organizer_id: number }[]> {
-  return eventIds.length === 0 ? [] : linksOf(db, { eventIds });
+  id: number,
+  lang: string,
+): Promise<{ row: EventRow; embedded: EmbeddedRows } | undefined> {
+  const [found] = await oneWithEmbedded(db, { eventIds: [id], lang });
+  if (!found) return undefined;
+  const { links, venues, organizers, translations, terms, images, ...row } = found as EventRow &
+    Record<keyof EmbeddedRows, unknown>;
+  return { row, embedded: embeddedOf({ links, venues, organizers, translations, terms, images }) };
+}
+
+/** The arrays of the statement, parsed and in order. */
+function embeddedOf(arrays: Record<keyof EmbeddedRows, unknown>): EmbeddedRows {
+  // PostgreSQL's driver parses JSON; SQLite's hands the text over.
+  const list = <T>(value: unknown): T[] => (typeof value === 'string' ? JSON.parse(value) : value) as T[];
+  const byId = <T extends { id: number }>(value: unknown) => list<T>(value).sort((a, b) => a.id - b.id);
+  return {
+    links: list<EmbeddedRows['links'][number]>(arrays.links).sort(
+      (a, b) => a.event_id - b.event_id || a.position - b.position,
+    ),
+    venues: byId<VenueRow>(arrays.venues),
+    organizers: byId<OrganizerRow>(arrays.organizers),
+    translations: byId<EmbeddedRows['translations'][number]>(arrays.translations),
+    terms: list<EmbeddedTermRow>(arrays.terms).sort((a, b) => a.n - b.n),
+    images: list<ImageRow>(arrays.images),
+  };
 }
 
 /** Replaces the organizers, keeping the order given (`fresh`: the event has none yet). */

@@ -16,7 +16,6 @@ import { listEvents, windowKey } from './event-list.service.js';
 import { totalHeaders } from '../../http/pagination.js';
 import { routeSlot } from '../../http/route-slot.js';
 import { etagOfBody, underIfMatch, withEtag } from '../../http/conditional.js';
-import type { Written } from './event-relations.service.js';
 import {
   EventCreateSchema,
   EventDeleteQuery,
@@ -28,7 +27,16 @@ import {
   type EventListParams,
   type EventReadParams,
 } from './event.schema.js';
-import { createEvent, currentEtag, eventObject, findEvent, findEventBySlug } from './event.service.js';
+import {
+  createEvent,
+  currentEtag,
+  eventObject,
+  findEvent,
+  findEventBySlug,
+  findEventToRead,
+  writtenObjects,
+} from './event.service.js';
+import type { EmbeddedRows } from './event.repository.js';
 import { deleteInScope, updateInScope, type Scope } from './event-scope.service.js';
 import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
 import { startHorizonStep } from '../recurrence/recurrence-horizon.service.js';
@@ -43,12 +51,8 @@ async function written(
   row: EventRow,
   ctx: RequestContext,
   reply: FastifyReply,
-  done?: Written,
 ): Promise<Record<string, unknown>> {
-  const [body, single] = await Promise.all([
-    eventObject(db, row, ctx, false, done),
-    eventObject(db, row, ctx, true, done),
-  ]);
+  const { body, single } = await writtenObjects(db, row, ctx);
   return withEtag(reply, etagOfBody(single), body);
 }
 
@@ -101,20 +105,24 @@ async function listRoute(d: Deps, request: FastifyRequest, reply: FastifyReply, 
   });
 }
 
-/** GET one event (by id or slug): JSON through the page cache, another format from the feeds. */
+/**
+ * GET one event (by id or slug): JSON through the page cache, another format from the feeds.
+ * `locateToRead`: the row with the records it embeds when one statement reads both.
+ */
 async function readRoute(
   d: Deps,
   request: FastifyRequest,
   reply: FastifyReply,
   query: EventReadParams,
   locate: () => Promise<EventRow>,
+  locateToRead: () => Promise<{ row: EventRow; embedded?: EmbeddedRows }> = async () => ({ row: await locate() }),
 ) {
   const format = negotiateFormat(request, reply, query.format);
   if (format !== 'json') return d.feeds.one(request, reply, query, format, locate, d.attempts);
   return d.app.services.pageCache.respond(request, reply, [request.url, attemptKey(query, request.ip)], async () => {
-    const row = await locate();
+    const { row, embedded } = await locateToRead();
     await d.attempts.assertReadable(row, request.ctx, query, request.ip);
-    return { body: await eventObject(d.db, row, request.ctx, true) };
+    return { body: await eventObject(d.db, row, request.ctx, true, embedded) };
   });
 }
 
@@ -185,8 +193,8 @@ export async function eventRoutes(fastify: FastifyInstance, { feeds }: { feeds: 
         creating.set(request, await checkEventInput(db, request.body, request.ctx, null, true, policy)),
     },
     async (request, reply) => {
-      const { row, organizerIds } = await createEvent(db, creating.get(request), request.ctx, policy);
-      return reply.code(201).send(await written(db, row, request.ctx, reply, { organizerIds }));
+      const { row } = await createEvent(db, creating.get(request), request.ctx, policy);
+      return reply.code(201).send(await written(db, row, request.ctx, reply));
     },
   );
 
@@ -196,7 +204,15 @@ export async function eventRoutes(fastify: FastifyInstance, { feeds }: { feeds: 
   app.get(
     byIdPath,
     { schema: { params: IdParams, querystring: EventReadQuery, response: one }, config: PUBLIC },
-    (request, reply) => readRoute(d, request, reply, request.query, () => findEvent(db, request.params.id)),
+    (request, reply) =>
+      readRoute(
+        d,
+        request,
+        reply,
+        request.query,
+        () => findEvent(db, request.params.id),
+        () => findEventToRead(db, request.params.id, request.ctx.lang),
+      ),
   );
   const trashingById = routeSlot<EventRow>();
   app.delete(

@@ -11,11 +11,12 @@ import { VENUE } from '../venues/venue.kind.js';
 import { eventErrors } from './event.errors.js';
 import type { EventChanges, LinkPlan } from './event.input.js';
 import * as events from './event.repository.js';
+import type { EmbeddedRows } from './event.repository.js';
 import { inTransaction } from '../../db/transaction.js';
 import { etagOfBody } from '../../http/conditional.js';
 import { lockRow } from '../../db/dialect.js';
 import { toEventObject } from './event.mapper.js';
-import { loadEventRelations, type Written } from './event-relations.service.js';
+import { loadEventRelations } from './event-relations.service.js';
 import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
 import { startSeries } from '../recurrence/recurrence.service.js';
 
@@ -161,16 +162,36 @@ export async function trashEventIn(trx: Db, existing: EventRow, ctx: RequestCont
   return Object.assign({}, existing, { status: 'trash' });
 }
 
-/** The event object of one row, with its relations (a fixed number of queries). */
+/**
+ * The event object of one row, with its relations (one statement, two for a series; none more
+ * when findEventToRead gave them as `embedded`).
+ */
 export async function eventObject(
   db: Db,
   row: EventRow,
   ctx: RequestContext,
   single: boolean,
-  written?: Written,
+  embedded?: EmbeddedRows,
 ): Promise<Record<string, unknown>> {
-  const relations = await loadEventRelations(db, [row], ctx, single, written);
+  const relations = await loadEventRelations(db, [row], ctx, single, embedded);
   return toEventObject(row, relations, ctx, { single, blank: false });
+}
+
+/**
+ * A write's answer and the single read's object of the same row (whose tag the answer carries),
+ * from one read of the records the event embeds.
+ */
+export async function writtenObjects(
+  db: Db,
+  row: EventRow,
+  ctx: RequestContext,
+): Promise<{ body: Record<string, unknown>; single: Record<string, unknown> }> {
+  const embedded = await events.findEmbedded(db, [row.id], ctx.lang);
+  const [body, single] = await Promise.all([
+    eventObject(db, row, ctx, false, embedded),
+    eventObject(db, row, ctx, true, embedded),
+  ]);
+  return { body, single };
 }
 
 /**
@@ -185,8 +206,22 @@ export async function currentEtag(db: Db, id: number, ctx: RequestContext): Prom
 
 /** An unknown id is a 404; the id of a venue, organizer or image is a 400, as in the original. */
 export async function findEvent(db: Db, id: number): Promise<EventRow> {
-  const row = await events.findById(db, id);
-  if (row) return row;
+  return (await events.findById(db, id)) ?? notAnEvent(db, id);
+}
+
+/**
+ * findEvent for a single read, with the records the event embeds in the same statement (for
+ * eventObject): one round trip in all for an event that is not a series.
+ */
+export async function findEventToRead(
+  db: Db,
+  id: number,
+  lang: string,
+): Promise<{ row: EventRow; embedded?: EmbeddedRows }> {
+  return (await events.findWithEmbedded(db, id, lang)) ?? notAnEvent(db, id);
+}
+
+async function notAnEvent(db: Db, id: number): Promise<never> {
   if (await events.isOtherPost(db, id)) throw eventErrors.notAnEvent();
   throw eventErrors.notFound(id);
 }

@@ -54,7 +54,11 @@ export async function applyImageInput(trx: Db, input: ImageInput): Promise<numbe
 export async function loadImages(db: Db, ids: (number | null)[]): Promise<Map<number, ImageObject>> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
   if (wanted.length === 0) return new Map();
-  const rows = await images.findByIds(db, { ids: wanted });
+  return imageObjectsOf(await images.findByIds(db, { ids: wanted }));
+}
+
+/** The image objects of rows read already (with another record's read), by id. */
+export function imageObjectsOf(rows: ImageRow[]): Map<number, ImageObject> {
   return new Map(rows.map((row) => [row.id, toImageObject(row)]));
 }
 

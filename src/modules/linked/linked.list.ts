@@ -1,5 +1,6 @@
 import type { Expression, SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { dialectOf } from '../../db/dialect.js';
 import type { RequestContext } from '../../http/context.js';
 import { buildPage, clampPerPage, isPastTheEnd, offsetOf, type Page } from '../../http/pagination.js';
 import { parseTruthy } from '../../http/params.js';
@@ -106,7 +107,12 @@ async function buildFilter(
   return { where, echo };
 }
 
-/** GET /venues and /organizers: a COUNT, one page query, then a fixed number of queries for images and translations. */
+/**
+ * GET /venues and /organizers: a COUNT, one page query, then a fixed number of queries for images
+ * and translations. On PostgreSQL, where each statement is a round trip, the count and the page
+ * run at once (a page past the end is read for nothing); SQLite's one connection would run them
+ * one after the other anyway, and skips the page then.
+ */
 export async function listLinked(
   db: Db,
   kind: LinkedKind,
@@ -117,9 +123,14 @@ export async function listLinked(
   const page = q.page ?? 1;
   const perPage = clampPerPage(q.per_page);
   const filter = await buildFilter(db, kind, q, ctx, now);
-  const total = await countLinked(db, kind, ctx.lang, filter.where);
+  const pageRows = () => pageLinked(db, kind, ctx.lang, filter.where, perPage, offsetOf(page, perPage));
+  const [total, rows] =
+    dialectOf(db) === 'postgres'
+      ? await Promise.all([countLinked(db, kind, ctx.lang, filter.where), pageRows()])
+      : await countLinked(db, kind, ctx.lang, filter.where).then(
+          async (n) => [n, isPastTheEnd(page, perPage, n) || n === 0 ? [] : await pageRows()] as const,
+        );
   if (isPastTheEnd(page, perPage, total)) throw linkedErrors(kind).archivePageNotFound();
-  const rows = total === 0 ? [] : await pageLinked(db, kind, ctx.lang, filter.where, perPage, offsetOf(page, perPage));
   const related = await loadRelated(db, kind, rows, ctx.actor);
   const items = rows.map((row) => toLinkedObject(kind, row, related, ctx, false));
   return buildPage(kind.table, items, { base: `${ctx.base}/${kind.table}/`, page, perPage, total, echo: filter.echo });

@@ -134,22 +134,6 @@ export async function renameGroupAfterHeir(trx: Db, table: PostTableName, id: nu
     await posts(trx).updateTable(table).set({ trid: heir.id }).where('trid', '=', id).where('id', '<>', id).execute();
 }
 
-const groupMembers = perTable((db, table, args: { ids: number[] }) =>
-  db
-    .selectFrom(table)
-    .selectAll()
-    .where('trid', 'in', (eb) => eb.selectFrom(table).select('trid').where('id', 'in', args.ids))
-    .orderBy('id'),
-);
-
-/**
- * Whole translation groups of the given records, in one query (through the trid index; a
- * self-join lets SQLite scan the table first), by id.
- */
-export async function findGroupsOf<R extends PostColumns>(db: Db, table: PostTableName, ids: number[]): Promise<R[]> {
-  return (await groupMembers[table](db, { ids })) as R[];
-}
-
 /** The ids of the records in the given records' translation groups. */
 export async function groupMemberIds(db: Db, table: PostTableName, ids: number[]): Promise<number[]> {
   const rows = await posts(db)

@@ -1,6 +1,6 @@
 import type { Db, PostColumns } from '../../db/database.js';
 import { canRead, type Actor } from '../../auth/roles.js';
-import { findGroupsOf, findPostGroups, findTermGroups, groupMemberIds, type PostTableName } from './post.repository.js';
+import { findPostGroups, findTermGroups, groupMemberIds, type PostTableName } from './post.repository.js';
 
 /**
  * The posts module: what events, venues and organizers have in common, for the modules of those
@@ -32,22 +32,21 @@ export interface ShownMembers<R extends PostColumns> {
 }
 
 /**
- * Loads whole translation groups of the given records in one query and picks, per id, the member in `lang` that is not
- * in the trash and that `reader` may read, else the record itself. The lowest id wins wherever a
- * group holds two candidates. Groups name no record the reader may not read (a draft translation
- * is neither shown nor named to the public), unless it is shown itself (a linked record is).
+ * Of whole translation groups read already (`groups`: every member of the groups of `ids`, by id),
+ * picks per id the member in `lang` that is not in the trash and that `reader` may read, else the
+ * record itself. The lowest id wins wherever a group holds two candidates. Groups name no record
+ * the reader may not read (a draft translation is neither shown nor named to the public), unless
+ * it is shown itself (a linked record is).
  */
-export async function loadShownMembers<R extends PostColumns>(
-  db: Db,
-  table: PostTableName,
+export function shownMembersOf<R extends PostColumns>(
+  groups: R[],
   ids: number[],
   lang: string,
   reader: Actor | null,
-): Promise<ShownMembers<R>> {
+): ShownMembers<R> {
   const wanted = [...new Set(ids)];
   const result: ShownMembers<R> = { shown: new Map(), translations: new Map() };
-  if (wanted.length === 0) return result;
-  const members = (await findGroupsOf<R>(db, table, wanted)).filter((member) => member.status !== 'trash');
+  const members = groups.filter((member) => member.status !== 'trash');
   const inLanguage = new Map<number, R>();
   for (const member of members) {
     if (member.lang === lang && !inLanguage.has(member.trid) && canRead(reader, member))
@@ -84,14 +83,21 @@ export async function loadTranslations(
   trids: number[],
   reader: Actor | null,
 ): Promise<Map<number, Record<string, number>>> {
-  const groups = new Map<number, Record<string, number>>();
   const wanted = [...new Set(trids)];
-  if (wanted.length === 0) return groups;
-  const rows =
+  if (wanted.length === 0) return new Map();
+  return translationGroupsOf(
     table === 'terms'
       ? await findTermGroups(db, wanted)
-      : (await findPostGroups(db, table, wanted)).filter((row) => canRead(reader, row));
-  for (const row of rows) {
+      : (await findPostGroups(db, table, wanted)).filter((row) => canRead(reader, row)),
+  );
+}
+
+/** `{lang: id}` of each translation group, of members read already (those named, by id). */
+export function translationGroupsOf(
+  members: { id: number; trid: number; lang: string }[],
+): Map<number, Record<string, number>> {
+  const groups = new Map<number, Record<string, number>>();
+  for (const row of members) {
     const group = groups.get(row.trid) ?? {};
     group[row.lang] ??= row.id;
     groups.set(row.trid, group);

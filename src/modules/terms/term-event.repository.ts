@@ -8,47 +8,61 @@ import type { Taxonomy } from './term.taxonomy.js';
  * event write names, the published-event counts. The first parameter is the database or a transaction.
  */
 
-const embeddedTerms = prepared((db, args: { eventIds: number[]; lang: string }) =>
-  db
-    .selectFrom('event_terms as et')
-    .innerJoin('terms as t', 't.id', 'et.term_id')
-    // The translation, only looked for when the linked term is in another language.
-    .leftJoin('terms as tr', (join) =>
-      join
-        .onRef('tr.trid', '=', 't.trid')
-        .onRef('tr.taxonomy', '=', 't.taxonomy')
-        .on('tr.lang', '=', args.lang)
-        .on('t.lang', '<>', args.lang),
-    )
-    .innerJoin('terms as s', (join) => join.on(sql<boolean>`s.id = coalesce(tr.id, t.id)`))
-    .innerJoin('terms as m', 'm.trid', 's.trid')
-    .select([
-      'et.event_id',
-      's.id',
-      's.taxonomy',
-      's.lang',
-      's.trid',
-      's.name',
-      's.slug',
-      's.description',
-      's.parent',
-      's.count',
-      'm.id as member_id',
-      'm.lang as member_lang',
-    ])
-    .where('et.event_id', 'in', args.eventIds)
-    .orderBy('et.event_id')
-    .orderBy(sql`lower(s.name)`)
-    .orderBy('s.id')
-    .orderBy('m.id'),
-);
-
 /**
  * The terms linked to the events, each as its translation in `lang` when the linked term is in
- * another language, once per member of its group (`member_id`, `member_lang`); by event, name, id.
+ * another language, once per member of its group (`member_id`, `member_lang`); `n` numbers them
+ * by event, name, id and member (the database's collation orders the names). Not run here: the
+ * events' embedded records read it within their one statement (event.repository.ts).
  */
-export function findEmbeddedTerms(db: Db, eventIds: number[], lang: string) {
-  return embeddedTerms(db, { eventIds, lang });
+export function embeddedTermsQuery(db: Db, eventIds: readonly number[], lang: string) {
+  return (
+    db
+      .selectFrom('event_terms as et')
+      .innerJoin('terms as t', 't.id', 'et.term_id')
+      // The translation, only looked for when the linked term is in another language.
+      .leftJoin('terms as tr', (join) =>
+        join
+          .onRef('tr.trid', '=', 't.trid')
+          .onRef('tr.taxonomy', '=', 't.taxonomy')
+          .on('tr.lang', '=', lang)
+          .on('t.lang', '<>', lang),
+      )
+      .innerJoin('terms as s', (join) => join.on(sql<boolean>`s.id = coalesce(tr.id, t.id)`))
+      .innerJoin('terms as m', 'm.trid', 's.trid')
+      .select([
+        'et.event_id',
+        's.id',
+        's.taxonomy',
+        's.lang',
+        's.trid',
+        's.name',
+        's.slug',
+        's.description',
+        's.parent',
+        's.count',
+        'm.id as member_id',
+        'm.lang as member_lang',
+        sql<number>`row_number() over (order by et.event_id, lower(s.name), s.id, m.id)`.as('n'),
+      ])
+      .where('et.event_id', 'in', eventIds)
+  );
+}
+
+/** A row of embeddedTermsQuery. */
+export interface EmbeddedTermRow {
+  event_id: number;
+  id: number;
+  taxonomy: string;
+  lang: string;
+  trid: number;
+  name: string;
+  slug: string;
+  description: string;
+  parent: number;
+  count: number;
+  member_id: number;
+  member_lang: string;
+  n: number;
 }
 
 /** Which of `ids` are terms of the taxonomy. */

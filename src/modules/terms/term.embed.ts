@@ -6,9 +6,9 @@ import type { EmbeddedTerm } from './term.schema.js';
 import type { Taxonomy } from './term.taxonomy.js';
 import { insertTerm } from './term.service.js';
 import { lockNames } from './term.repository.js';
-import { addToCounts, findEmbeddedTerms, findNamed, findTermIds } from './term-event.repository.js';
+import { addToCounts, findNamed, findTermIds, type EmbeddedTermRow } from './term-event.repository.js';
 
-export { recountTerms } from './term-event.repository.js';
+export { embeddedTermsQuery, recountTerms, type EmbeddedTermRow } from './term-event.repository.js';
 
 /**
  * What the events module needs from terms: the terms embedded in events, the `categories`/`tags`
@@ -22,25 +22,25 @@ export interface EventTerms {
 
 /**
  * The categories and tags of each event, each shown as its translation in the request's language
- * when there is one (SPEC "Languages"), ordered by name, with its group's translations. One query
- * for any number of events: each shown term comes once per member of its group.
+ * when there is one (SPEC "Languages"), ordered by name, with its group's translations, from the
+ * rows of embeddedTermsQuery (read with the events' other embedded records): each shown term
+ * comes once per member of its group.
  */
-export async function loadEmbeddedTerms(
-  db: Db,
+export function embeddedTermsOf(
+  rows: EmbeddedTermRow[],
   eventIds: number[],
   ctx: Pick<RequestContext, 'lang' | 'base'>,
-): Promise<Map<number, EventTerms>> {
+): Map<number, EventTerms> {
   const result = new Map<number, EventTerms>(eventIds.map((id) => [id, { categories: [], tags: [] }]));
-  if (eventIds.length === 0) return result;
-  const rows = await findEmbeddedTerms(db, [...new Set(eventIds)], ctx.lang);
+  const ordered = rows.toSorted((a, b) => a.n - b.n);
   const translations: TermTranslations = new Map();
-  for (const row of rows) {
+  for (const row of ordered) {
     const group = translations.get(row.trid) ?? {};
     group[row.member_lang] ??= row.member_id;
     translations.set(row.trid, group);
   }
   const seen = new Set<string>();
-  for (const { event_id: eventId, member_id: _id, member_lang: _lang, ...term } of rows) {
+  for (const { event_id: eventId, member_id: _id, member_lang: _lang, n: _n, ...term } of ordered) {
     // Each term once, even when two linked terms of one group (or a group with two terms in a language) show as it.
     const key = `${eventId}:${term.id}`;
     if (seen.has(key)) continue;

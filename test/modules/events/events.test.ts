@@ -543,7 +543,8 @@ for (const backend of backends()) {
         const a = await count(small.data.id);
         const b = await count(big.data.id);
         assert.equal(b, a, `small ${a}, big ${b}`);
-        assert.ok(b <= 9, `big read took ${b} queries`);
+        // One statement reads the event and all it embeds (event.repository.ts), beside the settings.
+        assert.ok(b <= 2, `big read took ${b} queries`);
       });
 
       it('should create concurrent events naming the same new term and image once each, without an error', async () => {
@@ -603,7 +604,8 @@ for (const backend of backends()) {
         const one = await least(1);
         const four = await least(4);
         assert.equal(four, one, `1 event: ${one} queries, 4 events: ${four}`);
-        assert.ok(four <= 8, `a page took ${four} queries`);
+        // The page and one statement for all it embeds (its total is cached), beside the settings.
+        assert.ok(four <= 3, `a page took ${four} queries`);
       });
 
       it('should revalidate with ETag and If-None-Match until the event changes', async () => {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
 import {
   applyTermInputs,
-  loadEmbeddedTerms,
+  embeddedTermsOf,
+  embeddedTermsQuery,
   recountTerms,
   resolveTermInputs,
 } from '../../../src/modules/terms/term.embed.js';
@@ -977,6 +978,9 @@ for (const backend of backends()) {
 
       it("should embed each event's terms in the request language, ordered by name, in one query", async () => {
         const db = t.storage.db;
+        // The events read this query within their one statement of embedded records (event.repository.ts).
+        const loadEmbeddedTerms = async (_: unknown, ids: number[], ctx: { lang: string; base: string }) =>
+          embeddedTermsOf(ids.length === 0 ? [] : await embeddedTermsQuery(db, ids, ctx.lang).execute(), ids, ctx);
         const tk = token();
         const zebra = await createOk('categories', { name: `zebra ${tk}` });
         const apple = await createOk('categories', { name: `Apple ${tk}`, parent: zebra.id });
