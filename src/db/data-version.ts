@@ -1,26 +1,43 @@
 import { sql } from 'kysely';
 import type { Db } from './database.js';
 import { prepared } from './prepared.js';
+import { dialectOf } from './dialect.js';
+import { DATA_VERSION_SHARDS } from './migrations/026_write_order.js';
 
 /**
- * Two counters kept in the settings table, each bumped inside the transaction of the change it
- * stands for, so every instance sharing the database sees them:
+ * Two counters, each bumped inside the transaction of the change it stands for, so every instance
+ * sharing the database sees them:
  * - `data_version`, bumped by every write: caches key on it, so a page cached before a write is
- *   never served after it;
- * - `auth_version`, bumped by every change that takes access away (a revoked password, a deleted
- *   user, a changed role): remembered credentials are re-checked when it moves.
+ *   never served after it. It is the sum of `data_version_shards` (migration 026), each write
+ *   bumping its connection's counter, so writers on other connections never wait for it;
+ * - `auth_version` (a row of `settings`), bumped by every change that takes access away (a revoked
+ *   password, a deleted user, a changed role): remembered credentials are re-checked when it moves.
  */
-type Counter = 'data_version' | 'auth_version';
-
-const bump = prepared((db, args: { key: Counter }) =>
+const bumpData = prepared((db) =>
+  db
+    .updateTable('data_version_shards')
+    .set({ n: sql<number>`n + 1` })
+    .where(
+      'shard',
+      '=',
+      dialectOf(db) === 'postgres' ? sql<number>`pg_backend_pid() % ${sql.lit(DATA_VERSION_SHARDS)}` : sql.lit(0),
+    ),
+);
+const bumpAuth = prepared((db) =>
   db
     .updateTable('settings')
     .set({ value: sql<string>`cast(cast(value as integer) + 1 as text)` })
-    .where('key', '=', args.key),
+    .where('key', '=', 'auth_version'),
 );
-const read = prepared((db) => db.selectFrom('settings').select('value').where('key', '=', 'data_version'));
+const dataVersion = (db: Db) =>
+  db.selectFrom('data_version_shards').select([sql.lit('data').as('key'), sql<string>`cast(sum(n) as text)`.as('value')]);
+const read = prepared((db) => dataVersion(db));
 const readBoth = prepared((db) =>
-  db.selectFrom('settings').select(['key', 'value']).where('key', 'in', ['data_version', 'auth_version']),
+  db
+    .selectFrom('settings')
+    .select([sql.lit('auth').as('key'), 'value'])
+    .where('key', '=', 'auth_version')
+    .unionAll(dataVersion(db)),
 );
 
 export interface Versions {
@@ -29,11 +46,11 @@ export interface Versions {
 }
 
 export async function bumpDataVersion(db: Db): Promise<void> {
-  await bump(db, { key: 'data_version' });
+  await bumpData(db, {});
 }
 
 export async function bumpAuthVersion(db: Db): Promise<void> {
-  await bump(db, { key: 'auth_version' });
+  await bumpAuth(db, {});
 }
 
 export async function readDataVersion(db: Db): Promise<string> {
@@ -44,6 +61,6 @@ export async function readDataVersion(db: Db): Promise<string> {
 /** Both counters in one statement: an authenticated request reads them together. */
 export async function readVersions(db: Db): Promise<Versions> {
   const versions: Versions = { data: '0', auth: '0' };
-  for (const row of await readBoth(db, {})) versions[row.key === 'auth_version' ? 'auth' : 'data'] = row.value;
+  for (const row of await readBoth(db, {})) versions[row.key === 'auth' ? 'auth' : 'data'] = row.value ?? '0';
   return versions;
 }

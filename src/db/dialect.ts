@@ -35,9 +35,10 @@ export function likeEscape(input: string): string {
 }
 
 /**
- * The PostgreSQL advisory lock every write of events takes in its transaction, from its first
- * logged change to its commit (migration 016: change-log positions in commit order). Whatever
- * must see all writes before or all after it (registering a search's counts, 019) takes it too.
+ * The PostgreSQL advisory lock every write of events takes, shared, in its transaction, from its
+ * first logged change to its commit (016, 026). Whatever must see all writes before or all after
+ * it takes it exclusive: registering a search's counts (019), and the change feed for a moment, to
+ * learn the last position whose writers have all ended (sync.repository.ts).
  */
 export const WRITE_ORDER_LOCK = 4_201_907;
 

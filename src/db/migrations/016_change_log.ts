@@ -20,9 +20,11 @@ import { createTriggers, dropTriggers, type RowTrigger } from '../triggers.js';
  *
  * Commit order: on PostgreSQL a position taken inside a transaction becomes visible when that
  * transaction commits, in any order; a reader could see 11 before 10 commits and skip 10 for good.
- * Every trigger takes one transaction-level advisory lock before its position is drawn and holds
- * it to commit, so positions are drawn in commit order (writers of the log run one after another
- * from their first logged change; SQLite's writers are serial anyway).
+ * Every trigger takes the write-order lock, shared, before its position is drawn and holds it to
+ * commit (writers do not wait for one another); the feed takes it exclusive for a moment to learn
+ * the last position drawn, all of whose writers have then ended, and reads no further (026 and
+ * sync.repository.ts). This migration took it exclusive at first, so that writers of the log ran
+ * one after another; 026 rewrote its functions. SQLite's writers are serial anyway.
  */
 
 /** Every events column but `revision` and `recurrence_exception`, which only follow another change. */
@@ -70,7 +72,7 @@ function logStatements(postgres: boolean) {
   const published = (row: string) => `(case when ${row}.status = 'publish' then 1 else 0 end)`;
   const termKind = (row: string) => `case when ${row}.taxonomy = 'cal_events_cat' then 'category' else 'tag' end`;
   return {
-    lock: postgres ? `perform pg_advisory_xact_lock(${WRITE_ORDER_LOCK});` : '',
+    lock: postgres ? `perform pg_advisory_xact_lock_shared(${WRITE_ORDER_LOCK});` : '',
     published,
     termKind,
     change: "case when new.status = 'trash' and old.status <> 'trash' then 'trashed' else 'updated' end",

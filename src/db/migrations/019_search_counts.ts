@@ -13,9 +13,9 @@ import { createTriggers, dropTriggers, type RowTrigger } from '../triggers.js';
  * Triggers keep them in every write's transaction: an event written takes itself off the counts
  * of the phrases its old text matched and onto those its new text matches, with the list's own
  * test (every word contained, case-insensitively, in the title, description or excerpt). On
- * PostgreSQL the trigger takes the write-order lock (016) before it reads the phrases, and a
- * registration holds it while it counts, so every write is either in the first count or counted
- * by its trigger, never both nor neither. The phrases are few (the application keeps at most a
+ * PostgreSQL the trigger takes the write-order lock (016) shared before it reads the phrases, and
+ * a registration holds it exclusive while it counts, so every write is either in the first count
+ * or counted by its trigger, never both nor neither. The phrases are few (the application keeps at most a
  * few hundred, least recently used out), so a write tests a bounded number of patterns.
  */
 
@@ -97,7 +97,7 @@ function searchCountTrigger(postgres: boolean, searched: SearchedText): RowTrigg
     updateOf: searched.columns,
     plpgsql: `
       begin
-        perform pg_advisory_xact_lock(${WRITE_ORDER_LOCK});
+        perform pg_advisory_xact_lock_shared(${WRITE_ORDER_LOCK});
         if tg_op in ('UPDATE', 'DELETE') then ${remove} end if;
         if tg_op in ('INSERT', 'UPDATE') then ${add} end if;
         return null;

@@ -1,7 +1,7 @@
 import { sql, type Compilable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database, Db, EventFacetWindowCountTable } from '../../db/database.js';
 import { nowUtc } from '../../lib/clock.js';
-import { dialectOf, WRITE_ORDER_LOCK } from '../../db/dialect.js';
+import { dialectOf, WRITE_ORDER_LOCK, type DialectName } from '../../db/dialect.js';
 import { containsAll, indexedSubsets, type SearchFilter } from './event-search.repository.js';
 
 /**
@@ -120,74 +120,93 @@ export async function touchPhrase(db: Db, id: number): Promise<void> {
  * (at most `keep` phrases). On PostgreSQL the write-order lock (which every write of events takes
  * before its trigger reads the phrases) is held from before the count to the commit; on SQLite the
  * phrase's insert takes the write lock first. Either way no write falls between the count and the
- * triggers.
+ * triggers. Writers take that lock shared and wait behind this exclusive request, so it is given
+ * up (null: not registered this time) when a long write (an import) holds it past a moment.
  */
 export async function registerPhrase(
   db: Db,
   phrase: string,
+  search: SearchFilter,
+  keep: number,
+): Promise<number | null> {
+  const dialect = dialectOf(db);
+  try {
+    return await db.transaction().execute((trx) => registerIn(trx, dialect, phrase, search, keep));
+  } catch (error) {
+    // 55P03 lock_not_available: lock_timeout passed.
+    if ((error as { code?: string }).code === '55P03') return null;
+    throw error;
+  }
+}
+
+async function registerIn(
+  trx: Db,
+  dialect: DialectName,
+  phrase: string,
   { words, patterns, shown }: SearchFilter,
   keep: number,
 ): Promise<number> {
-  const dialect = dialectOf(db);
-  return db.transaction().execute(async (trx) => {
-    if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${WRITE_ORDER_LOCK})`.execute(trx);
-    const inserted = await trx
-      .insertInto('search_phrases')
-      .values({ phrase, used_utc: nowUtc() })
-      .onConflict((oc) => oc.column('phrase').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    // Another request or instance registered it meanwhile.
-    if (!inserted)
-      return (
-        await trx.selectFrom('search_phrases').select('id').where('phrase', '=', phrase).executeTakeFirstOrThrow()
-      ).id;
-    const id = inserted.id;
+  if (dialect === 'postgres') {
+    await sql`select set_config('lock_timeout', '100ms', true)`.execute(trx);
+    await sql`select pg_advisory_xact_lock(${WRITE_ORDER_LOCK})`.execute(trx);
+    // The count itself may take long: only the wait for the lock is bounded.
+    await sql`select set_config('lock_timeout', '0', true)`.execute(trx);
+  }
+  const inserted = await trx
+    .insertInto('search_phrases')
+    .values({ phrase, used_utc: nowUtc() })
+    .onConflict((oc) => oc.column('phrase').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  // Another request or instance registered it meanwhile.
+  if (!inserted)
+    return (await trx.selectFrom('search_phrases').select('id').where('phrase', '=', phrase).executeTakeFirstOrThrow())
+      .id;
+  const id = inserted.id;
+  await trx
+    .insertInto('search_phrase_words')
+    .values(patterns.map((pattern) => ({ phrase_id: id, pattern })))
+    .execute();
+  const startDay = sql<string>`substr(events.start_local, 1, 10)`;
+  const endDay = sql<string>`substr(events.end_local, 1, 10)`;
+  await trx
+    .insertInto('search_window_counts')
+    .columns(['phrase_id', 'lang', 'start_day', 'end_day', 'n'])
+    .expression(
+      trx
+        .selectFrom('events')
+        .select((eb) => [
+          eb.lit(id).as('phrase_id'),
+          'events.lang',
+          startDay.as('start_day'),
+          endDay.as('end_day'),
+          eb.fn.countAll<number>().as('n'),
+        ])
+        .where(sql<SqlBool>`events.status = 'publish' and events.hide_from_listings = 0`)
+        // SQLite's trigram index names a common word's events faster than a scan of all of them.
+        // `shown` is the anonymous reader's (only public lists register): a protected event by its title.
+        .where((eb) => eb.and([...indexedSubsets(dialect, words), ...containsAll(dialect, patterns, shown)]))
+        .groupBy(['events.lang', startDay, endDay]),
+    )
+    .execute();
+  const evicted = await trx
+    .selectFrom('search_phrases')
+    .select('id')
+    .where('id', '<>', id)
+    .orderBy('used_utc', 'desc')
+    .orderBy('id', 'desc')
+    .offset(keep - 1)
+    .limit(1000)
+    .execute();
+  // Their words and counts go with them (foreign keys on delete cascade).
+  if (evicted.length > 0)
     await trx
-      .insertInto('search_phrase_words')
-      .values(patterns.map((pattern) => ({ phrase_id: id, pattern })))
-      .execute();
-    const startDay = sql<string>`substr(events.start_local, 1, 10)`;
-    const endDay = sql<string>`substr(events.end_local, 1, 10)`;
-    await trx
-      .insertInto('search_window_counts')
-      .columns(['phrase_id', 'lang', 'start_day', 'end_day', 'n'])
-      .expression(
-        trx
-          .selectFrom('events')
-          .select((eb) => [
-            eb.lit(id).as('phrase_id'),
-            'events.lang',
-            startDay.as('start_day'),
-            endDay.as('end_day'),
-            eb.fn.countAll<number>().as('n'),
-          ])
-          .where(sql<SqlBool>`events.status = 'publish' and events.hide_from_listings = 0`)
-          // SQLite's trigram index names a common word's events faster than a scan of all of them.
-          // `shown` is the anonymous reader's (only public lists register): a protected event by its title.
-          .where((eb) => eb.and([...indexedSubsets(dialect, words), ...containsAll(dialect, patterns, shown)]))
-          .groupBy(['events.lang', startDay, endDay]),
+      .deleteFrom('search_phrases')
+      .where(
+        'id',
+        'in',
+        evicted.map((r) => r.id),
       )
       .execute();
-    const evicted = await trx
-      .selectFrom('search_phrases')
-      .select('id')
-      .where('id', '<>', id)
-      .orderBy('used_utc', 'desc')
-      .orderBy('id', 'desc')
-      .offset(keep - 1)
-      .limit(1000)
-      .execute();
-    // Their words and counts go with them (foreign keys on delete cascade).
-    if (evicted.length > 0)
-      await trx
-        .deleteFrom('search_phrases')
-        .where(
-          'id',
-          'in',
-          evicted.map((r) => r.id),
-        )
-        .execute();
-    return id;
-  });
+  return id;
 }

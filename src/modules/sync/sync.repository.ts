@@ -1,5 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
 import type { ChangeLogTable, Db, EventRow, TermRow } from '../../db/database.js';
+import { WRITE_ORDER_LOCK } from '../../db/dialect.js';
 import type { Selectable } from 'kysely';
 import { can, type Actor } from '../../auth/roles.js';
 import type { LinkedKind, LinkedRow } from '../linked/linked.kind.js';
@@ -21,11 +22,15 @@ function visibleChanges(actor: Actor | null): SqlBool | ReturnType<typeof sql<Sq
     : publicOnes;
 }
 
-/** A page of a language's changes after `position`, in commit order (one more than asked, to tell `more`). */
+/**
+ * A page of a language's changes after `position` and up to `through` (when given), in commit
+ * order (one more than asked, to tell `more`).
+ */
 export function changesAfter(
   db: Db,
   lang: string,
   position: number,
+  through: number | null,
   kinds: readonly ChangeKind[],
   actor: Actor | null,
   limit: number,
@@ -35,11 +40,38 @@ export function changesAfter(
     .selectAll()
     .where('lang', '=', lang)
     .where('position', '>', position)
+    .$if(through !== null, (qb) => qb.where('position', '<=', through!))
     .$if(kinds.length < CHANGE_KINDS.length, (qb) => qb.where('kind', 'in', [...kinds]))
     .where(visibleChanges(actor) as never)
     .orderBy('position')
     .limit(limit + 1)
     .execute();
+}
+
+/**
+ * PostgreSQL: the last position whose writers have all ended, so none at or before it can still
+ * appear. Writers hold the write-order lock shared from before their first position to their
+ * commit (016, 026); holding it exclusive for a moment, no writer is between the two, so every
+ * position drawn so far is committed or gone, and any drawn later is higher. `null` when a writer
+ * holds it longer than `waitMs` (a long import): meanwhile new writers queue behind the wait, so
+ * it is short. SQLite's writers are serial: a position a reader sees is final (never called).
+ */
+export async function settledPosition(db: Db, waitMs: number): Promise<number | null> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await sql`select set_config('lock_timeout', ${`${waitMs}ms`}, true)`.execute(trx);
+      await sql`select pg_advisory_xact_lock(${WRITE_ORDER_LOCK})`.execute(trx);
+      const row = await trx
+        .selectFrom('change_log')
+        .select((eb) => eb.fn.max('position').as('p'))
+        .executeTakeFirst();
+      return Number(row?.p ?? 0);
+    });
+  } catch (error) {
+    // 55P03 lock_not_available: the wait timed out.
+    if ((error as { code?: string }).code === '55P03') return null;
+    throw error;
+  }
 }
 
 /** The last position a token may name and still be answered: before it, history was pruned. */

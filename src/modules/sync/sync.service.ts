@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { dialectOf } from '../../db/dialect.js';
 import type { RequestContext } from '../../http/context.js';
 import { gone } from '../../http/errors.js';
 import { canRead } from '../../auth/roles.js';
@@ -17,6 +18,7 @@ import {
   eventsByIds,
   linkedByIds,
   prunedThrough,
+  settledPosition,
   termsByIds,
   type ChangeKind,
   type ChangeRow,
@@ -114,6 +116,22 @@ export function toEntry(
 }
 
 /**
+ * How far the feed reads on PostgreSQL (sync.repository.ts `settledPosition`), asked by every read,
+ * so a client sees its own write at once. The position only grows; when a writer holds the lock
+ * past the wait (a long import), the last one this instance learnt is read up to.
+ */
+const SETTLED_WAIT_MS = 50;
+const settled = new WeakMap<Db, number>();
+
+async function readableThrough(db: Db): Promise<number | null> {
+  if (dialectOf(db) !== 'postgres') return null;
+  const known = settled.get(db) ?? 0;
+  const position = Math.max((await settledPosition(db, SETTLED_WAIT_MS)) ?? 0, known);
+  settled.set(db, position);
+  return position;
+}
+
+/**
  * One page of the change feed of the caller's language after `since` (or from the start of the
  * retained history). Each entry carries the record as GET returns it *now* (a client applying the
  * entries in order ends with the current state); a record gone is a `deleted` tombstone, and one
@@ -131,7 +149,7 @@ export async function readChanges(
   const from = since === undefined ? pruned : decodeToken(since);
   if (from < pruned)
     throw gone('sync-token-expired', 'This sync token is older than the retained history: start over without since.');
-  const rows = await changesAfter(db, ctx.lang, from, kinds, ctx.actor, perPage);
+  const rows = await changesAfter(db, ctx.lang, from, await readableThrough(db), kinds, ctx.actor, perPage);
   const page = rows.slice(0, perPage);
   const records = await currentRecords(db, page, ctx);
   const changes = page.map((row) => toEntry(row, records));

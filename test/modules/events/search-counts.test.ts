@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
+import { WRITE_ORDER_LOCK } from '../../../src/db/dialect.js';
 import { MAX_PHRASES, registrationPacing } from '../../../src/modules/events/event-counts.service.js';
 
 const EVENTS = '/cal/events/v1/events';
@@ -206,6 +208,50 @@ for (const backend of backends()) {
         }
       }
     });
+
+    it(
+      'gives a registration up, and answers exactly, while a long write holds the write-order lock',
+      { skip: backend !== 'postgres' && 'SQLite has no write-order lock: its writers are serial' },
+      async () => {
+        // A write under way (an import, say) holds the lock shared from its first event to its commit.
+        let release!: () => void;
+        const mayCommit = new Promise<void>((resolve) => (release = resolve));
+        let holding!: () => void;
+        const holds = new Promise<void>((resolve) => (holding = resolve));
+        const longWrite = t.storage.db.transaction().execute(async (trx) => {
+          await sql`select pg_advisory_xact_lock_shared(${WRITE_ORDER_LOCK})`.execute(trx);
+          holding();
+          await mayCommit;
+        });
+        await holds;
+        try {
+          // Asked twice, the search would register: the registration waits a moment, gives up,
+          // and the total is counted row by row.
+          for (const to of [day(30), day(29)])
+            assert.equal(await total('r', day(0), to), await expected('r', day(0), to));
+          const registered = await t.storage.db
+            .selectFrom('search_phrases')
+            .select('id')
+            .where('phrase', '=', JSON.stringify(['r']))
+            .execute();
+          assert.deepEqual(registered, [], 'not registered while the write holds the lock');
+          // Writers are not held behind the registration that gave up.
+          await write();
+        } finally {
+          release();
+          await longWrite;
+        }
+        // Asked again once the write has committed, it registers.
+        for (const to of [day(30), day(29)])
+          assert.equal(await total('r', day(0), to), await expected('r', day(0), to));
+        const registered = await t.storage.db
+          .selectFrom('search_phrases')
+          .select('id')
+          .where('phrase', '=', JSON.stringify(['r']))
+          .execute();
+        assert.equal(registered.length, 1);
+      },
+    );
 
     it(`keeps at most ${MAX_PHRASES} searches, the least recently used going first`, async () => {
       const before = (await t.storage.db.selectFrom('search_phrases').select('phrase').execute()).length;
