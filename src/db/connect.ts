@@ -1,9 +1,11 @@
 import path from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import type { Database, Db } from './database.js';
 import type { DialectName } from './dialect.js';
 import { sqliteDatabase } from './sqlite-statements.js';
+import { addSqliteFunctions } from './sqlite-functions.js';
+import { SqliteReadersDialect } from './sqlite-dialect.js';
+import type { SqliteReaders } from './sqlite-readers.js';
 import { privateDirectory, privateFiles, withPrivateUmask } from '../lib/private-files.js';
 import * as initial from './migrations/001_initial.js';
 import * as linkedTitleCi from './migrations/002_linked_title_ci.js';
@@ -62,20 +64,14 @@ export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
 /** The embedded database's file in DATA_DIR. */
 export const SQLITE_FILE = 'calendar.sqlite';
 
-/**
- * SQLite's lower() folds ASCII only; case-insensitive search and matching must fold "Été" as
- * PostgreSQL does. Registered before migrations, so expression indexes use it too, and on every
- * connection that reads those indexes (SQLite's integrity check recomputes their keys).
- */
-export function addSqliteFunctions(sqlite: BetterSqlite3.Database): void {
-  sqlite.function('lower', { deterministic: true }, (text: unknown) =>
-    typeof text === 'string' ? text.toLowerCase() : text,
-  );
-}
+// Where it always was for its callers; in a file of its own so reader threads load it alone.
+export { addSqliteFunctions };
 
 export interface Storage {
   db: Db;
   dialect: DialectName;
+  /** SQLite's reader threads (sqlite-readers.ts), when reads may run in them; tests look at them. */
+  readers?: SqliteReaders | undefined;
   close(): Promise<void>;
 }
 
@@ -84,6 +80,11 @@ export interface StorageOptions {
   databaseUrl?: string | undefined;
   /** Sees every SQL statement; used by tests that assert a constant number of queries, and bench/explain-lists.ts. */
   onQuery?: (sql: string, durationMs: number, parameters: readonly unknown[]) => void;
+  /**
+   * SQLite: most reader threads (CAL_SQLITE_READERS: the service passes it); none by default, so a
+   * command, a test or a script runs every statement on the main connection and starts no thread.
+   */
+  sqliteReaders?: number | undefined;
 }
 
 /**
@@ -133,10 +134,19 @@ export async function connect(options: StorageOptions): Promise<Storage> {
   // And again as the data grows, as SQLite advises for long-lived connections.
   const optimizer = setInterval(() => sqlite.pragma('optimize'), 6 * 3_600_000).unref();
   addSqliteFunctions(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteDatabase(sqlite) }), ...log });
+  // The readers copy the main connection's settings that bear on reading (memory, waits), and never write.
+  const pragmas = ['busy_timeout', 'cache_size', 'mmap_size', 'temp_store'].map(
+    (name) => `${name} = ${String(sqlite.pragma(name, { simple: true }))}`,
+  );
+  const dialect = new SqliteReadersDialect(sqlite, sqliteDatabase(sqlite), {
+    setup: { file, pragmas: [...pragmas, 'query_only = 1'] },
+    max: options.sqliteReaders ?? 0,
+  });
+  const db = new Kysely<Database>({ dialect, ...log });
   return {
     db,
     dialect: 'sqlite',
+    readers: dialect.readers ?? undefined,
     close: () => {
       clearInterval(optimizer);
       return db.destroy();

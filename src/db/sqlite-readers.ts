@@ -1,0 +1,185 @@
+import { Worker } from 'node:worker_threads';
+
+/** What a reader thread opens: the database file and the main connection's pragmas that matter to a reader. */
+export interface ReaderSetup {
+  file: string;
+  pragmas: string[];
+}
+export type ReaderRequest =
+  { type: 'run'; id: number; sql: string; parameters: readonly unknown[] } | { type: 'close' };
+/** A statement's rows or error; id 0 says the thread is ready. */
+export type ReaderReply =
+  { id: number; rows: unknown[] } | { id: number; error: { message: string; name: string; code: string | undefined } };
+
+type RunOnMain = (sql: string, parameters: readonly unknown[]) => Promise<unknown[]>;
+
+interface Job {
+  sql: string;
+  parameters: readonly unknown[];
+  resolve(rows: unknown[]): void;
+  reject(error: Error): void;
+}
+
+interface Reader {
+  worker: Worker;
+  ready: boolean;
+  job: Job | null;
+  /** Settles when the thread is ready or has ended. */
+  started: Promise<void>;
+  exited: Promise<void>;
+}
+
+/**
+ * A thread's heap, bounded (V8 lets an idle heap grow to what the machine could give): it holds
+ * one statement's rows at a time. A read that needs more ends the thread and runs again on the
+ * main connection, like any read whose thread stopped.
+ */
+const LIMITS = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 64 };
+
+const source = import.meta.url.endsWith('.ts');
+const ENTRY = new URL(`./sqlite-reader.worker.${source ? 'ts' : 'js'}`, import.meta.url);
+
+/**
+ * Node 20 does not run the parent's `--import tsx` hooks for a worker's entry, so from the
+ * TypeScript sources (tests, `npm run dev`, the bench's scripts) the thread registers tsx itself
+ * before loading the worker; from dist/ it loads the compiled file.
+ */
+function startThread(setup: ReaderSetup): Worker {
+  const options = { workerData: setup, resourceLimits: LIMITS };
+  if (!source) return new Worker(ENTRY, options);
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(ENTRY.href)}); })`;
+  return new Worker(boot, { ...options, eval: true });
+}
+
+/**
+ * Read-only connections to the embedded database in worker threads, so that a slow read (a cold
+ * count, a search of a common word) runs beside the event loop instead of stopping it: WAL lets
+ * them read while the main connection writes, and each statement sees every commit made before it
+ * was sent. Threads start when reads come and none is free, one at a time, up to `max`; until the
+ * first is ready, reads run on the main connection (a process that reads little never starts one,
+ * and starting never delays a read). A free thread takes the oldest waiting read, so a cheap one
+ * waits behind a slow one only when every thread is busy.
+ */
+export class SqliteReaders {
+  readonly #setup: ReaderSetup;
+  readonly #max: number;
+  readonly #runOnMain: RunOnMain;
+  #readers: Reader[] = [];
+  #queue: Job[] = [];
+  #nextId = 1;
+  #closed = false;
+  /** A thread that could not open the database: every read runs on the main connection from then on. */
+  #broken = false;
+  #ran = 0;
+  #retried = 0;
+
+  constructor(setup: ReaderSetup, max: number, runOnMain: RunOnMain) {
+    this.#setup = setup;
+    this.#max = max;
+    this.#runOnMain = runOnMain;
+  }
+
+  /** Runs a read-only statement in a thread, or on the main connection while none is ready. */
+  run(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    if (this.#closed || this.#broken) return this.#runOnMain(sql, parameters);
+    const free = this.#readers.find((reader) => reader.ready && reader.job === null);
+    if (!free) {
+      if (this.#readers.length < this.#max && this.#readers.every((reader) => reader.ready)) this.#start();
+      if (!this.#readers.some((reader) => reader.ready)) return this.#runOnMain(sql, parameters);
+    }
+    return new Promise((resolve, reject) => {
+      const job = { sql, parameters, resolve, reject };
+      if (free) this.#send(free, job);
+      else this.#queue.push(job);
+    });
+  }
+
+  /** Threads started, statements they answered, and reads run again after their thread stopped (tests look). */
+  stats(): { threads: number; ready: number; ran: number; retried: number } {
+    const ready = this.#readers.filter((reader) => reader.ready).length;
+    return { threads: this.#readers.length, ready, ran: this.#ran, retried: this.#retried };
+  }
+
+  /** Starts every thread and resolves once they are ready (or have failed): tests, or a service at start-up. */
+  async warm(): Promise<void> {
+    if (this.#closed || this.#broken) return;
+    while (this.#readers.length < this.#max) this.#start();
+    await Promise.all(this.#readers.map((reader) => reader.started));
+  }
+
+  /**
+   * Stops every thread at once, as a crash would: the reads they were running run again on the
+   * main connection (a read can be repeated), and the next reads start new threads.
+   */
+  async terminate(): Promise<void> {
+    await Promise.all(this.#readers.map((reader) => reader.worker.terminate()));
+  }
+
+  /** Closes the threads' connections after the statements they are running, and ends the threads. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const job of this.#queue.splice(0)) job.reject(new Error('The database was closed before this read ran.'));
+    for (const reader of this.#readers) {
+      reader.worker.ref();
+      // One still starting has nothing to finish (a test's short-lived database need not wait for it).
+      if (!reader.ready) void reader.worker.terminate();
+      else reader.worker.postMessage({ type: 'close' } satisfies ReaderRequest);
+    }
+    await Promise.all(this.#readers.map((reader) => reader.exited));
+  }
+
+  #start(): void {
+    const worker = startThread(this.#setup);
+    let failure: Error | undefined;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    const started = Promise.race([new Promise<void>((resolve) => worker.once('message', () => resolve())), exited]);
+    const reader: Reader = { worker, ready: false, job: null, started, exited };
+    this.#readers.push(reader);
+    worker.on('message', (reply: ReaderReply) => this.#answer(reader, reply));
+    worker.on('error', (error) => (failure = error));
+    worker.once('exit', (code) => this.#ended(reader, code, failure));
+  }
+
+  #send(reader: Reader, job: Job): void {
+    reader.job = job;
+    // Busy, the thread keeps the process alive (a script awaiting a read must not exit); idle, it does not.
+    reader.worker.ref();
+    const request: ReaderRequest = { type: 'run', id: this.#nextId++, sql: job.sql, parameters: job.parameters };
+    reader.worker.postMessage(request);
+  }
+
+  #answer(reader: Reader, reply: ReaderReply): void {
+    if (!reader.ready) reader.ready = true;
+    else {
+      const job = reader.job!;
+      reader.job = null;
+      this.#ran += 1;
+      if ('rows' in reply) job.resolve(reply.rows);
+      else job.reject(Object.assign(new Error(reply.error.message), reply.error));
+    }
+    if (this.#closed) return;
+    const next = this.#queue.shift();
+    if (next) this.#send(reader, next);
+    else reader.worker.unref();
+  }
+
+  #ended(reader: Reader, code: number, failure: Error | undefined): void {
+    this.#readers.splice(this.#readers.indexOf(reader), 1);
+    if (this.#closed) {
+      reader.job?.reject(new Error('The database was closed while this read ran.'));
+      return;
+    }
+    if (!reader.ready) {
+      this.#broken = true;
+      process.emitWarning(
+        `SQLite reader thread could not start (exit code ${code}${failure ? `: ${failure.message}` : ''}); reads run on the main connection.`,
+      );
+    }
+    // What it was running, and what waits with no thread left to take it, runs on the main connection.
+    const orphans = reader.job ? [reader.job] : [];
+    this.#retried += orphans.length;
+    if (!this.#readers.some((other) => other.ready)) orphans.push(...this.#queue.splice(0));
+    for (const job of orphans) this.#runOnMain(job.sql, job.parameters).then(job.resolve, job.reject);
+  }
+}

@@ -1,0 +1,197 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { connect, migrate, SQLITE_FILE, type Storage } from '../../src/db/connect.js';
+import { isValidTimezone } from '../../src/lib/dates.js';
+import { createUser } from '../../src/modules/users/user.service.js';
+import { injector, type TestApp } from '../helpers/app.js';
+
+/**
+ * SQLite's reads in worker threads (src/db/sqlite-readers.ts): over HTTP and through Kysely, on a
+ * service with reader threads as server.ts starts it (CAL_SQLITE_READERS), SQLite only (PostgreSQL
+ * has a pool of connections).
+ */
+
+const EVENTS = '/cal/events/v1/events';
+
+/** A statement that keeps a thread busy a while (some hundreds of ms): counts two million rows. */
+const slowCount = sql<{
+  n: number;
+}>`with recursive c(x) as (select 1 union all select x + 1 from c where x < 2000000) select count(*) as n from c`;
+
+interface Service {
+  app: FastifyInstance;
+  storage: Storage;
+  request: TestApp['request'];
+  dataDir: string;
+  /** Every statement onQuery saw, in order. */
+  statements: string[];
+  editor: string;
+  close(): Promise<void>;
+}
+
+async function startService(readers: number): Promise<Service> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-test-'));
+  const config = loadConfig(
+    { DATA_DIR: dataDir, LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0' },
+    isValidTimezone,
+  );
+  const statements: string[] = [];
+  const storage = await connect({
+    dataDir: config.dataDir,
+    sqliteReaders: readers,
+    onQuery: (text) => statements.push(text),
+  });
+  await migrate(storage.db);
+  const app = await buildApp(config, { storage, logger: false });
+  await app.ready();
+  const { user, application_password } = await createUser(storage.db, { username: 'editor1', role: 'editor' });
+  // Every thread ready, so each read below goes to one (until then reads run on the main connection).
+  await storage.readers?.warm();
+  return {
+    app,
+    storage,
+    request: injector(app),
+    dataDir,
+    statements,
+    editor: `Basic ${Buffer.from(`${user.username}:${application_password}`).toString('base64')}`,
+    async close() {
+      await app.close();
+      await storage.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const ran = (s: Service): number => s.storage.readers!.stats().ran;
+
+describe('SQLite reads in worker threads', () => {
+  let s: Service;
+  before(async () => {
+    s = await startService(2);
+  });
+  after(() => fs.rmSync(s.dataDir, { recursive: true, force: true }));
+
+  it('should answer reads from a thread, each seeing the write committed just before it', async () => {
+    assert.deepEqual(s.storage.readers!.stats().ready, 2);
+    const created = await s.request({
+      method: 'POST',
+      url: EVENTS,
+      auth: s.editor,
+      payload: {
+        title: 'Version 0',
+        status: 'publish',
+        start_date: '2031-05-01 10:00:00',
+        end_date: '2031-05-01 11:00:00',
+      },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const id = created.data.id as number;
+    const before = ran(s);
+    for (let version = 1; version <= 10; version += 1) {
+      const updated = await s.request({
+        method: 'PATCH',
+        url: `${EVENTS}/${id}`,
+        auth: s.editor,
+        payload: { title: `Version ${version}` },
+      });
+      assert.equal(updated.statusCode, 200, updated.body);
+      const single = await s.request({ url: `${EVENTS}/${id}` });
+      assert.equal(single.data.title, `Version ${version}`);
+      const list = await s.request({ url: `${EVENTS}?start_date=2031-05-01&end_date=2031-05-01` });
+      assert.deepEqual(
+        list.data.events.map((e: { title: string }) => e.title),
+        [`Version ${version}`],
+      );
+    }
+    // At least the two reads each GET makes (the data version, then the record or the page).
+    assert.ok(ran(s) - before >= 40, `${ran(s) - before} reads in threads`);
+  });
+
+  it('should answer requests while a slow read runs in a thread', async () => {
+    const created = await s.request({
+      method: 'POST',
+      url: EVENTS,
+      auth: s.editor,
+      payload: {
+        title: 'Beside a slow read',
+        status: 'publish',
+        start_date: '2031-06-01 10:00:00',
+        end_date: '2031-06-01 11:00:00',
+      },
+    });
+    let slowDone = false;
+    const slow = slowCount.execute(s.storage.db).then((result) => {
+      slowDone = true;
+      return result;
+    });
+    // On the main connection the slow read would stop the loop: nothing would answer before it ends.
+    const answered: number[] = [];
+    while (!slowDone && answered.length < 6) {
+      const live = await s.request({ url: '/health/live' });
+      const single = await s.request({ url: `${EVENTS}/${created.data.id}` });
+      assert.equal(single.data.title, 'Beside a slow read');
+      if (!slowDone) answered.push(live.statusCode, single.statusCode);
+    }
+    assert.deepEqual(answered, [200, 200, 200, 200, 200, 200]);
+    assert.equal((await slow).rows[0]!.n, 2_000_000);
+  });
+
+  // On the main connection alone, the read outside the transaction would wait for it: the timeout ends that.
+  it(
+    'should run a transaction on the main connection, where reads see its own writes and threads do not',
+    { timeout: 20_000 },
+    async () => {
+      const setting = (db: Storage['db']) =>
+        db.selectFrom('settings').select('value').where('key', '=', 'readers-test').executeTakeFirst();
+      await s.storage.db.insertInto('settings').values({ key: 'readers-test', value: 'committed' }).execute();
+      const counted = s.statements.length;
+      const threadReads = ran(s);
+      const [inside, outside] = await s.storage.db.transaction().execute(async (trx) => {
+        await trx.updateTable('settings').set({ value: 'uncommitted' }).where('key', '=', 'readers-test').execute();
+        return [await setting(trx), await setting(s.storage.db)];
+      });
+      assert.deepEqual(inside, { value: 'uncommitted' });
+      // Read in a thread while the transaction was open: the state committed before it.
+      assert.deepEqual(outside, { value: 'committed' });
+      assert.equal(ran(s) - threadReads, 1);
+      assert.deepEqual(await setting(s.storage.db), { value: 'uncommitted' });
+      // onQuery saw each statement once: begin, update, the two selects, commit, the last select.
+      assert.deepEqual(
+        s.statements.slice(counted).map((text) => text.split(' ')[0]),
+        ['begin', 'update', 'select', 'select', 'commit', 'select'],
+      );
+    },
+  );
+
+  it('should survive a thread that stops mid-read: the read runs again on the main connection, the next in a new thread', async () => {
+    const slow = sql<{
+      n: number;
+    }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < 100000) select count(*) as n from c`.execute(
+      s.storage.db,
+    );
+    await s.storage.readers!.terminate();
+    assert.equal((await slow).rows[0]!.n, 100_000);
+    assert.equal(s.storage.readers!.stats().retried, 1);
+    await s.storage.readers!.warm();
+    const before = ran(s);
+    const live = await s.request({ url: `${EVENTS}?per_page=1` });
+    assert.equal(live.statusCode, 200);
+    assert.ok(ran(s) > before);
+  });
+
+  it('should end the threads and their connections when the storage closes', async () => {
+    assert.equal(s.storage.readers!.stats().threads, 2);
+    await s.app.close();
+    await s.storage.close();
+    assert.equal(s.storage.readers!.stats().threads, 0);
+    // SQLite removes the WAL when the last connection to the database closes: no thread kept one open.
+    assert.equal(fs.existsSync(path.join(s.dataDir, `${SQLITE_FILE}-wal`)), false);
+  });
+});
