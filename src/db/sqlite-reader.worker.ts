@@ -25,11 +25,13 @@ port.on('message', (request: ReaderRequest) => {
   }
   let reply: ReaderReply;
   try {
-    reply = { id: request.id, rows: database.prepare(request.sql).all(request.parameters) as unknown[] };
+    const started = performance.now();
+    const rows = database.prepare(request.sql).all(request.parameters) as unknown[];
+    reply = { id: request.id, rows, ms: performance.now() - started };
   } catch (error) {
     const { message, name, code } = error as { message: string; name: string; code?: string };
     reply = { id: request.id, error: { message, name, code } };
   }
   port.postMessage(reply);
 });
-port.postMessage({ id: 0, rows: [] } satisfies ReaderReply);
+port.postMessage({ id: 0, rows: [], ms: 0 } satisfies ReaderReply);

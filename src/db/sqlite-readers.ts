@@ -7,9 +7,10 @@ export interface ReaderSetup {
 }
 export type ReaderRequest =
   { type: 'run'; id: number; sql: string; parameters: readonly unknown[] } | { type: 'close' };
-/** A statement's rows or error; id 0 says the thread is ready. */
+/** A statement's rows (and how long it ran, in ms) or error; id 0 says the thread is ready. */
 export type ReaderReply =
-  { id: number; rows: unknown[] } | { id: number; error: { message: string; name: string; code: string | undefined } };
+  | { id: number; rows: unknown[]; ms: number }
+  | { id: number; error: { message: string; name: string; code: string | undefined } };
 
 type RunOnMain = (sql: string, parameters: readonly unknown[]) => Promise<unknown[]>;
 
@@ -35,6 +36,16 @@ interface Reader {
  * main connection, like any read whose thread stopped.
  */
 const LIMITS = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 64 };
+
+/**
+ * A statement that has run this often in threads, never longer than this (ms), is quick: when
+ * every thread is busy it runs on the main connection rather than wait (the data version every
+ * request reads, a record by its id), so a slow search keeps a thread, not every request.
+ */
+const QUICK_RUNS = 20;
+const QUICK_MS = 1;
+/** Statements whose cost is remembered (by SQL text; forgotten all at once past this). */
+const MAX_COSTS = 2000;
 
 const source = import.meta.url.endsWith('.ts');
 const ENTRY = new URL(`./sqlite-reader.worker.${source ? 'ts' : 'js'}`, import.meta.url);
@@ -73,6 +84,8 @@ export class SqliteReaders {
   #broken = false;
   #ran = 0;
   #retried = 0;
+  #quick = 0;
+  readonly #costs = new Map<string, { runs: number; slowest: number }>();
 
   constructor(setup: ReaderSetup, max: number, runOnMain: RunOnMain) {
     this.#setup = setup;
@@ -87,6 +100,11 @@ export class SqliteReaders {
     if (!free) {
       if (this.#readers.length < this.#max && this.#readers.every((reader) => reader.ready)) this.#start();
       if (!this.#readers.some((reader) => reader.ready)) return this.#runOnMain(sql, parameters);
+      const cost = this.#costs.get(sql);
+      if (cost && cost.runs >= QUICK_RUNS && cost.slowest < QUICK_MS) {
+        this.#quick += 1;
+        return this.#runOnMain(sql, parameters);
+      }
     }
     return new Promise((resolve, reject) => {
       const job = { sql, parameters, resolve, reject };
@@ -95,10 +113,13 @@ export class SqliteReaders {
     });
   }
 
-  /** Threads started, statements they answered, and reads run again after their thread stopped (tests look). */
-  stats(): { threads: number; ready: number; ran: number; retried: number } {
+  /**
+   * Threads started, statements they answered, reads run again after their thread stopped, and
+   * quick reads run on the main connection while every thread was busy (tests look).
+   */
+  stats(): { threads: number; ready: number; ran: number; retried: number; quick: number } {
     const ready = this.#readers.filter((reader) => reader.ready).length;
-    return { threads: this.#readers.length, ready, ran: this.#ran, retried: this.#retried };
+    return { threads: this.#readers.length, ready, ran: this.#ran, retried: this.#retried, quick: this.#quick };
   }
 
   /** Starts every thread and resolves once they are ready (or have failed): tests, or a service at start-up. */
@@ -155,13 +176,26 @@ export class SqliteReaders {
       const job = reader.job!;
       reader.job = null;
       this.#ran += 1;
-      if ('rows' in reply) job.resolve(reply.rows);
-      else job.reject(Object.assign(new Error(reply.error.message), reply.error));
+      if ('rows' in reply) {
+        this.#measured(job.sql, reply.ms);
+        job.resolve(reply.rows);
+      } else job.reject(Object.assign(new Error(reply.error.message), reply.error));
     }
     if (this.#closed) return;
     const next = this.#queue.shift();
     if (next) this.#send(reader, next);
     else reader.worker.unref();
+  }
+
+  #measured(sql: string, ms: number): void {
+    const cost = this.#costs.get(sql);
+    if (cost) {
+      cost.runs += 1;
+      cost.slowest = Math.max(cost.slowest, ms);
+      return;
+    }
+    if (this.#costs.size >= MAX_COSTS) this.#costs.clear();
+    this.#costs.set(sql, { runs: 1, slowest: ms });
   }
 
   #ended(reader: Reader, code: number, failure: Error | undefined): void {

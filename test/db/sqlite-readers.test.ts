@@ -143,6 +143,21 @@ describe('SQLite reads in worker threads', () => {
     assert.equal((await slow).rows[0]!.n, 2_000_000);
   });
 
+  it('should run a read known to be quick on the main connection when every thread is busy', async () => {
+    const quick = () => sql<{ one: number }>`select 1 as one`.execute(s.storage.db);
+    // Learnt in the threads: 20 runs, none as long as a millisecond.
+    for (let i = 0; i < 20; i += 1) await quick();
+    let slowDone = 0;
+    const slow = [slowCount.execute(s.storage.db), slowCount.execute(s.storage.db)].map((read) =>
+      read.then(() => (slowDone += 1)),
+    );
+    const quickBefore = s.storage.readers!.stats().quick;
+    assert.deepEqual((await quick()).rows, [{ one: 1 }]);
+    assert.equal(slowDone, 0);
+    assert.equal(s.storage.readers!.stats().quick, quickBefore + 1);
+    await Promise.all(slow);
+  });
+
   // On the main connection alone, the read outside the transaction would wait for it: the timeout ends that.
   it(
     'should run a transaction on the main connection, where reads see its own writes and threads do not',
