@@ -96,6 +96,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       .execute();
   }
   await createTriggers(db, ...linkTriggers(dialectOf(db) === 'postgres'));
+  // Every link was just written again: PostgreSQL's planner learns the new columns now, not when
+  // autovacuum next passes (ANALYZE runs in the migration's transaction; VACUUM could not).
+  if (dialectOf(db) === 'postgres') for (const { table } of LINK_TABLES) await sql.raw(`analyze ${table}`).execute(db);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
