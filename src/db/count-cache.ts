@@ -1,5 +1,7 @@
-import { LRUCache } from 'lru-cache';
+import { createHash } from 'node:crypto';
 import type { Compilable } from 'kysely';
+import type { LRUCache } from 'lru-cache';
+import { byteBoundedCache, CACHE_BUDGET, stringBytes } from '../lib/cache-budget.js';
 
 /**
  * Exact list totals cost a scan of every matching row; pages of one filter (page 1, 2, 3…) share
@@ -7,7 +9,15 @@ import type { Compilable } from 'kysely';
  * The version is the one the page cache read for the same request.
  */
 export class CountCache {
-  private readonly totals = new LRUCache<string, number>({ max: 10_000 });
+  /**
+   * Keyed by the version and a digest of the statement: the SQL and parameters themselves run to
+   * kilobytes (term ids, search words), which a budget would spend on keys instead of totals.
+   */
+  private readonly totals: LRUCache<string, number>;
+
+  constructor(budget: number = CACHE_BUDGET.counts) {
+    this.totals = byteBoundedCache(budget, (_total, key) => stringBytes(key));
+  }
 
   /** `check`, when given, sees each total computed afresh (not those served from the cache). */
   async count(
@@ -18,7 +28,11 @@ export class CountCache {
     check?: (total: number) => Promise<void>,
   ): Promise<number> {
     const compiled = query.compile();
-    const key = `${version}\n${compiled.sql}\n${JSON.stringify(compiled.parameters)}`;
+    const statement = createHash('sha256')
+      .update(compiled.sql)
+      .update('\n')
+      .update(JSON.stringify(compiled.parameters));
+    const key = `${version}\n${statement.digest('base64url')}`;
     let total = this.totals.get(key);
     if (total === undefined) {
       total = Number((await query.executeTakeFirstOrThrow()).n);
@@ -26,5 +40,10 @@ export class CountCache {
       this.totals.set(key, total);
     }
     return total;
+  }
+
+  /** Bytes the kept totals take, as the budget counts them (for tests and metrics). */
+  get bytes(): number {
+    return this.totals.calculatedSize;
   }
 }

@@ -4,6 +4,7 @@ import type { Versions } from '../db/data-version.js';
 import type { Actor, Capability } from '../auth/roles.js';
 import type { Settings } from './site-settings.js';
 import { rootPathOf } from './languages.js';
+import { byteBoundedCache, CACHE_BUDGET, stringBytes } from '../lib/cache-budget.js';
 
 export const NAMESPACE = 'cal/events/v1';
 /** The administrators' namespace: users, settings, imports, webhooks. */
@@ -36,7 +37,11 @@ export function originOf(request: FastifyRequest): string {
   return `${request.protocol}://${host}`;
 }
 
-const globalHosts = new Map<string, string>();
+/** By address, which comes from the Host header: bounded by bytes, since a header can be kilobytes long. */
+const globalHosts = byteBoundedCache<string, string>(
+  CACHE_BUDGET.hosts,
+  (host, site) => stringBytes(site) + stringBytes(host),
+);
 
 /** `global_id` host of a site address: host and path, no scheme or port (parsed once per address). */
 function globalHostOf(site: string): string {
@@ -44,7 +49,6 @@ function globalHostOf(site: string): string {
   if (host === undefined) {
     const url = new URL(site);
     host = `${url.hostname}${url.pathname.replace(/\/+$/, '')}`;
-    if (globalHosts.size > 1000) globalHosts.clear();
     globalHosts.set(site, host);
   }
   return host;

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
@@ -8,19 +9,22 @@ import { etagOf } from './conditional.js';
 import { addVary } from './security.js';
 import { encodeBody, MIN_COMPRESSED, preferredCoding, type Coding } from './encodings.js';
 import { can, type Actor } from '../auth/roles.js';
+import { CACHE_BUDGET, stringBytes } from '../lib/cache-budget.js';
 
 interface CachedResponse {
-  /** Encoded once: sending stored bytes is what makes a cached page cheap. */
-  body: Buffer;
+  /**
+   * Encoded once: sending stored bytes is what makes a cached page cheap. Null once a coded form is
+   * kept (below): browsers all accept one, and it takes a fifth to a tenth of the bytes.
+   */
+  body: Buffer | null;
+  /** The body's length uncoded. */
+  length: number;
   /** The body compressed, once per coding a client asked for (encodings.ts). */
   coded?: Partial<Record<Coding, Buffer>>;
   headers: Record<string, string>;
   /** Lets clients revalidate with If-None-Match and get a 304 without the body. */
   etag: string;
 }
-
-/** Serialized responses kept in memory, bounded by their total size. */
-const MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * Caches whole serialized GET responses. The key holds the data version (which every write bumps
@@ -31,11 +35,16 @@ export class PageCache {
   /** Answers from the cache and produced afresh, for the metrics. */
   readonly stats = { hits: 0, misses: 0 };
   private readonly entries = new LRUCache<string, CachedResponse>({
-    maxSize: MAX_BYTES,
+    maxSize: CACHE_BUDGET.answers,
     sizeCalculation: sizeOf,
   });
 
   constructor(private readonly db: Db) {}
+
+  /** Bytes the cached answers and the cached pages and feeds take, as their budgets count them. */
+  get bytes(): { answers: number; pages: number } {
+    return { answers: this.entries.calculatedSize, pages: this.raw.calculatedSize };
+  }
 
   /**
    * Answers from the cache or from `produce`, which gets the data version the key holds.
@@ -58,7 +67,7 @@ export class PageCache {
       const { body, headers = {} } = await produce(version);
       const fields = (request.query as Record<string, unknown> | undefined)?.['_fields'];
       const bytes = Buffer.from(JSON.stringify(pickFields(body, fields)));
-      cached = { body: bytes, headers, etag: etagOf(bytes) };
+      cached = { body: bytes, length: bytes.length, headers, etag: etagOf(bytes) };
       this.entries.set(key, cached);
     }
     for (const [name, value] of Object.entries(cached.headers)) void reply.header(name, value);
@@ -69,7 +78,7 @@ export class PageCache {
   }
 
   private readonly raw = new LRUCache<string, RawCached>({
-    maxSize: MAX_RAW_BYTES,
+    maxSize: CACHE_BUDGET.pages,
     maxEntrySize: MAX_RAW_ENTRY,
     sizeCalculation: sizeOf,
   });
@@ -111,7 +120,7 @@ export class PageCache {
     void reply.header('ETag', etag).header('Last-Modified', lastModified);
     const entry = { headers, etag, type, lastModified };
     if (Buffer.isBuffer(body)) {
-      this.raw.set(key, Object.assign(entry, { body }));
+      this.raw.set(key, Object.assign(entry, { body, length: body.length }));
       return reply.type(type).send(body);
     }
     return reply.type(type).send(Readable.from(this.keptWhenWhole(key, entry, body)));
@@ -120,7 +129,7 @@ export class PageCache {
   /** Passes a streamed body on, keeping it for the cache once it has been sent whole, when it fits. */
   private async *keptWhenWhole(
     key: string,
-    entry: Omit<RawCached, 'body'>,
+    entry: Omit<RawCached, 'body' | 'length'>,
     chunks: AsyncIterable<string | Buffer>,
   ): AsyncGenerator<Buffer> {
     let parts: Buffer[] | null = [];
@@ -131,7 +140,7 @@ export class PageCache {
       if (parts !== null) parts = size > MAX_RAW_ENTRY ? null : (parts.push(bytes), parts);
       yield bytes;
     }
-    if (parts !== null) this.raw.set(key, Object.assign(entry, { body: Buffer.concat(parts, size) }));
+    if (parts !== null) this.raw.set(key, Object.assign(entry, { body: Buffer.concat(parts, size), length: size }));
   }
 }
 
@@ -145,14 +154,18 @@ export class PageCache {
  */
 const REVALIDATE = 'public, max-age=0, must-revalidate';
 
-/** What an entry holds in memory: its bytes in every coding made so far. */
-function sizeOf(entry: CachedResponse): number {
-  return entry.body.length + (entry.coded?.br?.length ?? 0) + (entry.coded?.gzip?.length ?? 0) + 256;
+/** What an entry holds in memory: its key, headers and bytes in every coding made so far. */
+function sizeOf(entry: CachedResponse, key: string): number {
+  const headers = Object.entries(entry.headers).reduce((n, [name, value]) => n + name.length + value.length, 0);
+  const coded = (entry.coded?.br?.length ?? 0) + (entry.coded?.gzip?.length ?? 0);
+  return stringBytes(key) + headers + (entry.body?.length ?? 0) + coded + 256;
 }
 
 /**
- * A cached body in the coding the client prefers, made once and kept with the entry (set again,
- * so the cache counts its new size); the identity bytes when it accepts none or the body is small.
+ * A cached body in the coding the client prefers, made once and kept with the entry in place of
+ * the identity bytes (a new entry, so the cache counts its new size: lru-cache measures a value
+ * again only when it is another object); the identity bytes when it accepts none or the body is
+ * small, decoded from a coded form when they are no longer kept.
  * @fastify/compress passes an answer that has a Content-Encoding as it is.
  */
 function bodyFor<E extends CachedResponse>(
@@ -162,16 +175,21 @@ function bodyFor<E extends CachedResponse>(
   key: string,
   entry: E,
 ): Buffer {
-  const coding = entry.body.length >= MIN_COMPRESSED ? preferredCoding(request.headers['accept-encoding']) : null;
-  if (coding === null) return entry.body;
+  const coding = entry.length >= MIN_COMPRESSED ? preferredCoding(request.headers['accept-encoding']) : null;
+  if (coding === null) return identityOf(entry);
   let bytes = entry.coded?.[coding];
   if (bytes === undefined) {
-    bytes = encodeBody(entry.body, coding);
-    entry.coded = { ...entry.coded, [coding]: bytes };
-    cache.set(key, entry);
+    bytes = encodeBody(identityOf(entry), coding);
+    cache.set(key, { ...entry, body: null, coded: { ...entry.coded, [coding]: bytes } });
   }
   void reply.header('Content-Encoding', coding);
   return bytes;
+}
+
+/** The uncoded bytes of an entry: kept, or decoded from a coded form (gzip first: it decodes faster). */
+function identityOf(entry: CachedResponse): Buffer {
+  if (entry.body !== null) return entry.body;
+  return entry.coded?.gzip ? gunzipSync(entry.coded.gzip) : brotliDecompressSync(entry.coded!.br!);
 }
 
 /** A response in another format than this API's JSON: its bytes, or chunks sent as they are made. */
@@ -188,8 +206,7 @@ interface RawCached extends CachedResponse {
   lastModified: string;
 }
 
-/** Raw responses (feeds) are kept apart, so one large feed does not push out many JSON pages. */
-const MAX_RAW_BYTES = 16 * 1024 * 1024;
+/** Raw responses (pages, feeds) are kept apart, so one large feed does not push out many JSON answers. */
 const MAX_RAW_ENTRY = 8 * 1024 * 1024;
 
 /**

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { CACHE_BUDGET } from '../../src/lib/cache-budget.js';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
 
 const NS = '/cal/events/v1';
@@ -174,6 +175,31 @@ for (const backend of backends()) {
         headers: { authorization: admin },
       });
       assert.equal(own.headers['cache-control'], 'private, no-store');
+    });
+
+    it('keeps the coded forms of cached answers and pages in place of their bytes, counted in their budgets', async () => {
+      const cache = t.app.services.pageCache;
+      for (const [url, part] of [
+        [`${NS}/events?per_page=10&budget=1`, 'answers'],
+        ['/events/month/2027-03/?budget=1', 'pages'],
+      ] as const) {
+        const plain = await t.app.inject({ method: 'GET', url });
+        const before = cache.bytes[part];
+        assert.ok(before >= plain.rawPayload.length, `${url}: ${before} bytes counted`);
+        const coded = async (coding: string) => {
+          const res = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': coding } });
+          assert.equal(res.headers['content-encoding'], coding, url);
+          return res.rawPayload.length;
+        };
+        const gzip = await coded('gzip');
+        assert.equal(cache.bytes[part] - before, gzip - plain.rawPayload.length, `${url}: gzip kept, not the body`);
+        const br = await coded('br');
+        assert.equal(cache.bytes[part] - before, gzip + br - plain.rawPayload.length, `${url}: br kept too`);
+        const again = await t.app.inject({ method: 'GET', url });
+        assert.equal(again.body, plain.body, `${url}: decoded for a client that accepts no coding`);
+        assert.equal(again.headers['etag'], plain.headers['etag'], url);
+        assert.ok(cache.bytes[part] <= CACHE_BUDGET[part], `${url}: within the budget`);
+      }
     });
 
     it('does not decompress request bodies', async () => {

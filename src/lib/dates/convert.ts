@@ -4,9 +4,9 @@
  * The wall-millisecond helpers (storedWall, formatWall, instantOf, offsetAt, …) are exported for the other files of
  * src/lib/dates/ only; modules call the public functions, which src/lib/dates.ts re-exports.
  */
-import { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import type { Zone } from './zones.js';
+import { byteBoundedCache, CACHE_BUDGET, stringBytes } from '../cache-budget.js';
 
 const SQL_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 
@@ -122,7 +122,7 @@ export function offsetAt(zone: Zone, instant: number): number {
   }
   return offset;
 }
-const offsets = new LRUCache<string, number>({ max: 10_000 });
+const offsets = byteBoundedCache<string, number>(CACHE_BUDGET.offsets, (_offset, key) => stringBytes(key));
 
 /** Wall clock in `zone` → UTC; gaps and overlaps as {@link instantOf} says. */
 export function localToUtc(local: string, zone: Zone): string {

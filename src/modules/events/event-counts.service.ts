@@ -1,6 +1,7 @@
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import type { Db } from '../../db/database.js';
+import { byteBoundedCache, CACHE_BUDGET, stringBytes } from '../../lib/cache-budget.js';
 import type { SearchFilter } from './event-search.repository.js';
 import {
   findPhrase,
@@ -57,7 +58,7 @@ export async function searchCountsId(db: Db, search: SearchFilter): Promise<numb
     return known.id;
   }
   let seenOnce = seen.get(db);
-  if (!seenOnce) seen.set(db, (seenOnce = new LRUCache({ max: 10_000 })));
+  if (!seenOnce) seen.set(db, (seenOnce = byteBoundedCache(CACHE_BUDGET.searchesSeen, (_, key) => stringBytes(key))));
   if (!seenOnce.has(phrase)) {
     seenOnce.set(phrase, true);
     return null;

@@ -1,6 +1,6 @@
 import rrulePackage, { type Frequency as FrequencyEnum, type Options, type RRule as RRuleType } from 'rrule';
-import { LRUCache } from 'lru-cache';
 import { localToUtc, utcToLocal, type Zone } from '../../lib/dates.js';
+import { byteBoundedCache, CACHE_BUDGET, stringBytes } from '../../lib/cache-budget.js';
 import { nowUtc } from '../../lib/clock.js';
 
 /**
@@ -50,7 +50,12 @@ export function parseRule(text: string, zone: Zone): Rule | string {
   return parsed;
 }
 
-const parsedRules = new LRUCache<string, Rule | string>({ max: 5_000 });
+/** A parsed rule's options (a dozen fields, a few short arrays) or a message, as the budget counts it. */
+const RULE_BYTES = 512;
+const parsedRules = byteBoundedCache<string, Rule | string>(
+  CACHE_BUDGET.rules,
+  (rule, key) => stringBytes(key) + (typeof rule === 'string' ? stringBytes(rule) : RULE_BYTES),
+);
 
 function readRule(text: string, zone: Zone): Rule | string {
   const body = text.trim().replace(/^RRULE:/i, '');
