@@ -72,7 +72,11 @@ class SqliteReadersDriver implements Driver {
     this.#readers =
       readers && readers.max > 0
         ? new SqliteReaders(readers.setup, readers.max, (sql, parameters) =>
-            this.#exclusive(() => this.run(sql, parameters)).then((result) => result.rows),
+            this.#exclusive(() => {
+              const started = performance.now();
+              const { rows } = this.run(sql, parameters);
+              return { rows, ms: performance.now() - started };
+            }),
           )
         : null;
   }

@@ -12,7 +12,8 @@ export type ReaderReply =
   | { id: number; rows: unknown[]; ms: number }
   | { id: number; error: { message: string; name: string; code: string | undefined } };
 
-type RunOnMain = (sql: string, parameters: readonly unknown[]) => Promise<unknown[]>;
+/** Runs a statement on the main connection: its rows, and how long it ran (ms, its wait for the connection aside). */
+type RunOnMain = (sql: string, parameters: readonly unknown[]) => Promise<{ rows: unknown[]; ms: number }>;
 
 interface Job {
   sql: string;
@@ -38,9 +39,11 @@ interface Reader {
 const LIMITS = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 64 };
 
 /**
- * A statement that has run this often in threads, never longer than this (ms), is quick: when
- * every thread is busy it runs on the main connection rather than wait (the data version every
- * request reads, a record by its id), so a slow search keeps a thread, not every request.
+ * A statement that has run this often, never longer than this (ms), is quick: it runs on the main
+ * connection, where it costs a few µs, rather than pay a thread's round trip and wake-ups (the
+ * data version every request reads, a record by its id). Its runs there are timed too, and one
+ * that takes longer sends it back to the threads for good: a statement whose cost depends on its
+ * values (a count, a search) can stop the loop once, not again.
  */
 const QUICK_RUNS = 20;
 const QUICK_MS = 1;
@@ -70,7 +73,8 @@ function startThread(setup: ReaderSetup): Worker {
  * was sent. Threads start when reads come and none is free, one at a time, up to `max`; until the
  * first is ready, reads run on the main connection (a process that reads little never starts one,
  * and starting never delays a read). A free thread takes the oldest waiting read, so a cheap one
- * waits behind a slow one only when every thread is busy.
+ * waits behind a slow one only when every thread is busy; one known to be quick runs on the main
+ * connection (QUICK_RUNS below).
  */
 export class SqliteReaders {
   readonly #setup: ReaderSetup;
@@ -95,16 +99,16 @@ export class SqliteReaders {
 
   /** Runs a read-only statement in a thread, or on the main connection while none is ready. */
   run(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
-    if (this.#closed || this.#broken) return this.#runOnMain(sql, parameters);
+    if (this.#closed || this.#broken) return this.#onMain(sql, parameters);
+    const cost = this.#costs.get(sql);
+    if (cost && cost.runs >= QUICK_RUNS && cost.slowest < QUICK_MS) {
+      this.#quick += 1;
+      return this.#onMain(sql, parameters, true);
+    }
     const free = this.#readers.find((reader) => reader.ready && reader.job === null);
     if (!free) {
       if (this.#readers.length < this.#max && this.#readers.every((reader) => reader.ready)) this.#start();
-      if (!this.#readers.some((reader) => reader.ready)) return this.#runOnMain(sql, parameters);
-      const cost = this.#costs.get(sql);
-      if (cost && cost.runs >= QUICK_RUNS && cost.slowest < QUICK_MS) {
-        this.#quick += 1;
-        return this.#runOnMain(sql, parameters);
-      }
+      if (!this.#readers.some((reader) => reader.ready)) return this.#onMain(sql, parameters);
     }
     return new Promise((resolve, reject) => {
       const job = { sql, parameters, resolve, reject };
@@ -115,7 +119,7 @@ export class SqliteReaders {
 
   /**
    * Threads started, statements they answered, reads run again after their thread stopped, and
-   * quick reads run on the main connection while every thread was busy (tests look).
+   * quick reads run on the main connection (tests look).
    */
   stats(): { threads: number; ready: number; ran: number; retried: number; quick: number } {
     const ready = this.#readers.filter((reader) => reader.ready).length;
@@ -187,6 +191,12 @@ export class SqliteReaders {
     else reader.worker.unref();
   }
 
+  async #onMain(sql: string, parameters: readonly unknown[], timed = false): Promise<unknown[]> {
+    const { rows, ms } = await this.#runOnMain(sql, parameters);
+    if (timed) this.#measured(sql, ms);
+    return rows;
+  }
+
   #measured(sql: string, ms: number): void {
     const cost = this.#costs.get(sql);
     if (cost) {
@@ -214,6 +224,6 @@ export class SqliteReaders {
     const orphans = reader.job ? [reader.job] : [];
     this.#retried += orphans.length;
     if (!this.#readers.some((other) => other.ready)) orphans.push(...this.#queue.splice(0));
-    for (const job of orphans) this.#runOnMain(job.sql, job.parameters).then(job.resolve, job.reject);
+    for (const job of orphans) this.#onMain(job.sql, job.parameters).then(job.resolve, job.reject);
   }
 }
