@@ -1,6 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
+import type { FastifyInstance } from 'fastify';
+import { backends, createTestApp, injector, type TestApp } from '../../helpers/app.js';
+import { buildApp } from '../../../src/app.js';
+import { connect, type Storage } from '../../../src/db/connect.js';
 import { pruneChanges } from '../../../src/modules/sync/sync.retention.js';
 
 const API = '/cal/events/v1';
@@ -23,7 +26,7 @@ interface Entry {
 
 /** Every page of the feed after `since`, as a client reads it. */
 async function readAll(
-  t: TestApp,
+  t: Pick<TestApp, 'request'>,
   auth?: string,
   since?: string,
   lang = '',
@@ -340,12 +343,26 @@ for (const backend of backends()) {
   describe(`sync: replaying the feed reproduces the lists, after concurrent writes [${backend}]`, () => {
     let t: TestApp;
     let editors: { authorization: string }[];
+    /** PostgreSQL: a second instance on the same database, through which half the clients write. */
+    let other: { app: FastifyInstance; storage: Storage } | null = null;
+    let viaOther: Pick<TestApp, 'request'>;
 
     before(async () => {
       t = await createTestApp(backend);
       editors = await Promise.all([1, 2, 3, 4].map(() => t.asUser('editor')));
+      viaOther = t;
+      if (backend === 'postgres') {
+        const storage = await connect({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl });
+        other = { app: await buildApp(t.config, { storage, logger: false }), storage };
+        await other.app.ready();
+        viaOther = { request: injector(other.app) };
+      }
     });
-    after(() => t.close());
+    after(async () => {
+      await other?.app.close();
+      await other?.storage.close();
+      await t.close();
+    });
 
     /** A seeded client's random writes: creates, updates, status moves, trashes, translations, linked records, terms. */
     async function client(seed: number, steps: number): Promise<void> {
@@ -355,13 +372,14 @@ for (const backend of backends()) {
         return state % n;
       };
       const auth = editors[seed % editors.length]!.authorization;
+      const request = seed % 2 === 0 ? viaOther.request : t.request;
       const mine: number[] = [];
       for (let i = 0; i < steps; i += 1) {
         const op = next(8);
         const target = mine.length > 0 ? mine[next(mine.length)]! : null;
         const day = `2031-0${1 + next(9)}-1${next(10)}`;
         if (op <= 1 || target === null) {
-          const res = await t.request({
+          const res = await request({
             method: 'POST',
             url: `${API}/events`,
             auth,
@@ -378,23 +396,23 @@ for (const backend of backends()) {
           });
           if (res.statusCode === 201) mine.push(res.data.id);
         } else if (op === 2) {
-          await t.request({
+          await request({
             method: 'POST',
             url: `${API}/events/${target}`,
             auth,
             payload: { title: `Client ${seed} renamed ${i}` },
           });
         } else if (op === 3) {
-          await t.request({
+          await request({
             method: 'POST',
             url: `${API}/events/${target}`,
             auth,
             payload: { status: next(2) === 0 ? 'draft' : 'publish' },
           });
         } else if (op === 4) {
-          await t.request({ method: 'DELETE', url: `${API}/events/${target}`, auth });
+          await request({ method: 'DELETE', url: `${API}/events/${target}`, auth });
         } else if (op === 5) {
-          await t.request({
+          await request({
             method: 'POST',
             url: `/fr${API}/events`,
             auth,
@@ -407,15 +425,15 @@ for (const backend of backends()) {
             },
           });
         } else if (op === 6) {
-          const venues = await t.request({ method: 'GET', url: `${API}/venues?per_page=5`, auth });
+          const venues = await request({ method: 'GET', url: `${API}/venues?per_page=5`, auth });
           const venue = venues.data.venues?.[next(Math.max(1, venues.data.venues.length))];
           if (venue)
-            await t.request({ method: 'POST', url: `${API}/venues/${venue.id}`, auth, payload: { city: `City ${i}` } });
+            await request({ method: 'POST', url: `${API}/venues/${venue.id}`, auth, payload: { city: `City ${i}` } });
         } else {
-          const categories = await t.request({ method: 'GET', url: `${API}/categories?per_page=5`, auth });
+          const categories = await request({ method: 'GET', url: `${API}/categories?per_page=5`, auth });
           const category = categories.data.categories?.[next(Math.max(1, categories.data.categories.length))];
           if (category)
-            await t.request({
+            await request({
               method: 'POST',
               url: `${API}/categories/${category.id}`,
               auth,
@@ -424,6 +442,29 @@ for (const backend of backends()) {
         }
       }
     }
+
+    it('should miss nothing for a reader polling while writers on two instances commit in any order', async () => {
+      // The reader follows the feed (on the other instance, where there is one) from where it stands now,
+      // as fast as it can, while eight clients write; then once more after the last commit.
+      let { entries, token } = await readAll(viaOther);
+      const state = apply(new Map(), entries);
+      let writing = true;
+      const writes = Promise.all([9, 10, 11, 12, 13, 14, 15, 16].map((seed) => client(seed, 5))).finally(
+        () => (writing = false),
+      );
+      let polls = 0;
+      while (writing) {
+        ({ entries, token } = await readAll(viaOther, undefined, token));
+        apply(state, entries);
+        polls += 1;
+        // SQLite answers an injected request without leaving the microtask queue: let the writers on.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await writes;
+      apply(state, (await readAll(viaOther, undefined, token)).entries);
+      assert.ok(polls > 1, 'the reader read while the writes went on');
+      assertSameState(state, await listed(t), 'polled while written');
+    });
 
     it('should end, from the start or from the middle, with exactly what the lists show, for the public and for an editor', async () => {
       await Promise.all([1, 2, 3, 4].map((seed) => client(seed, 8)));
