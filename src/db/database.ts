@@ -162,6 +162,14 @@ export interface EventOrganizerTable {
   event_id: number;
   organizer_id: number;
   position: number;
+  /** The event's list key, kept by triggers (migration 025). */
+  event_lang: Generated<string>;
+  event_status: Generated<string>;
+  event_hide_from_listings: Generated<number>;
+  event_start_local: Generated<string>;
+  event_end_local: Generated<string>;
+  /** 1 when the event has a password. */
+  event_protected: Generated<number>;
 }
 
 export interface TermTable {
@@ -180,6 +188,14 @@ export interface TermTable {
 export interface EventTermTable {
   event_id: number;
   term_id: number;
+  /** The event's list key, kept by triggers (migration 025). */
+  event_lang: Generated<string>;
+  event_status: Generated<string>;
+  event_hide_from_listings: Generated<number>;
+  event_start_local: Generated<string>;
+  event_end_local: Generated<string>;
+  /** 1 when the event has a password. */
+  event_protected: Generated<number>;
 }
 
 export interface ImageTable {
@@ -230,6 +246,12 @@ export interface SettingTable {
   key: string;
   /** JSON text. */
   value: string;
+}
+
+/** `data_version` as the sum of a few counters, each write bumping its connection's (migration 026). */
+export interface DataVersionShardTable {
+  shard: number;
+  n: number;
 }
 
 /** Listed published events per language, start day and end day (migration 009, kept by triggers). */
@@ -394,6 +416,7 @@ export interface Database {
   app_passwords: AppPasswordTable;
   sessions: SessionTable;
   settings: SettingTable;
+  data_version_shards: DataVersionShardTable;
   event_window_counts: EventWindowCountTable;
   event_term_window_counts: EventTermWindowCountTable;
   event_facet_window_counts: EventFacetWindowCountTable;

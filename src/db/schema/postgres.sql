@@ -24,6 +24,11 @@ change_log.at_utc text not null
 change_log_state.id integer not null
 change_log_state.pruned_through integer not null
 
+-- table data_version_shards
+--   data_version_shards_pkey: PRIMARY KEY (shard)
+data_version_shards.shard integer not null
+data_version_shards.n bigint not null
+
 -- table event_facet_window_counts
 --   event_facet_window_counts_pk: PRIMARY KEY (lang, facet, facet_id, start_day, end_day)
 event_facet_window_counts.lang text not null
@@ -40,6 +45,12 @@ event_facet_window_counts.n integer not null
 event_organizers.event_id integer not null
 event_organizers.organizer_id integer not null
 event_organizers.position integer not null
+event_organizers.event_lang text not null default ''::text
+event_organizers.event_status text not null default ''::text
+event_organizers.event_hide_from_listings integer not null default 0
+event_organizers.event_start_local text not null default ''::text
+event_organizers.event_end_local text not null default ''::text
+event_organizers.event_protected integer not null default 0
 
 -- table event_recurrence
 --   event_recurrence_pkey: PRIMARY KEY (series_id)
@@ -64,6 +75,12 @@ event_term_window_counts.n integer not null
 --   event_terms_term_id_fkey: FOREIGN KEY (term_id) REFERENCES terms(id) ON DELETE CASCADE
 event_terms.event_id integer not null
 event_terms.term_id integer not null
+event_terms.event_lang text not null default ''::text
+event_terms.event_status text not null default ''::text
+event_terms.event_hide_from_listings integer not null default 0
+event_terms.event_start_local text not null default ''::text
+event_terms.event_end_local text not null default ''::text
+event_terms.event_protected integer not null default 0
 
 -- table event_window_counts
 --   event_window_counts_pk: PRIMARY KEY (lang, start_day, end_day)
@@ -385,13 +402,16 @@ CREATE INDEX change_log_at ON public.change_log USING btree (at_utc);
 CREATE INDEX change_log_lang_position ON public.change_log USING btree (lang, "position");
 CREATE UNIQUE INDEX change_log_pkey ON public.change_log USING btree ("position");
 CREATE UNIQUE INDEX change_log_state_pkey ON public.change_log_state USING btree (id);
+CREATE UNIQUE INDEX data_version_shards_pkey ON public.data_version_shards USING btree (shard);
 CREATE UNIQUE INDEX event_facet_window_counts_pk ON public.event_facet_window_counts USING btree (lang, facet, facet_id, start_day, end_day);
 CREATE INDEX event_organizers_organizer ON public.event_organizers USING btree (organizer_id, event_id);
 CREATE UNIQUE INDEX event_organizers_pk ON public.event_organizers USING btree (event_id, organizer_id);
+CREATE INDEX event_organizers_public_start ON public.event_organizers USING btree (organizer_id, event_lang, event_start_local, event_id, event_end_local) WHERE ((event_status = 'publish'::text) AND (event_hide_from_listings = 0) AND (event_protected = 0));
 CREATE INDEX event_recurrence_open ON public.event_recurrence USING btree (expanded_until) WHERE (complete = 0);
 CREATE UNIQUE INDEX event_recurrence_pkey ON public.event_recurrence USING btree (series_id);
 CREATE UNIQUE INDEX event_term_window_counts_pk ON public.event_term_window_counts USING btree (lang, term_id, start_day, end_day);
 CREATE UNIQUE INDEX event_terms_pk ON public.event_terms USING btree (event_id, term_id);
+CREATE INDEX event_terms_public_start ON public.event_terms USING btree (term_id, event_lang, event_start_local, event_id, event_end_local) WHERE ((event_status = 'publish'::text) AND (event_hide_from_listings = 0) AND (event_protected = 0));
 CREATE INDEX event_terms_term ON public.event_terms USING btree (term_id, event_id);
 CREATE UNIQUE INDEX event_window_counts_pk ON public.event_window_counts USING btree (lang, start_day, end_day);
 CREATE INDEX events_author ON public.events USING btree (author);
@@ -474,9 +494,11 @@ CREATE UNIQUE INDEX webhooks_pkey ON public.webhooks USING btree (id);
 -- triggers
 CREATE TRIGGER webhook_outbox AFTER INSERT ON public.change_log FOR EACH ROW WHEN (((new.is_public = 1) OR (new.was_public = 1))) EXECUTE FUNCTION webhook_outbox();
 CREATE TRIGGER event_organizers_facet_count AFTER INSERT OR DELETE ON public.event_organizers FOR EACH ROW EXECUTE FUNCTION event_organizers_facet_count();
+CREATE TRIGGER event_organizers_order BEFORE INSERT ON public.event_organizers FOR EACH ROW EXECUTE FUNCTION event_organizers_order();
 CREATE TRIGGER change_log_series_rule AFTER INSERT OR UPDATE ON public.event_recurrence FOR EACH ROW EXECUTE FUNCTION change_log_series();
 CREATE TRIGGER event_term_window_count_link AFTER INSERT OR DELETE ON public.event_terms FOR EACH ROW EXECUTE FUNCTION event_term_window_count_link();
 CREATE TRIGGER event_terms_facet_count AFTER INSERT OR DELETE ON public.event_terms FOR EACH ROW EXECUTE FUNCTION event_terms_facet_count();
+CREATE TRIGGER event_terms_order BEFORE INSERT ON public.event_terms FOR EACH ROW EXECUTE FUNCTION event_terms_order();
 CREATE TRIGGER change_log_events AFTER INSERT OR DELETE OR UPDATE OF lang, trid, author, status, password, slug, title, description, excerpt, date, date_utc, modified, modified_utc, image_id, all_day, start_local, end_local, start_utc, end_utc, timezone, timezone_abbr, cost, currency_symbol, currency_code, currency_position, website, show_map, show_map_link, hide_from_listings, sticky, featured, venue_id, post_parent, series_id, recurrence_id ON public.events FOR EACH ROW EXECUTE FUNCTION change_log_events();
 CREATE TRIGGER change_log_series_exception AFTER UPDATE OF recurrence_exception ON public.events FOR EACH ROW WHEN ((new.series_id IS NOT NULL)) EXECUTE FUNCTION change_log_series();
 CREATE TRIGGER event_facet_count_delete BEFORE DELETE ON public.events FOR EACH ROW EXECUTE FUNCTION event_facet_count();
@@ -484,6 +506,7 @@ CREATE TRIGGER event_facet_count_write AFTER INSERT OR UPDATE OF status, hide_fr
 CREATE TRIGGER event_term_window_count_event_delete BEFORE DELETE ON public.events FOR EACH ROW EXECUTE FUNCTION event_term_window_count_event();
 CREATE TRIGGER event_term_window_count_event_update AFTER UPDATE OF status, hide_from_listings, lang, start_local, end_local, password ON public.events FOR EACH ROW EXECUTE FUNCTION event_term_window_count_event();
 CREATE TRIGGER event_window_count AFTER INSERT OR DELETE OR UPDATE OF status, hide_from_listings, lang, start_local, end_local ON public.events FOR EACH ROW EXECUTE FUNCTION event_window_count();
+CREATE TRIGGER events_link_order AFTER UPDATE OF lang, status, hide_from_listings, start_local, end_local, password ON public.events FOR EACH ROW WHEN (((old.lang <> new.lang) OR (old.status <> new.status) OR (old.hide_from_listings <> new.hide_from_listings) OR (old.start_local <> new.start_local) OR (old.end_local <> new.end_local) OR (old.password <> new.password))) EXECUTE FUNCTION events_link_order();
 CREATE TRIGGER search_window_count AFTER INSERT OR DELETE OR UPDATE OF title, description, excerpt, status, hide_from_listings, lang, start_local, end_local, password ON public.events FOR EACH ROW EXECUTE FUNCTION search_window_count();
 CREATE TRIGGER change_log_organizers AFTER INSERT OR DELETE OR UPDATE ON public.organizers FOR EACH ROW EXECUTE FUNCTION change_log_organizers();
 CREATE TRIGGER change_log_terms AFTER INSERT OR DELETE OR UPDATE ON public.terms FOR EACH ROW EXECUTE FUNCTION change_log_terms();
@@ -496,7 +519,7 @@ CREATE OR REPLACE FUNCTION public.change_log_events()
  LANGUAGE plpgsql
 AS $function$
         begin
-          perform pg_advisory_xact_lock(4201907);
+          perform pg_advisory_xact_lock_shared(4201907);
           if tg_op = 'INSERT' then
             insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc)
        values ('event', new.id, new.lang, 'created', (case when new.status = 'publish' then 1 else 0 end), 0, new.author, to_char(now() at time zone 'utc', 'YYYY-MM-DD HH24:MI:SS'));
@@ -523,7 +546,7 @@ CREATE OR REPLACE FUNCTION public.change_log_organizers()
  LANGUAGE plpgsql
 AS $function$
         begin
-          perform pg_advisory_xact_lock(4201907);
+          perform pg_advisory_xact_lock_shared(4201907);
           if tg_op = 'INSERT' then
             insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc)
        values ('organizer', new.id, new.lang, 'created', (case when new.status = 'publish' then 1 else 0 end), 0, new.author, to_char(now() at time zone 'utc', 'YYYY-MM-DD HH24:MI:SS'));
@@ -553,7 +576,7 @@ CREATE OR REPLACE FUNCTION public.change_log_series()
  LANGUAGE plpgsql
 AS $function$
       begin
-        perform pg_advisory_xact_lock(4201907);
+        perform pg_advisory_xact_lock_shared(4201907);
         insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc)
        select 'event', s.id, s.lang, 'updated', (case when s.status = 'publish' then 1 else 0 end), (case when s.status = 'publish' then 1 else 0 end), s.author, to_char(now() at time zone 'utc', 'YYYY-MM-DD HH24:MI:SS') from events s where s.id = new.series_id and s.status <> 'trash';
         return null;
@@ -564,7 +587,7 @@ CREATE OR REPLACE FUNCTION public.change_log_terms()
  LANGUAGE plpgsql
 AS $function$
       begin
-        perform pg_advisory_xact_lock(4201907);
+        perform pg_advisory_xact_lock_shared(4201907);
         if tg_op = 'INSERT' then
           insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc) values (case when new.taxonomy = 'cal_events_cat' then 'category' else 'tag' end, new.id, new.lang, 'created', 1, 1, 0, to_char(now() at time zone 'utc', 'YYYY-MM-DD HH24:MI:SS'));
           if new.trid <> new.id then insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc)
@@ -591,7 +614,7 @@ CREATE OR REPLACE FUNCTION public.change_log_terms_dependents()
  LANGUAGE plpgsql
 AS $function$
       begin
-        perform pg_advisory_xact_lock(4201907);
+        perform pg_advisory_xact_lock_shared(4201907);
         insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc)
        select distinct 'event', e.id, e.lang, 'updated', (case when e.status = 'publish' then 1 else 0 end), (case when e.status = 'publish' then 1 else 0 end), e.author, to_char(now() at time zone 'utc', 'YYYY-MM-DD HH24:MI:SS') from events e join event_terms et on et.event_id = e.id where et.term_id in (select t.id from terms t where t.trid = old.trid) and e.status <> 'trash';
         return old;
@@ -602,7 +625,7 @@ CREATE OR REPLACE FUNCTION public.change_log_venues()
  LANGUAGE plpgsql
 AS $function$
         begin
-          perform pg_advisory_xact_lock(4201907);
+          perform pg_advisory_xact_lock_shared(4201907);
           if tg_op = 'INSERT' then
             insert into change_log (kind, record_id, lang, change, is_public, was_public, author, at_utc)
        values ('venue', new.id, new.lang, 'created', (case when new.status = 'publish' then 1 else 0 end), 0, new.author, to_char(now() at time zone 'utc', 'YYYY-MM-DD HH24:MI:SS'));
@@ -670,6 +693,11 @@ AS $function$
           return null;
         end $function$
 
+CREATE OR REPLACE FUNCTION public.event_organizers_order()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$ begin select e.lang, e.status, e.hide_from_listings, e.start_local, e.end_local, case when e.password <> '' then 1 else 0 end into new.event_lang, new.event_status, new.event_hide_from_listings, new.event_start_local, new.event_end_local, new.event_protected from events e where e.id = new.event_id; return new; end $function$
+
 CREATE OR REPLACE FUNCTION public.event_term_window_count_event()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -719,6 +747,11 @@ AS $function$
           return null;
         end $function$
 
+CREATE OR REPLACE FUNCTION public.event_terms_order()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$ begin select e.lang, e.status, e.hide_from_listings, e.start_local, e.end_local, case when e.password <> '' then 1 else 0 end into new.event_lang, new.event_status, new.event_hide_from_listings, new.event_start_local, new.event_end_local, new.event_protected from events e where e.id = new.event_id; return new; end $function$
+
 CREATE OR REPLACE FUNCTION public.event_window_count()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -735,12 +768,17 @@ AS $function$
         return null;
       end $function$
 
+CREATE OR REPLACE FUNCTION public.events_link_order()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$ begin update event_terms set event_lang = new.lang, event_status = new.status, event_hide_from_listings = new.hide_from_listings, event_start_local = new.start_local, event_end_local = new.end_local, event_protected = case when new.password <> '' then 1 else 0 end where event_id = new.id; update event_organizers set event_lang = new.lang, event_status = new.status, event_hide_from_listings = new.hide_from_listings, event_start_local = new.start_local, event_end_local = new.end_local, event_protected = case when new.password <> '' then 1 else 0 end where event_id = new.id; return null; end $function$
+
 CREATE OR REPLACE FUNCTION public.search_window_count()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
       begin
-        perform pg_advisory_xact_lock(4201907);
+        perform pg_advisory_xact_lock_shared(4201907);
         if tg_op in ('UPDATE', 'DELETE') then update search_window_counts set n = n - 1
       where old.status = 'publish' and old.hide_from_listings = 0 and lang = old.lang and start_day = substr(old.start_local, 1, 10) and end_day = substr(old.end_local, 1, 10)
         and phrase_id in (select p.id from search_phrases p where not exists (

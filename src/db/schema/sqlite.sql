@@ -7,11 +7,14 @@ CREATE TABLE "change_log" ("position" integer primary key autoincrement, "kind" 
 -- table change_log_state
 CREATE TABLE "change_log_state" ("id" integer primary key, "pruned_through" integer not null);
 
+-- table data_version_shards
+CREATE TABLE "data_version_shards" ("shard" integer primary key, "n" bigint not null);
+
 -- table event_facet_window_counts
 CREATE TABLE "event_facet_window_counts" ("lang" text not null, "facet" text not null, "facet_id" integer not null, "start_day" text not null, "end_day" text not null, "n" integer not null, constraint "event_facet_window_counts_pk" primary key ("lang", "facet", "facet_id", "start_day", "end_day"));
 
 -- table event_organizers
-CREATE TABLE "event_organizers" ("event_id" integer not null references "events" ("id") on delete cascade, "organizer_id" integer not null references "organizers" ("id") on delete cascade, "position" integer not null, constraint "event_organizers_pk" primary key ("event_id", "organizer_id"));
+CREATE TABLE "event_organizers" ("event_id" integer not null references "events" ("id") on delete cascade, "organizer_id" integer not null references "organizers" ("id") on delete cascade, "position" integer not null, "event_lang" text default '' not null, "event_status" text default '' not null, "event_hide_from_listings" integer default 0 not null, "event_start_local" text default '' not null, "event_end_local" text default '' not null, "event_protected" integer default 0 not null, constraint "event_organizers_pk" primary key ("event_id", "organizer_id"));
 
 -- table event_recurrence
 CREATE TABLE "event_recurrence" ("series_id" integer primary key, "rrule" text not null, "rdates" text default '[]' not null, "exdates" text default '[]' not null, "expanded_until" text not null, "complete" integer default 0 not null);
@@ -20,7 +23,7 @@ CREATE TABLE "event_recurrence" ("series_id" integer primary key, "rrule" text n
 CREATE TABLE "event_term_window_counts" ("lang" text not null, "term_id" integer not null, "start_day" text not null, "end_day" text not null, "n" integer not null, constraint "event_term_window_counts_pk" primary key ("lang", "term_id", "start_day", "end_day"));
 
 -- table event_terms
-CREATE TABLE "event_terms" ("event_id" integer not null references "events" ("id") on delete cascade, "term_id" integer not null references "terms" ("id") on delete cascade, constraint "event_terms_pk" primary key ("event_id", "term_id"));
+CREATE TABLE "event_terms" ("event_id" integer not null references "events" ("id") on delete cascade, "term_id" integer not null references "terms" ("id") on delete cascade, "event_lang" text default '' not null, "event_status" text default '' not null, "event_hide_from_listings" integer default 0 not null, "event_start_local" text default '' not null, "event_end_local" text default '' not null, "event_protected" integer default 0 not null, constraint "event_terms_pk" primary key ("event_id", "term_id"));
 
 -- table event_window_counts
 CREATE TABLE "event_window_counts" ("lang" text not null, "start_day" text not null, "end_day" text not null, "n" integer not null, constraint "event_window_counts_pk" primary key ("lang", "start_day", "end_day"));
@@ -118,8 +121,14 @@ CREATE INDEX "change_log_lang_position" on "change_log" ("lang", "position");
 -- index event_organizers_organizer
 CREATE INDEX "event_organizers_organizer" on "event_organizers" ("organizer_id", "event_id");
 
+-- index event_organizers_public_start
+CREATE INDEX "event_organizers_public_start" on "event_organizers" ("organizer_id", "event_lang", "event_start_local", "event_id", "event_end_local") where event_status = 'publish' and event_hide_from_listings = 0 and event_protected = 0;
+
 -- index event_recurrence_open
 CREATE INDEX "event_recurrence_open" on "event_recurrence" ("expanded_until") where complete = 0;
+
+-- index event_terms_public_start
+CREATE INDEX "event_terms_public_start" on "event_terms" ("term_id", "event_lang", "event_start_local", "event_id", "event_end_local") where event_status = 'publish' and event_hide_from_listings = 0 and event_protected = 0;
 
 -- index event_terms_term
 CREATE INDEX "event_terms_term" on "event_terms" ("term_id", "event_id");
@@ -460,6 +469,9 @@ CREATE TRIGGER event_organizers_facet_count_insert after insert on event_organiz
     union all select 'featured_organizer', new.organizer_id, 1) f on f.featured_only = 0 or e.featured = 1
   where e.id = new.event_id and e.status = 'publish' and e.hide_from_listings = 0 and e.password = '') r where true on conflict (lang, facet, facet_id, start_day, end_day) do update set n = n + 1; end;
 
+-- trigger event_organizers_order
+CREATE TRIGGER event_organizers_order after insert on event_organizers begin update event_organizers set (event_lang, event_status, event_hide_from_listings, event_start_local, event_end_local, event_protected) = (select e.lang, e.status, e.hide_from_listings, e.start_local, e.end_local, case when e.password <> '' then 1 else 0 end from events e where e.id = new.event_id) where event_id = new.event_id and organizer_id = new.organizer_id; end;
+
 -- trigger event_term_window_count_event_delete
 CREATE TRIGGER event_term_window_count_event_delete before delete on events begin
         update event_term_window_counts set n = n - 1
@@ -502,6 +514,9 @@ CREATE TRIGGER event_terms_facet_count_insert after insert on event_terms begin 
   from events e join (select 'featured_term' as facet, new.term_id as facet_id, 1 as featured_only) f on f.featured_only = 0 or e.featured = 1
   where e.id = new.event_id and e.status = 'publish' and e.hide_from_listings = 0 and e.password = '') r where true on conflict (lang, facet, facet_id, start_day, end_day) do update set n = n + 1; end;
 
+-- trigger event_terms_order
+CREATE TRIGGER event_terms_order after insert on event_terms begin update event_terms set (event_lang, event_status, event_hide_from_listings, event_start_local, event_end_local, event_protected) = (select e.lang, e.status, e.hide_from_listings, e.start_local, e.end_local, case when e.password <> '' then 1 else 0 end from events e where e.id = new.event_id) where event_id = new.event_id and term_id = new.term_id; end;
+
 -- trigger event_window_count_delete
 CREATE TRIGGER event_window_count_delete after delete on events begin update event_window_counts set n = n - 1
         where old.status = 'publish' and old.hide_from_listings = 0 and lang = old.lang and start_day = substr(old.start_local, 1, 10) and end_day = substr(old.end_local, 1, 10); end;
@@ -516,6 +531,9 @@ CREATE TRIGGER event_window_count_update after update of status, hide_from_listi
         where old.status = 'publish' and old.hide_from_listings = 0 and lang = old.lang and start_day = substr(old.start_local, 1, 10) and end_day = substr(old.end_local, 1, 10); insert into event_window_counts (lang, start_day, end_day, n)
         select new.lang, substr(new.start_local, 1, 10), substr(new.end_local, 1, 10), 1 where new.status = 'publish' and new.hide_from_listings = 0
         on conflict (lang, start_day, end_day) do update set n = n + 1; end;
+
+-- trigger events_link_order
+CREATE TRIGGER events_link_order after update of lang, status, hide_from_listings, start_local, end_local, password on events when old.lang <> new.lang or old.status <> new.status or old.hide_from_listings <> new.hide_from_listings or old.start_local <> new.start_local or old.end_local <> new.end_local or old.password <> new.password begin update event_terms set event_lang = new.lang, event_status = new.status, event_hide_from_listings = new.hide_from_listings, event_start_local = new.start_local, event_end_local = new.end_local, event_protected = case when new.password <> '' then 1 else 0 end where event_id = new.id; update event_organizers set event_lang = new.lang, event_status = new.status, event_hide_from_listings = new.hide_from_listings, event_start_local = new.start_local, event_end_local = new.end_local, event_protected = case when new.password <> '' then 1 else 0 end where event_id = new.id; end;
 
 -- trigger events_search_delete
 CREATE TRIGGER events_search_delete after delete on events begin
