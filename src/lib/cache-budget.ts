@@ -63,3 +63,15 @@ export function byteBoundedCache<K extends NonNullable<unknown>, V extends NonNu
     sizeCalculation: (value, key) => Math.max(1, Math.ceil(sizeOf(value, key) + ENTRY_BYTES)),
   });
 }
+
+/**
+ * A least-recently-used cache of at most `entries` entries that are all of one small size (a hash
+ * and a few fields), so their number bounds their bytes. Unlike lru-cache's `max`, which allocates
+ * every slot up front (100,000 slots take 4 MB from the start), its slots grow with the entries.
+ */
+export function entryBoundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(
+  entries: number,
+  options: Omit<LRUCache.Options<K, V, unknown>, 'max' | 'maxSize' | 'sizeCalculation'> = {},
+): LRUCache<K, V> {
+  return new LRUCache<K, V>({ ...options, maxSize: entries, sizeCalculation: () => 1 });
+}

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db, UserRow } from '../../db/database.js';
 import { readVersions } from '../../db/data-version.js';
@@ -29,6 +28,7 @@ import {
   type SessionPolicy,
 } from './session.service.js';
 import { updateUser, verifyLogin } from './user.service.js';
+import { entryBoundedCache } from '../../lib/cache-budget.js';
 
 /**
  * How long a verified header is remembered. A change that takes access away does not wait for
@@ -88,10 +88,10 @@ const unauthorized = (code: Refusal = 'incorrect_password'): ApiError =>
  * are limited by the same limiter.
  */
 export class Authenticator {
-  private readonly verified = new LRUCache<string, Verified>({ max: 10_000, ttl: VERIFIED_TTL_MS });
+  private readonly verified = entryBoundedCache<string, Verified>(10_000, { ttl: VERIFIED_TTL_MS });
   private readonly pending = new Map<string, Promise<Verified | Refusal>>();
   /** Sessions by token hash, remembered as Basic headers are (see {@link sessionOf}). */
-  private readonly sessions = new LRUCache<string, RememberedSession>({ max: 10_000, ttl: VERIFIED_TTL_MS });
+  private readonly sessions = entryBoundedCache<string, RememberedSession>(10_000, { ttl: VERIFIED_TTL_MS });
   /** Failed attempts of every guessable secret, shared by the instances on the database. */
   readonly failures: FailureLimiter;
   private readonly failLimit: number;

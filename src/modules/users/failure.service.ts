@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.js';
+import { entryBoundedCache } from '../../lib/cache-budget.js';
 import { ApiError } from '../../http/errors.js';
 import * as failures from './failure.repository.js';
 
@@ -34,7 +34,7 @@ export interface Attempt {
 
 export class FailureLimiter {
   /** Hash → the count and window end this instance last saw. */
-  private readonly known = new LRUCache<string, failures.FailureCount>({ max: 100_000, ttl: WINDOW_MS });
+  private readonly known = entryBoundedCache<string, failures.FailureCount>(100_000, { ttl: WINDOW_MS });
   private lastPurge = 0;
 
   constructor(
