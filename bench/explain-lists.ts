@@ -81,7 +81,7 @@ for (const [name, query] of [...kinds, ['single event', ''] as [string, string]]
   const ms = performance.now() - started;
   const statements = captured
     .splice(0)
-    .filter((q) => /^\s*select/i.test(q.sql) && !/from "settings"|data_version/.test(q.sql));
+    .filter((q) => /^\s*(select|with)\b/i.test(q.sql) && !/from "settings"|data_version/.test(q.sql));
   console.log(`\n## ${name}: ${res.statusCode}, ${ms.toFixed(1)} ms (${url})`);
   for (const q of statements) {
     let placeholder = 0;
