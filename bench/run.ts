@@ -262,7 +262,15 @@ async function main(): Promise<void> {
     process.execPath,
     [...(profileDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : []), ...startArgs],
     {
-      env: { ...process.env, ...database.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        ...database.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        // Writers run side by side up to the pool's size: as many as the clients.
+        CAL_PG_POOL_SIZE: String(Math.max(10, CONNECTIONS)),
+      },
       stdio: ['ignore', 'inherit', 'inherit'],
     },
   );
@@ -317,14 +325,19 @@ async function main(): Promise<void> {
           {
             setupRequest: (request) => {
               n += 1;
+              // As a calendar fills: days spread over two years, each event with a venue, an
+              // organizer, a category and a tag (writers on one day share its count rows).
+              const day = new Date(Date.UTC(2031, 0, 1 + (n % 730))).toISOString().slice(0, 10);
               return {
                 ...request,
                 body: JSON.stringify({
                   title: `Bench create ${n}`,
-                  start_date: '2031-01-01 10:00:00',
-                  end_date: '2031-01-01 12:00:00',
-                  categories: ['jazz'],
-                  venue: 1 + (n % 150),
+                  start_date: `${day} 10:00:00`,
+                  end_date: `${day} 12:00:00`,
+                  categories: [seeded.categorySlugs[n % seeded.categorySlugs.length]],
+                  tags: [seeded.tagSlugs[n % seeded.tagSlugs.length]],
+                  venue: seeded.venueIds[n % seeded.venueIds.length],
+                  organizer: [seeded.organizerIds[n % seeded.organizerIds.length]],
                 }),
               };
             },

@@ -44,6 +44,10 @@ export interface Config {
   readonly maxEventLoopDelayMs: number;
   /** V8 heap in use (MB) above which requests get 503; 0 turns the check off. */
   readonly maxHeapUsedMb: number;
+  /** PostgreSQL: most connections this instance opens (its writers run side by side up to it). */
+  readonly pgPoolSize: number;
+  /** SQLite: most worker threads that run reads outside transactions beside the event loop; 0: all on the main connection. */
+  readonly sqliteReaders: number;
   /** Most events one calendar feed holds (the nearest to today first); X-Cal-Total says how many matched. */
   readonly feedMaxEvents: number;
   /** Most occurrences one recurring series may have (a longer rule is a 400). */
@@ -149,6 +153,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   const authFailLimit = int('CAL_AUTH_FAIL_LIMIT', 10, 1, 1_000_000);
   const maxEventLoopDelayMs = int('CAL_MAX_EVENT_LOOP_DELAY_MS', 500, 0, 600_000);
   const maxHeapUsedMb = int('CAL_MAX_HEAP_USED_MB', 0, 0, 1_000_000);
+  const pgPoolSize = int('CAL_PG_POOL_SIZE', 10, 1, 1000);
   const feedMaxEvents = int('CAL_FEED_MAX_EVENTS', 2000, 1, 100_000);
   const recurrenceMax = int('CAL_RECURRENCE_MAX', 1000, 1, 100_000);
   const recurrenceHorizonDays = int('CAL_RECURRENCE_HORIZON_DAYS', 730, 1, 36_600);
@@ -244,6 +249,8 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     authFailLimit,
     maxEventLoopDelayMs,
     maxHeapUsedMb,
+    pgPoolSize,
+    sqliteReaders: int('CAL_SQLITE_READERS', 2, 0, 64),
     feedMaxEvents,
     recurrenceMax,
     recurrenceHorizonDays,

@@ -26,6 +26,8 @@ async function main(): Promise<void> {
   const storage = await connect({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
+    pgPoolSize: config.pgPoolSize,
+    sqliteReaders: config.sqliteReaders,
     ...(config.metrics ? { onQuery: (_sql: string, ms: number) => observeQuery(ms) } : {}),
   });
   await migrate(storage.db);

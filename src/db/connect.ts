@@ -3,6 +3,7 @@ import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import type { Database, Db } from './database.js';
 import type { DialectName } from './dialect.js';
 import { sqliteDatabase } from './sqlite-statements.js';
+import { tuneSqliteMemory } from './sqlite-memory.js';
 import { addSqliteFunctions } from './sqlite-functions.js';
 import { SqliteReadersDialect } from './sqlite-dialect.js';
 import type { SqliteReaders } from './sqlite-readers.js';
@@ -30,6 +31,8 @@ import * as protectedEvents from './migrations/021_protected_events.js';
 import * as sessions from './migrations/022_sessions.js';
 import * as eventsStatusIndex from './migrations/023_events_status_index.js';
 import * as submissions from './migrations/024_submissions.js';
+import * as linkOrder from './migrations/025_link_order.js';
+import * as writeOrder from './migrations/026_write_order.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -56,6 +59,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '022_sessions': sessions,
   '023_events_status_index': eventsStatusIndex,
   '024_submissions': submissions,
+  '025_link_order': linkOrder,
+  '026_write_order': writeOrder,
 };
 
 /** Names of the migrations this version knows (a backup that ran others was made by a later version). */
@@ -78,6 +83,8 @@ export interface Storage {
 export interface StorageOptions {
   dataDir: string;
   databaseUrl?: string | undefined;
+  /** PostgreSQL: most connections in the pool (CAL_PG_POOL_SIZE; 10 when not given). */
+  pgPoolSize?: number | undefined;
   /** Sees every SQL statement; used by tests that assert a constant number of queries, and bench/explain-lists.ts. */
   onQuery?: (sql: string, durationMs: number, parameters: readonly unknown[]) => void;
   /**
@@ -105,7 +112,7 @@ export async function connect(options: StorageOptions): Promise<Storage> {
     // COUNT(*) and BIGINT come back as strings from pg by default; our counts and ids fit in a double.
     pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
     pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.pgPoolSize ?? 10 });
     // An idle connection the server closes (restart, failover, a dropped database) is discarded by
     // the pool; without a listener its 'error' event would crash the process.
     pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
@@ -126,6 +133,7 @@ export async function connect(options: StorageOptions): Promise<Storage> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  tuneSqliteMemory(sqlite);
   // The planner's statistics, as SQLite advises for every connection it opens: without them it
   // prefers the (lang, start_local) index that orders a list over the index of its venue or term,
   // and walks thousands of events for a page of one venue. Bounded: a few hundred rows per index.
