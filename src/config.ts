@@ -114,6 +114,20 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** CAL_MAP_TILES and CAL_MAP_ATTRIBUTION: the map view's tile template and its credit. */
+function mapTileSettings(
+  url = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  attribution = '© OpenStreetMap contributors',
+  problems: string[],
+): Config['mapTiles'] {
+  // `off`: the map draws its markers on a blank background (offline machines, tests, Lighthouse).
+  const template = /^https?:\/\/[^\s"'<>]+$/.test(url) && ['{z}', '{x}', '{y}'].every((p) => url.includes(p));
+  if (url !== 'off' && !template)
+    problems.push('CAL_MAP_TILES: expected off or an http(s) URL template with {z}, {x} and {y}');
+  if (attribution.length > 300) problems.push('CAL_MAP_ATTRIBUTION: at most 300 characters');
+  return { url, attribution };
+}
+
 /** CAL_SMTP_URL and CAL_MAIL_FROM: both or neither (mail on or off). */
 function mailSettings(
   smtpUrl: string | undefined,
@@ -212,16 +226,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   const frameAncestors = frameSources('CAL_FRAME_ANCESTORS', value('CAL_FRAME_ANCESTORS'), ["'self'"], problems);
 
   const embedOrigins = frameSources('CAL_EMBED_ORIGINS', value('CAL_EMBED_ORIGINS'), frameAncestors, problems);
-  const mapTiles = {
-    url: value('CAL_MAP_TILES') ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
-    attribution: value('CAL_MAP_ATTRIBUTION') ?? '© OpenStreetMap contributors',
-  };
-  // `off`: the map draws its markers on a blank background (offline machines, tests, Lighthouse).
-  const template =
-    /^https?:\/\/[^\s"'<>]+$/.test(mapTiles.url) && ['{z}', '{x}', '{y}'].every((p) => mapTiles.url.includes(p));
-  if (mapTiles.url !== 'off' && !template)
-    problems.push('CAL_MAP_TILES: expected off or an http(s) URL template with {z}, {x} and {y}');
-  if (mapTiles.attribution.length > 300) problems.push('CAL_MAP_ATTRIBUTION: at most 300 characters');
+  const mapTiles = mapTileSettings(value('CAL_MAP_TILES'), value('CAL_MAP_ATTRIBUTION'), problems);
 
   const requestTimeoutMs = int('CAL_REQUEST_TIMEOUT_MS', 30_000, 0, 3_600_000);
   const sessionIdleMinutes = int('CAL_SESSION_IDLE_MINUTES', 720, 1, 525_600);
