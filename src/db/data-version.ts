@@ -30,7 +30,9 @@ const bumpAuth = prepared((db) =>
     .where('key', '=', 'auth_version'),
 );
 const dataVersion = (db: Db) =>
-  db.selectFrom('data_version_shards').select([sql.lit('data').as('key'), sql<string>`cast(sum(n) as text)`.as('value')]);
+  db
+    .selectFrom('data_version_shards')
+    .select([sql.lit('data').as('key'), sql<string>`cast(sum(n) as text)`.as('value')]);
 const read = prepared((db) => dataVersion(db));
 const readBoth = prepared((db) =>
   db
