@@ -158,11 +158,8 @@ export interface OrganizerTable extends PostColumns {
   email: string;
 }
 
-export interface EventOrganizerTable {
-  event_id: number;
-  organizer_id: number;
-  position: number;
-  /** The event's list key, kept by triggers (migration 025). */
+/** The linked event's list key, carried in its links and kept by triggers (migration 025). */
+export interface LinkedEventKey {
   event_lang: Generated<string>;
   event_status: Generated<string>;
   event_hide_from_listings: Generated<number>;
@@ -170,6 +167,12 @@ export interface EventOrganizerTable {
   event_end_local: Generated<string>;
   /** 1 when the event has a password. */
   event_protected: Generated<number>;
+}
+
+export interface EventOrganizerTable extends LinkedEventKey {
+  event_id: number;
+  organizer_id: number;
+  position: number;
 }
 
 export interface TermTable {
@@ -185,17 +188,9 @@ export interface TermTable {
   count: number;
 }
 
-export interface EventTermTable {
+export interface EventTermTable extends LinkedEventKey {
   event_id: number;
   term_id: number;
-  /** The event's list key, kept by triggers (migration 025). */
-  event_lang: Generated<string>;
-  event_status: Generated<string>;
-  event_hide_from_listings: Generated<number>;
-  event_start_local: Generated<string>;
-  event_end_local: Generated<string>;
-  /** 1 when the event has a password. */
-  event_protected: Generated<number>;
 }
 
 export interface ImageTable {

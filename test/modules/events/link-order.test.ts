@@ -2,17 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
+import { random } from '../../helpers/random.js';
 
 const EVENTS = '/cal/events/v1/events';
-
-/** A small deterministic random source, so a failure replays. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-}
 
 const day = (n: number) => `2033-03-${String(1 + n).padStart(2, '0')}`;
 
