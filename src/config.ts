@@ -255,7 +255,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     maxEventLoopDelayMs,
     maxHeapUsedMb,
     pgPoolSize,
-    sqliteReaders: int('CAL_SQLITE_READERS', 2, 0, 64),
+    sqliteReaders: int('CAL_SQLITE_READERS', 0, 0, 64),
     feedMaxEvents,
     recurrenceMax,
     recurrenceHorizonDays,
