@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
@@ -12,11 +11,8 @@ import { can, type Actor } from '../auth/roles.js';
 import { CACHE_BUDGET, stringBytes } from '../lib/cache-budget.js';
 
 interface CachedResponse {
-  /**
-   * Encoded once: sending stored bytes is what makes a cached page cheap. Null once a coded form is
-   * kept (below): browsers all accept one, and it takes a fifth to a tenth of the bytes.
-   */
-  body: Buffer | null;
+  /** Encoded once: sending stored bytes is what makes a cached page cheap. */
+  body: Buffer;
   /** The body's length uncoded. */
   length: number;
   /** The body compressed, once per coding a client asked for (encodings.ts). */
@@ -158,14 +154,15 @@ const REVALIDATE = 'public, max-age=0, must-revalidate';
 function sizeOf(entry: CachedResponse, key: string): number {
   const headers = Object.entries(entry.headers).reduce((n, [name, value]) => n + name.length + value.length, 0);
   const coded = (entry.coded?.br?.length ?? 0) + (entry.coded?.gzip?.length ?? 0);
-  return stringBytes(key) + headers + (entry.body?.length ?? 0) + coded + 256;
+  return stringBytes(key) + headers + entry.body.length + coded + 256;
 }
 
 /**
- * A cached body in the coding the client prefers, made once and kept with the entry in place of
- * the identity bytes (a new entry, so the cache counts its new size: lru-cache measures a value
- * again only when it is another object); the identity bytes when it accepts none or the body is
- * small, decoded from a coded form when they are no longer kept.
+ * A cached body in the coding the client prefers, made once and kept with the entry beside the
+ * identity bytes (a new entry, so the cache counts its new size: lru-cache measures a value again
+ * only when it is another object); the identity bytes when it accepts none or the body is small.
+ * The identity bytes stay: decoding them again for every client that accepts no coding (scripts,
+ * load testers, proxies) halved the rate of cached answers; the budget is in bytes either way.
  * @fastify/compress passes an answer that has a Content-Encoding as it is.
  */
 function bodyFor<E extends CachedResponse>(
@@ -176,20 +173,14 @@ function bodyFor<E extends CachedResponse>(
   entry: E,
 ): Buffer {
   const coding = entry.length >= MIN_COMPRESSED ? preferredCoding(request.headers['accept-encoding']) : null;
-  if (coding === null) return identityOf(entry);
+  if (coding === null) return entry.body;
   let bytes = entry.coded?.[coding];
   if (bytes === undefined) {
-    bytes = encodeBody(identityOf(entry), coding);
-    cache.set(key, { ...entry, body: null, coded: { ...entry.coded, [coding]: bytes } });
+    bytes = encodeBody(entry.body, coding);
+    cache.set(key, { ...entry, coded: { ...entry.coded, [coding]: bytes } });
   }
   void reply.header('Content-Encoding', coding);
   return bytes;
-}
-
-/** The uncoded bytes of an entry: kept, or decoded from a coded form (gzip first: it decodes faster). */
-function identityOf(entry: CachedResponse): Buffer {
-  if (entry.body !== null) return entry.body;
-  return entry.coded?.gzip ? gunzipSync(entry.coded.gzip) : brotliDecompressSync(entry.coded!.br!);
 }
 
 /** A response in another format than this API's JSON: its bytes, or chunks sent as they are made. */
