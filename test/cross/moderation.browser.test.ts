@@ -19,6 +19,7 @@ import {
   type PageProblems,
 } from '../helpers/admin-browser.js';
 import type { SubmissionFields } from '../../src/modules/submissions/submission.schema.js';
+import { BLANK_SUBMISSION } from '../helpers/submission.js';
 
 /**
  * Issue 29's moderation in the admin, in Debian's Chromium: events sent through the public form
@@ -35,32 +36,9 @@ const EDITOR = { username: 'moda', password: 'moda-pass-2027' };
 
 /** The form as a browser without JavaScript posts it: every field a string, the honeypot empty, no ALTCHA payload. */
 function formBody(fields: Partial<SubmissionFields>): string {
-  const all: Record<string, string> = {
-    title: '',
-    description: '',
-    start: '',
-    end: '',
-    timezone: 'Europe/Paris',
-    venue_id: '',
-    venue_name: '',
-    venue_address: '',
-    venue_city: '',
-    venue_country: '',
-    organizer_id: '',
-    organizer_name: '',
-    organizer_email: '',
-    organizer_website: '',
-    category_id: '',
-    tags: '',
-    cost: '',
-    website: '',
-    image: '',
-    name: '',
-    email: '',
-    homepage: '',
-    altcha: '',
-  };
-  for (const [key, value] of Object.entries(fields)) if (typeof value === 'string') all[key] = value;
+  const all: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...BLANK_SUBMISSION, timezone: 'Europe/Paris', ...fields }))
+    if (typeof value === 'string') all[key] = value;
   return new URLSearchParams(all).toString();
 }
 
