@@ -4,7 +4,7 @@ import { bumpDataVersion } from '../../db/data-version.js';
 import { lockRow } from '../../db/dialect.js';
 import { inTransaction } from '../../db/transaction.js';
 import { zoneOrUtc } from '../../lib/dates.js';
-import { horizonLocal, type RecurrencePolicy } from './recurrence.input.js';
+import { materializedThrough, type RecurrencePolicy } from './recurrence.input.js';
 import { materialize } from './recurrence.service.js';
 import * as store from './recurrence.repository.js';
 import { expand, parseRule } from './recurrence.rule.js';
@@ -40,7 +40,7 @@ async function extendSeries(
       await store.saveRecurrence(trx, seriesId, stored, stored.expandedUntil, true);
       return 0;
     }
-    const through = horizonLocal(policy, zoneOrUtc(series.timezone), at);
+    const through = materializedThrough(policy, rule, zoneOrUtc(series.timezone), series.start_local, at);
     const expansion = expand(rule, stored, series.start_local, through, policy.max, stored.expandedUntil);
     const existing = new Set((await store.liveOccurrences(trx, seriesId)).map((row) => row.recurrence_id));
     const fresh = expansion.starts.filter((wall) => !existing.has(wall));

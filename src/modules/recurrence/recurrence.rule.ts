@@ -20,6 +20,16 @@ export interface Recurrence {
   rrule: string;
   rdates: string[];
   exdates: string[];
+  /**
+   * Occurrences before this wall time are not made (an import's `since`); the rule stays whole.
+   * Travels from a write to its expansion only: the stored series is its rule and dates.
+   */
+  since?: string;
+}
+
+/** The exclusive `afterLocal` of `expand` that makes `since` (inclusive) the first wall time made. */
+export function afterSince(since: string | undefined): string | null {
+  return since === undefined ? null : fromFloating(new Date(toFloating(since).getTime() - 1000));
 }
 
 /** A parsed rule ready to expand from one local start. */
@@ -155,7 +165,7 @@ export const SPAN_YEARS = 20;
 /**
  * The occurrences of a series starting at `startLocal` (the first one, always an occurrence unless
  * excluded, as in RFC 5545) after `afterLocal` (exclusive; null: from the start) up to
- * `throughLocal` inclusive (and never beyond SPAN_YEARS after the start), at most `limit` + 1 of
+ * `throughLocal` inclusive (and never beyond SPAN_YEARS after the start or `afterLocal`), at most `limit` + 1 of
  * them (the caller refuses more than `limit`). The rule is walked from its start either way, so
  * COUNT and INTERVAL keep their phase.
  */
@@ -167,7 +177,9 @@ export function expand(
   limit: number,
   afterLocal: string | null = null,
 ): Expansion {
-  const span = `${String(Number(startLocal.slice(0, 4)) + SPAN_YEARS).padStart(4, '0')}${startLocal.slice(4)}`;
+  // The span runs from where the window opens: a series of 2003 made from 2024 on still reaches ahead.
+  const origin = afterLocal !== null && afterLocal > startLocal ? afterLocal : startLocal;
+  const span = `${String(Number(origin.slice(0, 4)) + SPAN_YEARS).padStart(4, '0')}${origin.slice(4)}`;
   const boundLocal = [throughLocal, span, rule.untilLocal ?? throughLocal].sort()[0]!;
   const library = new RRule({
     ...rule.options,

@@ -4,11 +4,12 @@ import { canEdit } from '../../auth/roles.js';
 import { localToUtc, timezoneAbbr, zoneOrUtc } from '../../lib/dates.js';
 import { nowUtc } from '../../lib/clock.js';
 import { shiftTermCounts } from '../terms/term.embed.js';
-import { horizonLocal, type CheckedRecurrence, type RecurrencePolicy } from './recurrence.input.js';
+import { materializedThrough, type CheckedRecurrence, type RecurrencePolicy } from './recurrence.input.js';
 import * as store from './recurrence.repository.js';
 import { isSeries, type SeriesRelations } from './recurrence.mapper.js';
 import {
   addWall,
+  afterSince,
   expand,
   parseRule,
   pinWallTime,
@@ -128,7 +129,10 @@ export async function materialize(trx: Db, series: EventRow, walls: string[]): P
 
 // --- Series-wide steps -----------------------------------------------------------------------
 
-/** Makes `row` (just written with its links) a series and materializes its occurrences to the horizon. */
+/**
+ * Makes `row` (just written with its links) a series and materializes its occurrences: to the
+ * rule's end or the horizon, from its start or the `since` the write gave.
+ */
 export async function startSeries(
   trx: Db,
   row: EventRow,
@@ -147,8 +151,15 @@ export async function startSeries(
     recurrence_exception: 0,
     post_parent: null,
   });
-  const through = horizonLocal(policy, zoneOrUtc(row.timezone));
-  const expansion = expand(checked.rule, checked.recurrence, row.start_local, through, policy.max);
+  const through = materializedThrough(policy, checked.rule, zoneOrUtc(row.timezone), row.start_local);
+  const expansion = expand(
+    checked.rule,
+    checked.recurrence,
+    row.start_local,
+    through,
+    policy.max,
+    afterSince(checked.recurrence.since),
+  );
   await materialize(
     trx,
     series,
@@ -188,6 +199,29 @@ async function trashOne(trx: Db, row: EventRow): Promise<void> {
 }
 
 /**
+ * Where the occurrences of a series re-expanded start. A write naming `since` says it; else a
+ * series made from a `since` (an import's) keeps its window, which its rows show: its earliest
+ * live occurrence comes after dates its stored rule makes, which a series made from its start
+ * would have. Either way an edit never trashes an occurrence only for being past.
+ */
+async function windowStart(
+  trx: Db,
+  series: EventRow,
+  recurrence: Recurrence,
+  live: EventRow[],
+): Promise<string | undefined> {
+  const earliest = live.find((row) => row.recurrence_id !== null)?.recurrence_id ?? undefined;
+  if (earliest === undefined) return recurrence.since;
+  if (recurrence.since !== undefined) return earliest < recurrence.since ? earliest : recurrence.since;
+  const stored = await store.findRecurrence(trx, series.id);
+  if (!stored) return undefined;
+  const rule = parseRule(stored.rrule, zoneOrUtc(series.timezone));
+  if (typeof rule === 'string') return undefined;
+  const gap = expand(rule, stored, series.start_local, addWall(earliest, -1000), 1).starts;
+  return gap.some((wall) => wall !== series.start_local) ? earliest : undefined;
+}
+
+/**
  * After a series' rule or dates changed: the occurrences the rule now gives, keeping ids where a
  * date survives (matched by recurrence id, else by day, so "19:00 → 20:00" moves each occurrence
  * instead of replacing it), trashing the ones that no longer match and creating the new ones.
@@ -202,9 +236,10 @@ export async function reexpand(
   const zone = zoneOrUtc(series.timezone);
   const rule = parseRule(recurrence.rrule, zone);
   if (typeof rule === 'string') throw new Error(`stored rule of series ${series.id} unreadable: ${rule}`);
-  const through = horizonLocal(policy, zone);
-  const expansion = expand(rule, recurrence, series.start_local, through, policy.max);
+  const through = materializedThrough(policy, rule, zone, series.start_local);
   const live = await store.liveOccurrences(trx, series.id);
+  const since = await windowStart(trx, series, recurrence, live);
+  const expansion = expand(rule, recurrence, series.start_local, through, policy.max, afterSince(since));
   const exceptions = live.filter((row) => row.recurrence_exception === 1);
   const taken = new Set(exceptions.map((row) => row.recurrence_id!));
   const wanted = expansion.starts.filter((wall) => wall !== series.start_local && !taken.has(wall));
