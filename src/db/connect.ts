@@ -6,6 +6,7 @@ import { sqliteDatabase } from './sqlite-statements.js';
 import { tuneSqliteMemory } from './sqlite-memory.js';
 import { addSqliteFunctions } from './sqlite-functions.js';
 import { SqliteReadersDialect } from './sqlite-dialect.js';
+import { useNamedStatements } from './pg-named.js';
 import type { SqliteReaders } from './sqlite-readers.js';
 import { privateDirectory, privateFiles, withPrivateUmask } from '../lib/private-files.js';
 import * as initial from './migrations/001_initial.js';
@@ -113,6 +114,7 @@ export async function connect(options: StorageOptions): Promise<Storage> {
     pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
     pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.pgPoolSize ?? 10 });
+    useNamedStatements(pool);
     // An idle connection the server closes (restart, failover, a dropped database) is discarded by
     // the pool; without a listener its 'error' event would crash the process.
     pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));

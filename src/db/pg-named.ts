@@ -1,0 +1,33 @@
+import type pg from 'pg';
+import { statementName } from './prepared.js';
+
+type Query = (...args: unknown[]) => unknown;
+
+/**
+ * Makes a pool's connections run a prepared query's template (src/db/prepared.ts) as a named
+ * statement, parsed and planned once per connection (pg remembers which names a connection has
+ * parsed); every other statement runs as before. Kysely calls `query(sql, parameters)`.
+ *
+ * A named statement whose tables changed columns since it was prepared (another instance migrated
+ * the schema) fails with 0A000 ("cached plan must not change result type"): that connection then
+ * runs its statements unnamed, as before, rather than fail again.
+ */
+export function useNamedStatements(pool: pg.Pool): void {
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as Query;
+    let unnamed = false;
+    (client as unknown as { query: Query }).query = (...args: unknown[]) => {
+      const [text, values] = args;
+      const name =
+        !unnamed && args.length === 2 && typeof text === 'string' && Array.isArray(values)
+          ? statementName(text)
+          : undefined;
+      if (name === undefined) return query(...args);
+      return (query({ name, text, values }) as Promise<unknown>).catch((err: { code?: string }) => {
+        if (err.code !== '0A000') throw err;
+        unnamed = true;
+        return query(...args);
+      });
+    };
+  });
+}
