@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
-import { loadConfig } from './config.js';
-import { connect, migrate } from './db/connect.js';
+import { Command, CommanderError } from 'commander';
+import { loadConfig, type Config } from './config.js';
+import { connect, migrate, type Storage } from './db/connect.js';
 import type { Db, UserRow } from './db/database.js';
 import { ApiError } from './http/errors.js';
 import { isValidTimezone } from './lib/dates.js';
@@ -14,48 +14,43 @@ import {
   removeUser,
   setLoginPassword,
 } from './modules/users/user.service.js';
-import { IMPORT_USAGE, UsageError } from './modules/import/import.usage.js';
-import { SourceError } from './modules/import/import.source-http.js';
-import { OPERATIONS_USAGE, OperationsUsageError } from './modules/operations/operations.cli.js';
+import { importDefinition, importRequest, UsageError, type ImportFlags } from './modules/import/import.usage.js';
+import { operationsCommands, OperationsUsageError } from './modules/operations/operations.cli.js';
 
 /**
- * `cal-events user add|list|remove|password`: user administration for operators, on the same
- * database and through the same service functions as the admin routes. Secrets go to stdout
- * alone (so `$(cal-events user password bob)` works); messages go to stderr.
+ * `cal-events`: the operator's commands, on the same database and through the same service
+ * functions as the admin routes. `user add|list|remove|password` administer users; `import`
+ * (import.cli.ts) and `copy`, `backup`, `restore` (operations.cli.ts) bring their own options.
+ * Secrets go to stdout alone (so `$(cal-events user password bob)` works); messages go to stderr.
+ * Every command answers --help (and `cal-events help COMMAND`) with its options.
  */
 
-const USAGE = `Usage:
-  cal-events user add <name> --role <role> [--email <address>]   create a user; prints its application password
-      [--login-password]                                          also set a login password (for signing in to /admin/):
-                                                                  asked on a terminal (not shown), else read from stdin
-      [--login-password-stdin]                                    the same, always read from stdin (one line)
-  cal-events user list                                            list users
-  cal-events user remove <name> [--reassign <name>]               delete a user; records go to --reassign or the first other administrator
-  cal-events user password <name> [--label <label>]               add an application password; prints it
-  cal-events user password <name> --login                         reset the login password (asked on a terminal, else one
-                                                                  line from stdin); ends the user's sessions; prints nothing
-${IMPORT_USAGE}
-${OPERATIONS_USAGE}
-Roles: ${ROLES.join(', ')}. Configuration comes from the environment (DATA_DIR, DATABASE_URL), as for the server.`;
+/** The exit statuses, documented in `cal-events --help` and the README. */
+const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+const EXIT_HELP = `
+Exit status: 0 done; 1 an operator's or runtime error (the message on stderr); 2 a usage error (unknown
+command or option, missing argument); 3 import finished with skips (the report lists them); 130 stopped
+by Ctrl-C. Configuration comes from the environment (DATA_DIR, DATABASE_URL), as for the server.`;
 
 /** A mistake of the operator's: printed without a stack trace, exit status 1 (2 for usage). */
 class CliError extends Error {
   constructor(
     message: string,
-    readonly exitCode = 1,
+    readonly exitCode: number = EXIT.failed,
   ) {
     super(message);
   }
 }
 
 type Options = {
-  role?: string | undefined;
-  email?: string | undefined;
-  reassign?: string | undefined;
-  label?: string | undefined;
-  'login-password'?: boolean | undefined;
-  'login-password-stdin'?: boolean | undefined;
-  login?: boolean | undefined;
+  role?: string;
+  email?: string;
+  reassign?: string;
+  label?: string;
+  loginPassword?: boolean;
+  loginPasswordStdin?: boolean;
+  login?: boolean;
 };
 
 /** More than any login password may have (1024 characters, up to 4 bytes each): the rest is not read. */
@@ -123,12 +118,11 @@ async function userByName(db: Db, name: string): Promise<UserRow> {
   return user;
 }
 
-async function add(db: Db, name: string, options: Options): Promise<void> {
-  if (options.role === undefined) throw new CliError('user add needs --role <role>.', 2);
+async function add(db: Db, name: string, options: Options & { role: string }): Promise<void> {
   if (!isRole(options.role)) throw new CliError(`Unknown role "${options.role}": use one of ${ROLES.join(', ')}.`);
   // Without a flag nothing is asked, even on a terminal: scripts that add users keep working.
-  const wantsLogin = options['login-password'] === true || options['login-password-stdin'] === true;
-  const loginPassword = wantsLogin ? await newLoginPassword(options['login-password-stdin'] === true) : undefined;
+  const wantsLogin = options.loginPassword === true || options.loginPasswordStdin === true;
+  const loginPassword = wantsLogin ? await newLoginPassword(options.loginPasswordStdin === true) : undefined;
   const { user, application_password } = await createUser(db, {
     username: name,
     role: options.role,
@@ -166,89 +160,139 @@ async function password(db: Db, name: string, options: Options): Promise<void> {
   process.stdout.write(`${created}\n`);
 }
 
-async function run(db: Db, command: string, name: string | undefined, options: Options): Promise<void> {
-  if (command === 'list') return list(db);
-  if (name === undefined) throw new CliError(`user ${command} needs a user name.\n${USAGE}`, 2);
-  if (command === 'add') return add(db, name, options);
-  if (command === 'remove') return remove(db, name, options);
-  if (command === 'password') return password(db, name, options);
-  throw new CliError(`Unknown command "user ${command}".\n${USAGE}`, 2);
-}
-
-function parse(argv: string[]): { command: string; name: string | undefined; options: Options } {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      role: { type: 'string', short: 'r' },
-      email: { type: 'string' },
-      reassign: { type: 'string' },
-      label: { type: 'string' },
-      'login-password': { type: 'boolean' },
-      'login-password-stdin': { type: 'boolean' },
-      login: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) throw new CliError(USAGE, 0);
-  const [group, command, name, ...extra] = positionals;
-  if (group !== 'user' || command === undefined || extra.length > 0) throw new CliError(USAGE, 2);
-  return { command, name, options: values };
-}
-
-async function main(argv: string[]): Promise<number> {
-  // copy, backup and restore open the databases they name themselves (operations.cli.ts).
-  if (['copy', 'backup', 'restore'].includes(argv[0] ?? '')) {
-    try {
-      const { operationsCommand } = await import('./modules/operations/operations.cli.js');
-      return await operationsCommand(argv, loadConfig(process.env, isValidTimezone));
-    } catch (error) {
-      return report(error instanceof OperationsUsageError ? new CliError(`${error.message}\n${USAGE}`, 2) : error);
-    }
-  }
-  // `import` has its own options (import.cli.ts); it runs on the same database as `user`.
-  const importing = argv[0] === 'import';
-  let parsed;
-  let config;
-  try {
-    parsed = importing ? null : parse(argv);
-    config = loadConfig(process.env, isValidTimezone);
-  } catch (error) {
-    return report(error);
-  }
+/** Loads the configuration, opens and migrates the database, runs `work` on it, closes it. */
+async function withDatabase(work: (config: Config, storage: Storage) => Promise<number | void>): Promise<number> {
+  const config = loadConfig(process.env, isValidTimezone);
   const storage = await connect({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrate(storage.db);
-    if (parsed === null) {
-      // Loaded only for imports: it builds the whole app, which `user` commands do not need.
-      const { importCommand } = await import('./modules/import/import.cli.js');
-      return await importCommand(argv.slice(1), config, storage);
-    }
-    await run(storage.db, parsed.command, parsed.name, parsed.options);
-    return 0;
-  } catch (error) {
-    return report(error instanceof UsageError ? new CliError(error.message, 2) : error);
+    return (await work(config, storage)) ?? EXIT.ok;
   } finally {
     await storage.close();
   }
 }
 
+function userCommand(done: (status: number) => void): Command {
+  const onDb = (work: (db: Db) => Promise<void>) => async () =>
+    done(await withDatabase((_, storage) => work(storage.db)));
+  const user = new Command('user').description('user administration: add, list, remove, password');
+  user
+    .command('add')
+    .description('create a user; prints its application password')
+    .argument('<name>', 'user name')
+    .requiredOption('-r, --role <role>', `the role: ${ROLES.join(', ')}`)
+    .option('--email <address>', 'e-mail address')
+    .option(
+      '--login-password',
+      'also set a login password (for signing in to /admin/): asked on a terminal (not shown), else read from stdin',
+    )
+    .option('--login-password-stdin', 'the same, always read from stdin (one line)')
+    .action((name: string, options: Options & { role: string }) => onDb((db) => add(db, name, options))());
+  user
+    .command('list')
+    .description('list users: id, name, role, e-mail, registered')
+    .action(() => onDb(list)());
+  user
+    .command('remove')
+    .description('delete a user; their records go to --reassign or the first other administrator')
+    .argument('<name>', 'user name')
+    .option('--reassign <name>', 'the user who gets their records')
+    .action((name: string, options: Options) => onDb((db) => remove(db, name, options))());
+  user
+    .command('password')
+    .description('add an application password and print it; with --login, reset the login password instead')
+    .argument('<name>', 'user name')
+    .option('--label <label>', "the application password's label", 'cli')
+    .option(
+      '--login',
+      "reset the login password (asked on a terminal, else one line from stdin); ends the user's sessions; prints nothing",
+    )
+    .action((name: string, options: Options) => onDb((db) => password(db, name, options))());
+  return user;
+}
+
+/** The whole command line; `done` receives the exit status of the command that ran. */
+function program(done: (status: number) => void): Command {
+  const config = () => loadConfig(process.env, isValidTimezone);
+  const importing = importDefinition().action(async (flags: ImportFlags) => {
+    const request = importRequest(flags);
+    done(
+      await withDatabase(async (config, storage) => {
+        // Loaded only for imports: it builds the whole app, which the other commands do not need.
+        const { importCommand } = await import('./modules/import/import.cli.js');
+        return importCommand(request, config, storage);
+      }),
+    );
+  });
+  const root = new Command('cal-events')
+    .description('Operator commands of the cal-events service.')
+    .addCommand(userCommand(done))
+    .addCommand(importing);
+  for (const command of operationsCommands(config, done)) root.addCommand(command);
+  // Commander's own help command looks one level deep; this one takes a whole path (`help user add`).
+  root.helpCommand(false).addCommand(
+    new Command('help')
+      .description('show the options of a command, as `COMMAND --help` does')
+      .argument('[command...]', 'a command, as `user add`')
+      .action((names: string[]) => {
+        let command = root;
+        for (const name of names) {
+          const sub = command.commands.find((c) => c.name() === name);
+          if (!sub) throw new CliError(`unknown command '${commandPath(command)} ${name}'`, EXIT.usage);
+          command = sub;
+        }
+        command.outputHelp();
+      }),
+  );
+  root.addHelpText('after', EXIT_HELP);
+  configure(root, 'cal-events');
+  return root;
+}
+
 /**
- * Prints what went wrong in one line, never a stack: the service's errors carry the reasons the
- * API gives, parseArgs' TypeErrors (ERR_PARSE_ARGS_*) are usage mistakes, anything else (an
- * unreachable database) is reported with its cause.
+ * The same conduct for every command, as commander copies it only to commands made with
+ * .command(): errors name the command and are followed by its help; nothing exits the process
+ * (main maps commander's outcomes to the documented statuses).
  */
-function report(error: unknown): number {
-  if (error instanceof CliError && error.exitCode === 0) {
-    process.stdout.write(`${error.message}\n`);
-    return 0;
+function configure(command: Command, path: string): void {
+  command
+    .exitOverride()
+    .showHelpAfterError()
+    .configureOutput({ outputError: (message, write) => write(message.replace(/^error: /, `${path}: `)) });
+  for (const sub of command.commands) configure(sub, `${path} ${sub.name()}`);
+}
+
+/** The command being run, as the operator typed it: what error messages name. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+async function main(argv: string[]): Promise<number> {
+  let status: number = EXIT.ok;
+  let running = 'cal-events';
+  const root = program((code) => (status = code));
+  root.hook('preAction', (_root, action) => void (running = commandPath(action)));
+  try {
+    await root.parseAsync(argv, { from: 'user' });
+    return status;
+  } catch (error) {
+    // Help asked for is a success; any other outcome of commander's is a usage error, already printed.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    return report(running, error);
   }
-  const exitCode = error instanceof CliError ? error.exitCode : error instanceof TypeError ? 2 : 1;
-  if (error instanceof SourceError) {
-    process.stderr.write(`cal-events import: ${error.message}\n`);
-    return 1;
-  }
-  process.stderr.write(`cal-events: ${describe(error)}\n`);
+}
+
+/**
+ * Prints what went wrong in one line naming the command, never a stack: the service's errors carry
+ * the reasons the API gives, anything else (an unreachable database) is reported with its cause.
+ */
+function report(command: string, error: unknown): number {
+  const usage = error instanceof UsageError || error instanceof OperationsUsageError;
+  const exitCode = error instanceof CliError ? error.exitCode : usage ? EXIT.usage : EXIT.failed;
+  process.stderr.write(`${command}: ${describe(error)}\n`);
+  if (usage) process.stderr.write(`(${command} --help lists its options)\n`);
   return exitCode;
 }
 

@@ -122,10 +122,14 @@ describe('cal-events CLI: login passwords [sqlite]', () => {
     assert.match(run.stderr, /No login password on stdin/);
   });
 
-  it('should name the flags in the usage text', async () => {
-    const run = await cli(dataDir, null, '--help');
-    assert.equal(run.code, 0);
-    for (const flag of ['--login-password', '--login-password-stdin', '--login'])
-      assert.ok(run.stdout.includes(flag), flag);
+  it('should name the flags in the help of each command', async () => {
+    const [add, password] = await Promise.all([
+      cli(dataDir, null, 'user', 'add', '--help'),
+      cli(dataDir, null, 'help', 'user', 'password'),
+    ]);
+    assert.equal(add.code, 0, add.stderr);
+    for (const flag of ['--login-password ', '--login-password-stdin']) assert.ok(add.stdout.includes(flag), flag);
+    assert.equal(password.code, 0, password.stderr);
+    assert.match(password.stdout, /^ +--login +reset the login password/m);
   });
 });

@@ -1,5 +1,4 @@
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { buildApp } from '../../app.js';
 import type { Config } from '../../config.js';
@@ -8,64 +7,15 @@ import { isRole } from '../../auth/roles.js';
 import * as users from '../users/user.service.js';
 import type { Kind } from './import.types.js';
 import { reportTable } from './import.report.js';
-import { ImportStopped, runImport, type ImportOptions, type ProgressSink } from './import.service.js';
+import { ImportStopped, runImport, type ProgressSink } from './import.service.js';
 import { SourceError } from './import.source-http.js';
-import { IMPORT_USAGE, UsageError } from './import.usage.js';
+import type { ImportRequest } from './import.usage.js';
 
 /**
  * `cal-events import`: the importer on a terminal. Progress is a bar per kind on a TTY, else one
  * JSON line per 100 records (for logs); the report is a table on stdout, and JSON with --report.
  * Ctrl-C stops after the record being written; the next run resumes (the import map).
  */
-
-function parse(argv: string[]): { options: ImportOptions; author?: string | undefined; report?: string | undefined } {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      from: { type: 'string' },
-      ics: { type: 'string' },
-      user: { type: 'string' },
-      password: { type: 'string' },
-      languages: { type: 'string' },
-      since: { type: 'string' },
-      author: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      prune: { type: 'boolean' },
-      report: { type: 'string' },
-      'calendar-name': { type: 'string' },
-      category: { type: 'string' },
-      language: { type: 'string' },
-    },
-  });
-  if (positionals.length > 1) throw new UsageError(IMPORT_USAGE);
-  if ((values.from === undefined) === (values.ics === undefined))
-    throw new UsageError(`Give either --from or --ics.\n${IMPORT_USAGE}`);
-  if (values.since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.since))
-    throw new UsageError('--since takes a day, YYYY-MM-DD.');
-  if ((values.user === undefined) !== (values.password === undefined))
-    throw new UsageError('--user and --password go together.');
-  return {
-    options: {
-      from: values.from,
-      ics: values.ics,
-      user: values.user,
-      password: values.password,
-      languages: values.languages
-        ?.split(',')
-        .map((l) => l.trim().toLowerCase())
-        .filter(Boolean),
-      since: values.since,
-      dryRun: values['dry-run'] === true,
-      prune: values.prune === true,
-      calendarName: values['calendar-name'],
-      category: values.category,
-      language: values.language,
-    },
-    author: values.author,
-    report: values.report,
-  };
-}
 
 /** A bar per kind on a terminal; JSON lines otherwise. */
 function progressSink(): { sink: ProgressSink; stop(): void } {
@@ -124,9 +74,15 @@ function progressSink(): { sink: ProgressSink; stop(): void } {
   };
 }
 
+/** Exit status of an import that went to its end but skipped records: the report says which and why. */
+export const FINISHED_WITH_SKIPS = 3;
+
 /** Runs `cal-events import …` on an open, migrated database; returns the exit status. */
-export async function importCommand(argv: string[], config: Config, storage: Storage): Promise<number> {
-  const { options, author, report } = parse(argv);
+export async function importCommand(
+  { options, author, report }: ImportRequest,
+  config: Config,
+  storage: Storage,
+): Promise<number> {
   const admin = await users.firstAdministrator(storage.db);
   if (!admin || !isRole(admin.role))
     throw new SourceError(
@@ -163,7 +119,11 @@ export async function importCommand(argv: string[], config: Config, storage: Sto
     progress.stop();
     process.stdout.write(`${reportTable(result)}\n`);
     if (report !== undefined) await writeFile(report, `${JSON.stringify(result, null, 2)}\n`);
-    return 0;
+    // A script can tell "all in" from "in, but some records were not" without reading the table.
+    const skipped = Object.values(result.counts)
+      .flatMap((byLang) => Object.values(byLang))
+      .reduce((n, c) => n + c.skipped, 0);
+    return skipped > 0 ? FINISHED_WITH_SKIPS : 0;
   } catch (error) {
     progress.stop();
     if (error instanceof ImportStopped) {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { Command } from 'commander';
 import type { Config } from '../../config.js';
 import { connect, migrate, type Storage } from '../../db/connect.js';
 import { backup, BackupError, POSTGRES_BACKUP, restore } from './backup.service.js';
@@ -8,12 +8,6 @@ import { serviceOn } from './operations.pid-file.js';
 import { maskUrl } from './operations.configuration.js';
 
 /** `cal-events copy | backup | restore`: the operator's commands on whole databases. */
-export const OPERATIONS_USAGE = `  cal-events copy --to <DATA_DIR or postgres://…> [--from <DATA_DIR or postgres://…>] [--replace]
-                                                                  copy every table (ids kept) into another database, then compare them;
-                                                                  CAL_COPY_TO and CAL_COPY_FROM may name them instead, keeping a
-                                                                  password out of the command line, which ps shows to every user
-  cal-events backup <file>                                        consistent copy of the embedded database, while the service runs
-  cal-events restore <file>                                       put a backup's data in place (the service stopped)`;
 
 export class OperationsUsageError extends Error {}
 
@@ -41,11 +35,13 @@ function printReport(report: CopyReport): void {
 const hasPassword = (location: string) =>
   isUrl(location) && URL.canParse(location) && new URL(location).password !== '';
 
-async function copy(argv: string[], config: Config, env: NodeJS.ProcessEnv): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { from: { type: 'string' }, to: { type: 'string' }, replace: { type: 'boolean' } },
-  });
+interface CopyFlags {
+  from?: string;
+  to?: string;
+  replace?: boolean;
+}
+
+async function copy(values: CopyFlags, config: Config, env: NodeJS.ProcessEnv): Promise<number> {
   // The environment, unlike the arguments, is not shown by `ps` to other users of the machine.
   const to = values.to ?? env['CAL_COPY_TO'];
   if (!to) throw new OperationsUsageError('copy needs --to <DATA_DIR or postgres://…> (or CAL_COPY_TO).');
@@ -93,30 +89,28 @@ async function copy(argv: string[], config: Config, env: NodeJS.ProcessEnv): Pro
   }
 }
 
-export async function operationsCommand(
-  argv: string[],
-  config: Config,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<number> {
-  const [command, ...rest] = argv;
-  try {
-    if (command === 'copy') return await copy(rest, config, env);
-    const file = rest[0];
-    if (file === undefined || rest.length > 1) throw new OperationsUsageError(`${command} needs one file.`);
-    if (config.databaseUrl) {
-      process.stderr.write(POSTGRES_BACKUP(file));
-      return 2;
-    }
-    if (command === 'backup') {
-      const bytes = await backup(config.dataDir, file);
-      process.stderr.write(
-        `Backed up ${config.dataDir} to ${file} (${bytes} bytes); the copy passed SQLite's integrity and foreign-key checks.\n`,
-      );
-      return 0;
-    }
-    await restore(config.dataDir, file);
-    process.stderr.write(`Restored ${file} into ${config.dataDir}; start the service.\n`);
+/** backup and restore, on the embedded database; on PostgreSQL they print pg_dump's and pg_restore's commands. */
+async function backupOrRestore(command: 'backup' | 'restore', file: string, config: Config): Promise<number> {
+  if (config.databaseUrl) {
+    process.stderr.write(POSTGRES_BACKUP(file));
+    return 2;
+  }
+  if (command === 'backup') {
+    const bytes = await backup(config.dataDir, file);
+    process.stderr.write(
+      `Backed up ${config.dataDir} to ${file} (${bytes} bytes); the copy passed SQLite's integrity and foreign-key checks.\n`,
+    );
     return 0;
+  }
+  await restore(config.dataDir, file);
+  process.stderr.write(`Restored ${file} into ${config.dataDir}; start the service.\n`);
+  return 0;
+}
+
+/** A refusal of the backup service is the operator's to fix: its message, exit status 1. */
+async function refusals(command: string, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
   } catch (error) {
     if (error instanceof BackupError) {
       process.stderr.write(`cal-events ${command}: ${error.message}\n`);
@@ -124,4 +118,36 @@ export async function operationsCommand(
     }
     throw error;
   }
+}
+
+/**
+ * The commands, for cli.ts. They open the databases they name themselves; `config` is read when one
+ * runs (not for --help), and `done` receives its exit status.
+ */
+export function operationsCommands(
+  config: () => Config,
+  done: (status: number) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Command[] {
+  const copyCommand = new Command('copy')
+    .summary('copy every table into another database (SQLite or PostgreSQL), then compare them')
+    .description(
+      'copy every table (ids kept) into another database, then compare them. CAL_COPY_TO and CAL_COPY_FROM ' +
+        'may name the databases instead of --to and --from, keeping a password out of the command line, ' +
+        'which ps shows to every user',
+    )
+    .option('--to <location>', 'the database to copy into: a DATA_DIR or postgres://…')
+    .option('--from <location>', "the database to copy: a DATA_DIR or postgres://… (default: the service's)")
+    .option('--replace', 'overwrite a target that already has rows')
+    .action(async (flags: CopyFlags) => done(await refusals('copy', () => copy(flags, config(), env))));
+  const fileCommand = (command: 'backup' | 'restore', description: string) =>
+    new Command(command)
+      .description(description)
+      .argument('<file>', command === 'backup' ? 'the backup to write' : 'the backup to read')
+      .action(async (file: string) => done(await refusals(command, () => backupOrRestore(command, file, config()))));
+  return [
+    copyCommand,
+    fileCommand('backup', 'consistent copy of the embedded database, while the service runs'),
+    fileCommand('restore', "put a backup's data in place (the service stopped)"),
+  ];
 }
