@@ -1,14 +1,20 @@
 import ICAL from 'ical.js';
 import type { Skipped, SourceRecord } from './import.types.js';
-import { day, wall, type Component, type Time } from './import.ics-zones.js';
+import { excerpt } from '../../lib/redact.js';
+import { day, wall, wallIn, type Component, type Time } from './import.ics-zones.js';
 import type { IcsReading } from './import.ics.js';
 
 /**
  * One VEVENT's fields as an event record in this service's request shape: title, status, times
  * (wall clock and zone), description (its HTML alternative, else its text as paragraphs), website,
- * image, and the source ids of its venue, organizer and categories. A VEVENT without a title, or
- * cancelled, is a skip with its reason.
+ * image, and the source ids of its venue, organizer and categories. A cancelled VEVENT is a skip
+ * with its reason. What other calendar programs tolerate is read as they read it, with a note
+ * (reading.zones.notes): no SUMMARY (optional in RFC 5545) gives a title from the description's
+ * first line, else "(untitled)"; an end before the start gives no duration.
  */
+
+/** Titles made from a description are at most this long (the service takes longer ones, but a title is a line). */
+const TITLE_FROM_DESCRIPTION = 80;
 
 export type { Component };
 type Json = Record<string, unknown>;
@@ -76,6 +82,17 @@ function imageOf(component: Component): string | undefined {
     )?.value;
 }
 
+/** The title of a VEVENT without SUMMARY: its description's first line (shortened), else "(untitled)". */
+function untitled(component: Component): string {
+  // Only the head of the description is read: a line longer than a title is cut anyway.
+  const head = text(component, 'description').slice(0, TITLE_FROM_DESCRIPTION * 4);
+  const line = head
+    .split('\n')
+    .map((l) => l.trim())
+    .find(Boolean);
+  return line ? excerpt(line, TITLE_FROM_DESCRIPTION) : '(untitled)';
+}
+
 /** One event record from a VEVENT, at `start`/`end` (an occurrence of a series, or its own). */
 export function eventRecord(
   reading: IcsReading,
@@ -87,25 +104,41 @@ export function eventRecord(
   endTzid: string | undefined,
 ): SourceRecord | Skipped {
   const { lang, zones, linked } = reading;
-  const title = text(component, 'summary');
-  if (!title) return { kind: 'event', sourceId, lang, reason: 'no SUMMARY (title)' };
   const status = text(component, 'status').toUpperCase();
   if (status === 'CANCELLED') return { kind: 'event', sourceId, lang, reason: 'cancelled in the source' };
+  const uid = excerpt(text(component, 'uid') || sourceId, 80);
+  let title = text(component, 'summary');
+  if (!title) {
+    title = untitled(component);
+    zones.notes.add(
+      'Events without SUMMARY, titled by their description\'s first line or "(untitled)"',
+      `${uid}: "${title}"`,
+      component,
+    );
+  }
   const allDay = start.isDate;
   const from = zones.zoned(start, startTzid);
-  let until = zones.zoned(end, endTzid);
+  let until: string;
   if (allDay) {
     // DTEND of a date is exclusive (RFC 5545 3.6.1): the last day is the one before.
     const last = end.clone();
     last.adjust(-1, 0, 0, 0);
-    until = { local: day(last) < from.local ? from.local : day(last), timezone: undefined };
+    until = day(last);
+  } else {
+    // The end in the start's zone (DTEND may name another): the service stores both in one.
+    until = wallIn(zones, end, endTzid, from.timezone);
   }
+  // Other programs show an end before the start as no duration rather than drop the event (a
+  // one-day event whose DTEND is its DTSTART, as many write, is no such end).
+  if (allDay ? day(end) < from.local : until < from.local)
+    zones.notes.add('Events ending before they start, read as ending when they start', uid, component);
+  if (until < from.local) until = from.local;
   const confidential = ['PRIVATE', 'CONFIDENTIAL'].includes(text(component, 'class').toUpperCase());
   const payload: Json = {
     title,
     status: status === 'TENTATIVE' ? 'draft' : confidential ? 'private' : 'publish',
     start_date: from.local,
-    end_date: until.local,
+    end_date: until,
   };
   if (allDay) payload['all_day'] = true;
   else if (from.timezone) payload['timezone'] = from.timezone;

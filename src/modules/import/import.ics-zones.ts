@@ -1,56 +1,27 @@
 import ICAL from 'ical.js';
 import { IANAZone } from 'luxon';
 import { localToUtc, utcToLocal, zoneOrUtc } from '../../lib/dates.js';
+import { excerpt } from '../../lib/redact.js';
+import { IcsNotes } from './import.ics-text.js';
+import { windowsZone } from './import.ics-windows-zones.js';
 
 /**
- * The times of an iCalendar feed as this service stores them: a wall clock and a zone. A TZID is
- * an IANA name, a Windows name (Outlook) or a vendor path ending in one; a zone only the feed
- * knows is read through its VTIMEZONE, to UTC; a time with no zone is floating (the site's).
+ * The times of an iCalendar feed as this service stores them: a wall clock and an IANA zone.
+ *
+ * A TZID is an IANA name, a Windows zone (Outlook's id or display name), a vendor path ending in
+ * an IANA name, or a name only the feed's VTIMEZONE defines (Outlook's "Customized Time Zone").
+ * The feed's VTIMEZONE has the last word (RFC 5545 3.6.5): a zone named like an IANA zone but
+ * defined otherwise, or named like none, is the IANA zone whose offsets equal the VTIMEZONE's
+ * over the years around its first use, if one does; only when none does are its times converted
+ * to UTC through the VTIMEZONE (and a series in it cannot be kept in UTC: see `Zoned.feedZone`).
+ * A time with no zone (floating) is in the calendar's zone (X-WR-TIMEZONE, as Google and Apple
+ * write it), else the site's, with a warning.
  */
 
 export type Component = InstanceType<typeof ICAL.Component>;
 export type Time = InstanceType<typeof ICAL.Time>;
 export type Property = InstanceType<typeof ICAL.Property>;
-
-/**
- * Outlook's Windows zone names (CLDR windowsZones, the common ones) to IANA names.
- */
-const WINDOWS_ZONES: Record<string, string> = {
-  'W. Europe Standard Time': 'Europe/Berlin',
-  'Romance Standard Time': 'Europe/Paris',
-  'Central Europe Standard Time': 'Europe/Budapest',
-  'Central European Standard Time': 'Europe/Warsaw',
-  'GMT Standard Time': 'Europe/London',
-  'Greenwich Standard Time': 'Atlantic/Reykjavik',
-  'E. Europe Standard Time': 'Europe/Chisinau',
-  'FLE Standard Time': 'Europe/Kiev',
-  'GTB Standard Time': 'Europe/Bucharest',
-  'Russian Standard Time': 'Europe/Moscow',
-  'Eastern Standard Time': 'America/New_York',
-  'Central Standard Time': 'America/Chicago',
-  'Mountain Standard Time': 'America/Denver',
-  'US Mountain Standard Time': 'America/Phoenix',
-  'Pacific Standard Time': 'America/Los_Angeles',
-  'Alaskan Standard Time': 'America/Anchorage',
-  'Hawaiian Standard Time': 'Pacific/Honolulu',
-  'Atlantic Standard Time': 'America/Halifax',
-  'Canada Central Standard Time': 'America/Regina',
-  'SA Pacific Standard Time': 'America/Bogota',
-  'E. South America Standard Time': 'America/Sao_Paulo',
-  'Argentina Standard Time': 'America/Buenos_Aires',
-  'Tokyo Standard Time': 'Asia/Tokyo',
-  'China Standard Time': 'Asia/Shanghai',
-  'India Standard Time': 'Asia/Calcutta',
-  'Singapore Standard Time': 'Asia/Singapore',
-  'AUS Eastern Standard Time': 'Australia/Sydney',
-  'New Zealand Standard Time': 'Pacific/Auckland',
-  'South Africa Standard Time': 'Africa/Johannesburg',
-  'Arabian Standard Time': 'Asia/Dubai',
-  'Israel Standard Time': 'Asia/Jerusalem',
-  'Turkey Standard Time': 'Europe/Istanbul',
-  UTC: 'UTC',
-  'Coordinated Universal Time': 'UTC',
-};
+type VTimezone = InstanceType<typeof ICAL.Timezone>;
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 /** A date of the feed as `YYYY-MM-DD`. */
@@ -61,30 +32,139 @@ export const wall = (t: Time) => `${day(t)} ${pad(t.hour)}:${pad(t.minute)}:${pa
 export const compact = (t: Time) =>
   t.isDate ? day(t).replace(/-/g, '') : wall(t).replace(/[-:]/g, '').replace(' ', 'T');
 
-/** The IANA zone a TZID names: itself, a Windows name, or the tail of a `/vendor/…/Europe/Paris` path. */
+/** The IANA zone a TZID names: itself, a Windows id or display name, or the tail of a `/vendor/…/Europe/Paris` path. */
 export function ianaZone(tzid: string): string | null {
-  if (IANAZone.isValidZone(tzid)) return tzid;
-  const windows = WINDOWS_ZONES[tzid.trim()];
+  const name = tzid.trim().replace(/^"|"$/g, '');
+  if (name.length > 200) return null;
+  if (IANAZone.isValidZone(name)) return name;
+  const windows = windowsZone(name);
   if (windows) return windows;
-  const tail = /([A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)$/.exec(tzid)?.[1];
+  const tail = /([A-Za-z_]+\/[A-Za-z_-]+(?:\/[A-Za-z_-]+)?)$/.exec(name)?.[1];
   return tail && IANAZone.isValidZone(tail) ? tail : null;
+}
+
+/** Days compared when matching a VTIMEZONE with IANA zones: noon of each, over three years. */
+const MATCH_YEARS = 3;
+
+/** The IANA zones to try for a VTIMEZONE no name maps: the Windows zones' (the usual ones) first, then every other. */
+let candidates: string[] | undefined;
+function candidateZones(): string[] {
+  candidates ??= [
+    ...new Set([
+      ...['UTC', 'Europe/Berlin', 'Europe/London', 'America/New_York', 'America/Chicago', 'America/Denver'],
+      ...['America/Los_Angeles', 'Asia/Kolkata', 'Asia/Tokyo', 'Australia/Sydney'],
+      ...Intl.supportedValuesOf('timeZone').filter((z) => !z.startsWith('Etc/')),
+    ]),
+  ].filter((z) => IANAZone.isValidZone(z));
+  return candidates;
+}
+
+/**
+ * The IANA zone whose offsets equal a VTIMEZONE's at noon of every day of the three years around
+ * `year`, trying `hint` first (the zone its name suggests); null when none does. Noon of each
+ * day finds every change of offset to the day (the hour of a change is not compared).
+ */
+function matchingZone(vtimezone: VTimezone, year: number, hint: string | null): string | null {
+  const noons: { utc: number; offset: number }[] = [];
+  const from = Date.UTC(year - 1, 0, 1, 12);
+  for (let i = 0; i < 366 * MATCH_YEARS; i += 1) {
+    const date = new Date(from + i * 86_400_000);
+    const local = ICAL.Time.fromData({
+      year: date.getUTCFullYear(),
+      month: date.getUTCMonth() + 1,
+      day: date.getUTCDate(),
+      hour: 12,
+    });
+    const offset = vtimezone.utcOffset(local);
+    noons.push({ utc: date.getTime() - offset * 1000, offset: offset / 60 });
+  }
+  // January and July first, which leave a few zones of some 400; then every day for those.
+  const probes = [noons[380]!, noons[560]!, ...noons];
+  const agrees = (name: string) => {
+    const zone = IANAZone.create(name);
+    return probes.every((n) => zone.offset(n.utc) === n.offset);
+  };
+  if (hint && agrees(hint)) return hint;
+  return candidateZones().find(agrees) ?? null;
 }
 
 export interface Zoned {
   /** Wall clock in `timezone` (or in the site's zone when timezone is undefined: a floating time). */
   local: string;
   timezone: string | undefined;
+  /**
+   * The TZID of the zone the time was written in when only the feed defines it (its VTIMEZONE
+   * matches no IANA zone): `local` is then its time in UTC, right for this one time; a series
+   * written in that zone cannot be kept as a rule in UTC (its occurrences would move by an hour
+   * at each change of that zone's offset) and must be expanded in that zone's wall time.
+   */
+  feedZone?: string;
 }
 
-/** Reads feed-local zones (a TZID no IANA name matches) through the feed's VTIMEZONE. */
-export class FeedZones {
-  private readonly zones = new Map<string, InstanceType<typeof ICAL.Timezone>>();
-  readonly unknown = new Set<string>();
+/** How a TZID of the feed is read. */
+type Reading = { iana: string } | { vtimezone: VTimezone } | { unknown: true };
 
-  constructor(calendar: Component) {
+/** Reads the feed's times into wall clocks and IANA zones (see the module's comment). */
+export class FeedZones {
+  private readonly vtimezones = new Map<string, VTimezone>();
+  private readonly readings = new Map<string, Reading>();
+  /** The calendar's zone for floating times (X-WR-TIMEZONE), once read. */
+  private readonly calendarTzid: string | undefined;
+  readonly unknown = new Set<string>();
+  private floating = false;
+
+  /** `notes` collects what was repaired or guessed while reading the feed (text, times, fields): see warnings(). */
+  constructor(
+    calendar: Component,
+    readonly notes = new IcsNotes(),
+  ) {
     for (const vtimezone of calendar.getAllSubcomponents('vtimezone')) {
       const tzid = String(vtimezone.getFirstPropertyValue('tzid') ?? '');
-      if (tzid) this.zones.set(tzid, new ICAL.Timezone({ component: vtimezone, tzid }));
+      if (tzid) this.vtimezones.set(tzid, new ICAL.Timezone({ component: vtimezone, tzid }));
+    }
+    const calendarZone = calendar.getFirstPropertyValue('x-wr-timezone');
+    this.calendarTzid = typeof calendarZone === 'string' && calendarZone.trim() ? calendarZone.trim() : undefined;
+  }
+
+  /** How `tzid` is read; the first time read in it (`time`) sets the years its VTIMEZONE is compared over. */
+  private reading(tzid: string, time: Time): Reading {
+    let reading = this.readings.get(tzid);
+    if (!reading) {
+      reading = this.read(tzid, time.year);
+      this.readings.set(tzid, reading);
+    }
+    return reading;
+  }
+
+  private read(tzid: string, year: number): Reading {
+    const named = ianaZone(tzid);
+    const vtimezone = this.vtimezones.get(tzid);
+    // An IANA name is that zone, whatever the VTIMEZONE beside it says (often an old copy of it).
+    if (!vtimezone || (named && named === tzid.trim())) {
+      if (named) return { iana: named };
+      this.unknown.add(tzid);
+      return { unknown: true };
+    }
+    try {
+      const matched = matchingZone(vtimezone, Math.min(Math.max(year, 1971), 2200), named);
+      if (matched) {
+        if (matched !== named)
+          this.notes.add(
+            'Time zones defined in the file with the rules of an IANA zone, read as that zone',
+            `"${excerpt(tzid, 60)}" as ${matched}`,
+          );
+        return { iana: matched };
+      }
+      this.notes.add(
+        'Time zones defined in the file whose rules no IANA zone has, read through their definition (times stored in UTC)',
+        `"${excerpt(tzid, 60)}"`,
+      );
+      return { vtimezone };
+    } catch {
+      // ical.js could not read the VTIMEZONE's rules: the name alone, if it says something.
+      if (named) return { iana: named };
+      this.unknown.add(tzid);
+      return { unknown: true };
     }
   }
 
@@ -92,17 +172,31 @@ export class FeedZones {
   zoned(time: Time, tzid: string | undefined): Zoned {
     if (time.isDate) return { local: day(time), timezone: undefined };
     if (time.zone === ICAL.Timezone.utcTimezone) return { local: wall(time), timezone: 'UTC' };
-    if (tzid === undefined) return { local: wall(time), timezone: undefined };
-    const iana = ianaZone(tzid);
-    if (iana) return { local: wall(time), timezone: iana };
-    const zone = this.zones.get(tzid);
-    if (!zone) {
-      this.unknown.add(tzid);
+    const zone = tzid ?? this.calendarTzid;
+    if (zone === undefined) {
+      this.floating = true;
       return { local: wall(time), timezone: undefined };
     }
+    const reading = this.reading(zone, time);
+    if ('iana' in reading) return { local: wall(time), timezone: reading.iana };
+    if ('unknown' in reading) return { local: wall(time), timezone: undefined };
     const utc = time.clone();
-    utc.adjust(0, 0, 0, -zone.utcOffset(time));
-    return { local: wall(utc), timezone: 'UTC' };
+    utc.adjust(0, 0, 0, -reading.vtimezone.utcOffset(time));
+    return { local: wall(utc), timezone: 'UTC', feedZone: zone };
+  }
+
+  /** What the reading of the feed repaired or guessed, and the zones it could not read, as warnings. */
+  warnings(): string[] {
+    const warnings = this.notes.warnings();
+    if (this.floating)
+      warnings.push(
+        "Times without a time zone, in a calendar that names none (X-WR-TIMEZONE), were read in the site's time zone.",
+      );
+    for (const tzid of this.unknown)
+      warnings.push(
+        `Time zone "${excerpt(tzid, 100)}" is neither an IANA name nor defined in the file: its times were read in the site's time zone.`,
+      );
+    return warnings;
   }
 }
 
@@ -112,8 +206,8 @@ export const tzidOf = (prop: Property | null): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
-/** A time of the feed as a wall time in `timezone` (the series' zone), whatever zone it was written in. */
-function wallIn(zones: FeedZones, time: Time, tzid: string | undefined, timezone: string | undefined): string {
+/** A time of the feed as a wall time in `timezone` (the series' zone, an event's start's), whatever zone it was written in. */
+export function wallIn(zones: FeedZones, time: Time, tzid: string | undefined, timezone: string | undefined): string {
   const zoned = zones.zoned(time, tzid);
   if (time.isDate || zoned.timezone === timezone || zoned.timezone === undefined || timezone === undefined)
     return zoned.local;
