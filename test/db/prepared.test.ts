@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { prepared } from '../../src/db/prepared.js';
+import { sql } from 'kysely';
+import { prepared, statementName } from '../../src/db/prepared.js';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
 
 /** Settings rows are the simplest table to play with: key → value. */
@@ -52,6 +53,37 @@ for (const backend of backends()) {
         assert.equal((await frozen(t.storage.db, {})).length, 1);
         outside = 'prep_b';
         await assert.rejects(frozen(t.storage.db, {}), /differs from its fresh build/);
+      },
+    );
+
+    it(
+      'should run as a named statement on PostgreSQL, and unnamed once its table changed columns',
+      { skip: backend !== 'postgres' },
+      async () => {
+        const whole = prepared((db, args: { key: string }) =>
+          db.selectFrom('settings').selectAll().where('key', '=', args.key),
+        );
+        const text = t.storage.db.selectFrom('settings').selectAll().where('key', '=', 'x').compile().sql;
+        // One connection throughout: named statements are a connection's own.
+        await t.storage.db.connection().execute(async (conn) => {
+          assert.deepEqual(await whole(conn, { key: 'prep_b' }), [{ key: 'prep_b', value: 'value b' }]);
+          const { rows } = await sql<{
+            name: string;
+          }>`select name from pg_prepared_statements where statement = ${text}`.execute(conn);
+          assert.deepEqual(
+            rows.map((r) => r.name),
+            [statementName(text)],
+          );
+          // Another instance's migration: the statement's `*` no longer has the table's columns.
+          await sql`alter table settings add column prep_extra text default 'x'`.execute(conn);
+          try {
+            const [row] = await whole(conn, { key: 'prep_b' });
+            assert.equal((row as Record<string, unknown>)['prep_extra'], 'x');
+            assert.equal((await whole(conn, { key: 'prep_c' })).length, 1);
+          } finally {
+            await sql`alter table settings drop column prep_extra`.execute(conn);
+          }
+        });
       },
     );
   });
