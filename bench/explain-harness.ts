@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { connect, migrate } from '../src/db/connect.js';
@@ -49,4 +50,41 @@ export async function explainHarness(options: { dataDir?: string; databaseUrl?: 
   await app.ready();
   capturing = true;
   return { db, app, postgres: dialectOf(db) === 'postgres', captured };
+}
+
+/**
+ * Asks `url` once and prints its status and time, then every statement it ran (but the settings
+ * and data-version reads every request makes) with its time and plan: `EXPLAIN QUERY PLAN` on
+ * SQLite, `EXPLAIN (ANALYZE)` on PostgreSQL.
+ */
+export async function explainRequest(
+  harness: { db: Db; app: FastifyInstance; postgres: boolean; captured: Captured[] },
+  name: string,
+  url: string,
+): Promise<void> {
+  const { db, app, postgres, captured } = harness;
+  captured.length = 0;
+  const started = performance.now();
+  const res = await app.inject({ url });
+  const ms = performance.now() - started;
+  const statements = captured
+    .splice(0)
+    .filter((q) => /^\s*(select|with)\b/i.test(q.sql) && !/from "settings"|data_version/.test(q.sql));
+  console.log(`\n## ${name}: ${res.statusCode}, ${ms.toFixed(1)} ms (${url})`);
+  for (const q of statements) {
+    let placeholder = 0;
+    const text = q.sql
+      .replace(/\$(\d+)/g, (_, n: string) => literal(q.parameters[Number(n) - 1]))
+      .replace(/\?/g, () => literal(q.parameters[placeholder++]));
+    const plan = await sql
+      .raw(postgres ? `explain (analyze, costs off) ${text}` : `explain query plan ${text}`)
+      .execute(db);
+    console.log(`- ${q.ms.toFixed(2)} ms: ${text.replace(/\s+/g, ' ').slice(0, 160)}`);
+    for (const line of plan.rows as Record<string, unknown>[])
+      console.log(`    ${String(line['QUERY PLAN'] ?? line['detail'])}`);
+  }
+}
+
+function literal(value: unknown): string {
+  return typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
 }

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import { parseArgs } from 'node:util';
-import { explainHarness } from './explain-harness.js';
+import { explainHarness, explainRequest } from './explain-harness.js';
 
 /**
  * The plans of the queries each kind of uncached list (issue 14, bench scenario 7) runs, on an
@@ -75,28 +74,6 @@ for (const [name, query] of [...kinds, ['single event', ''] as [string, string]]
   // Over another window, so that its total is not the one the count cache then holds.
   const search = /search=[^&]+/.exec(query)?.[0];
   if (search) await app.inject({ url: `/cal/events/v1/events?${search}` });
-  captured.length = 0;
-  const started = performance.now();
-  const res = await app.inject({ url });
-  const ms = performance.now() - started;
-  const statements = captured
-    .splice(0)
-    .filter((q) => /^\s*(select|with)\b/i.test(q.sql) && !/from "settings"|data_version/.test(q.sql));
-  console.log(`\n## ${name}: ${res.statusCode}, ${ms.toFixed(1)} ms (${url})`);
-  for (const q of statements) {
-    let placeholder = 0;
-    const text = q.sql
-      .replace(/\$(\d+)/g, (_, n: string) => literal(q.parameters[Number(n) - 1]))
-      .replace(/\?/g, () => literal(q.parameters[placeholder++]));
-    const plan = await sql
-      .raw(postgres ? `explain (analyze, costs off) ${text}` : `explain query plan ${text}`)
-      .execute(db);
-    console.log(`- ${q.ms.toFixed(2)} ms: ${text.replace(/\s+/g, ' ').slice(0, 160)}`);
-    for (const line of plan.rows as Record<string, unknown>[])
-      console.log(`    ${String(line['QUERY PLAN'] ?? line['detail'])}`);
-  }
-}
-function literal(value: unknown): string {
-  return typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
+  await explainRequest({ db, app, postgres, captured }, name, url);
 }
 await app.close();
