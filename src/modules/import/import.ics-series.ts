@@ -3,20 +3,61 @@ import { OVERRIDE_PREFIX } from './import.types.js';
 import { excerpt } from '../../lib/redact.js';
 import { Problems } from '../../http/problems.js';
 import { zoneOrUtc } from '../../lib/dates.js';
-import { checkRecurrence, type RecurrencePolicy } from '../recurrence/recurrence.input.js';
-import type { Recurrence } from '../recurrence/recurrence.rule.js';
-import { compact, occurrenceWall, tzidOf, type Component, type FeedZones, type Time } from './import.ics-zones.js';
+import { checkRecurrence, type CheckedRecurrence, type RecurrencePolicy } from '../recurrence/recurrence.input.js';
+import { expand, SPAN_YEARS, withCount } from '../recurrence/recurrence.rule.js';
+import { compact, occurrenceWall, tzidOf, type Component, type Time } from './import.ics-zones.js';
 import { eventRecord, text, utcStamp } from './import.ics-event.js';
 import type { IcsReading } from './import.ics.js';
 
 /**
  * A recurring VEVENT (RRULE or RDATE) and the VEVENTs that override its occurrences (same UID, a
- * RECURRENCE-ID). A series this service can hold is one record with its `recurrence` (rule, extra
- * and excluded dates), and each override a record naming the occurrence it edits (or cancels);
- * a series it would refuse is expanded by ical.js into its occurrences up to the horizon instead.
+ * RECURRENCE-ID). Kept as one or more series of this service whenever it can hold them: the rule
+ * with its extra and excluded dates; a first occurrence excluded or edited moves the start to the
+ * first one that remains (the edited one is an event of its own); RDATEs alone are a series of one
+ * rule occurrence and its extra dates; several RRULEs are several series sharing the UID. Each
+ * override is a record naming the occurrence it edits (or cancels); one at a date no rule makes
+ * (Google's "this and following" split) an event of its own. A series it cannot hold is expanded
+ * by ical.js into its occurrences, within the bounds of ExpansionBudget, over its whole span.
  */
 
 type IcalEvent = InstanceType<typeof ICAL.Event>;
+
+/** Rule instances one series' expansion may walk, and the whole feed's expansions together. */
+const WALK_PER_SERIES = 100_000;
+const WALK_PER_FEED = 1_000_000;
+/** Wall-clock bounds of one series' expansion and of all of a feed's (ms). */
+const SERIES_MS = 2_000;
+const FEED_MS = 20_000;
+/** A rule repeating more often than hourly is not a series of events (see fineGrained). */
+const FINEST_INTERVAL_S = 3_600;
+/** Occurrences of a reshaped series compared with ical.js's own expansion before it is kept. */
+const CHECKED_OCCURRENCES = 200;
+
+/**
+ * What expanding series into occurrences may still walk in one feed. ical.js walks a rule from its
+ * start, instance by instance: a FREQ=HOURLY rule from 2000 has 230,000 instances before today.
+ * Every walk is bounded by the instances it visits (kept or not) and by time, so no rule can hold
+ * the import; a walk cut short says why.
+ */
+export class ExpansionBudget {
+  walked = 0;
+  private readonly deadline = Date.now() + FEED_MS;
+
+  /** Visits the occurrences of `event` in order until `visit` says stop (null) or a bound does (why). */
+  walk(event: IcalEvent, visit: (time: Time) => boolean): string | null {
+    const iterator = event.iterator();
+    const deadline = Math.min(this.deadline, Date.now() + SERIES_MS);
+    for (let walked = 1, next = iterator.next(); next; walked += 1, next = iterator.next()) {
+      this.walked += 1;
+      if (walked > WALK_PER_SERIES) return `its expansion stopped after ${WALK_PER_SERIES} instances`;
+      if (this.walked > WALK_PER_FEED) return `the feed's expansions stopped after ${WALK_PER_FEED} instances in all`;
+      if (walked % 256 === 0 && Date.now() > deadline)
+        return `its expansion stopped after ${SERIES_MS / 1000} s (${walked} instances)`;
+      if (!visit(next)) return null;
+    }
+    return null;
+  }
+}
 
 /** The times of every RDATE or EXDATE property (a PERIOD counts by its start). */
 function dateValues(vevent: Component, name: string): { time: Time; tzid: string | undefined }[] {
@@ -28,6 +69,21 @@ function dateValues(vevent: Component, name: string): { time: Time; tzid: string
   );
 }
 
+/**
+ * RDATE;VALUE=PERIOD as the dates the periods start on (RFC 5545 3.8.5.2: the period's start is
+ * the occurrence), which is what ical.js's expansion can read (it calls a Time's methods on them).
+ */
+export function periodsAsDates(vevent: Component): void {
+  for (const property of vevent.getAllProperties('rdate')) {
+    const values = property.getValues() as unknown[];
+    if (!values.some((v) => v instanceof ICAL.Period)) continue;
+    const starts = values.map((v) => (v instanceof ICAL.Period ? v.start : v));
+    property.removeParameter('value');
+    property.resetType(starts.every((v) => v instanceof ICAL.Time && v.isDate) ? 'date' : 'date-time');
+    property.setValues(starts as never);
+  }
+}
+
 /** An override of one occurrence of a series: its RECURRENCE-ID as the series' wall time, and whether it cancels it. */
 interface Override {
   component: Component;
@@ -36,58 +92,39 @@ interface Override {
   cancelled: boolean;
 }
 
-/**
- * The `recurrence` of a master VEVENT as this service takes it, or null (with a warning saying
- * why) when the service would refuse it (several RRULEs, an hourly rule, too many occurrences, an
- * excluded or edited first occurrence, which here is the series itself): such a series is
- * imported as its occurrences instead. Cancelled overrides are EXDATEs; the others are applied to
- * their occurrences once the series is written.
- */
-function seriesRecurrence(
-  vevent: Component,
-  overrides: Override[],
-  startLocal: string,
-  timezone: string | undefined,
-  zones: FeedZones,
-  policy: RecurrencePolicy,
-  warnings: string[],
-): Recurrence | null {
-  const rules = vevent.getAllProperties('rrule');
-  const summary = excerpt(text(vevent, 'summary'), 100);
-  if (rules.length !== 1) {
-    warnings.push(
-      `Series "${summary}" has ${rules.length === 0 ? 'only RDATEs' : 'several RRULEs'}: imported as its occurrences.`,
-    );
-    return null;
-  }
-  if (overrides.some((o) => !o.cancelled && o.wall === startLocal)) {
-    warnings.push(
-      `Series "${summary}" has its first occurrence edited on its own, which a series here cannot hold (the series is its first occurrence): imported as its occurrences.`,
-    );
-    return null;
-  }
-  const walls = (name: string) =>
-    dateValues(vevent, name).map((d) => occurrenceWall(zones, d.time, d.tzid, timezone, startLocal));
-  const cancelled = overrides.filter((o) => o.cancelled).map((o) => o.wall);
-  const candidate = {
-    rrule: String(rules[0]!.getFirstValue()),
-    rdates: walls('rdate'),
-    exdates: [...new Set([...walls('exdate'), ...cancelled])],
-  };
-  const problems = new Problems();
-  const checked = checkRecurrence(candidate, zoneOrUtc(timezone ?? 'UTC'), startLocal, policy, problems);
-  if (!checked) {
-    warnings.push(
-      `Series "${summary}" has a rule this service does not take (${excerpt(problems.reasons().join(' '))}): imported as its occurrences.`,
-    );
-    return null;
-  }
-  return checked.recurrence;
+/** The TZIDs of one VEVENT's start and end (its end's defaults to its start's). */
+interface Tzids {
+  start: string | undefined;
+  end: string | undefined;
 }
 
-/** The overrides of series `uid` (VEVENTs with its UID and a RECURRENCE-ID), each at its occurrence's wall time. */
+/** The series being read: its VEVENT and how its times are written. */
+interface SeriesContext {
+  reading: IcsReading;
+  vevent: Component;
+  event: IcalEvent;
+  uid: string;
+  tzids: Tzids;
+  timezone: string | undefined;
+  startLocal: string;
+  overrides: Override[];
+  policy: RecurrencePolicy;
+  label: string;
+}
+
+/** One series of this service planned from the VEVENT: its start and its checked recurrence. */
+interface PlannedSeries {
+  sourceId: string;
+  startLocal: string;
+  checked: CheckedRecurrence;
+}
+
+/** A series this service will hold, or why not (then it is expanded into its occurrences). */
+type Plan = { series: PlannedSeries[]; standalone: Override[] } | { refused: string };
+
+/** The overrides of the series (VEVENTs with its UID and a RECURRENCE-ID), each at its occurrence's wall time. */
 function overridesOf(reading: IcsReading, uid: string, timezone: string | undefined, startLocal: string): Override[] {
-  return (reading.overrides.get(uid) ?? []).flatMap((component): Override[] => {
+  return reading.overridesOf(uid).flatMap((component): Override[] => {
     const recurrenceId = component.getFirstPropertyValue('recurrence-id');
     if (!(recurrenceId instanceof ICAL.Time)) return [];
     const wall = occurrenceWall(
@@ -101,48 +138,231 @@ function overridesOf(reading: IcsReading, uid: string, timezone: string | undefi
   });
 }
 
-/** The TZIDs of one VEVENT's start and end (its end's defaults to its start's). */
-interface Tzids {
-  start: string | undefined;
-  end: string | undefined;
+/** The interval in seconds of a SECONDLY or MINUTELY rule, else null. */
+function fineGrained(rule: string): number | null {
+  const freq = /(?:^|;)FREQ=(SECONDLY|MINUTELY)(?:;|$)/i.exec(rule)?.[1]?.toUpperCase();
+  if (!freq) return null;
+  const interval = Number(/(?:^|;)INTERVAL=(\d{1,9})(?:;|$)/i.exec(rule)?.[1] ?? 1) || 1;
+  return freq === 'SECONDLY' ? interval : interval * 60;
 }
 
 /**
- * A master VEVENT with a rule or extra dates. A series this service can hold is imported as one
- * (its rule, extra and excluded dates), then each override as an edit of the occurrence it
- * names: an exception of the series, as a client's. Otherwise its occurrences, each an event.
+ * A master VEVENT with a rule or extra dates. Kept as series of this service when it can hold
+ * them, then each override as an edit of the occurrence it names; otherwise its occurrences, each
+ * an event. A rule repeating more often than hourly (every second, every 15 minutes) is imported
+ * as its first occurrence alone, with a warning: thousands of one-second events are no calendar.
  */
 export function readSeries(reading: IcsReading, vevent: Component, event: IcalEvent, uid: string, tzids: Tzids): void {
   const { zones, options, now } = reading;
-  const series = eventRecord(reading, vevent, uid, event.startDate, event.endDate, tzids.start, tzids.end);
+  periodsAsDates(vevent);
   const { local, timezone } = zones.zoned(event.startDate, tzids.start);
   const startLocal = event.startDate.isDate ? `${local} 00:00:00` : local;
-  const overrides = overridesOf(reading, uid, timezone, startLocal);
-  const policy = {
-    max: options.recurrence?.max ?? 1000,
-    horizonDays: options.recurrence?.horizonDays ?? 730,
-    now: () => now,
+  const rules = vevent.getAllProperties('rrule').map((p) => String(p.getFirstValue()));
+  const label = `Series "${excerpt(text(vevent, 'summary'), 100)}" (${excerpt(uid, 100)})`;
+  const fine = rules.map(fineGrained).find((s) => s !== null && s < FINEST_INTERVAL_S);
+  if (fine !== undefined && fine !== null) {
+    reading.warnings.push(
+      `${label} repeats every ${fine < 60 ? `${fine} s` : `${fine / 60} min`}, more often than hourly: imported as its first occurrence only.`,
+    );
+    reading.add(eventRecord(reading, vevent, uid, event.startDate, event.endDate, tzids.start, tzids.end));
+    return;
+  }
+  const context: SeriesContext = {
+    reading,
+    vevent,
+    event,
+    uid,
+    tzids,
+    timezone,
+    startLocal,
+    overrides: overridesOf(reading, uid, timezone, startLocal),
+    policy: {
+      max: options.recurrence?.max ?? 1000,
+      horizonDays: options.recurrence?.horizonDays ?? 730,
+      now: () => now,
+    },
+    label,
   };
-  if ('reason' in series) {
-    reading.add(series);
+  const plan = planSeries(context, rules);
+  if ('refused' in plan) {
+    reading.warnings.push(`${label} ${plan.refused}: imported as its occurrences.`);
+    readOccurrences(context);
     return;
   }
-  const recurrence = seriesRecurrence(vevent, overrides, startLocal, timezone, zones, policy, reading.warnings);
-  if (recurrence) {
-    series.payload['recurrence'] = recurrence;
-    reading.add(series);
-    for (const override of overrides) readOverride(reading, uid, override, tzids);
-    return;
+  const byStart = new Map(plan.series.map((s) => [s.sourceId, s]));
+  for (const series of plan.series) {
+    const { start, end } = timesAt(context, series.startLocal);
+    const record = eventRecord(reading, vevent, series.sourceId, start, end, tzids.start, tzids.end);
+    if (!('reason' in record)) record.payload['recurrence'] = series.checked.recurrence;
+    reading.add(record);
   }
-  readOccurrences(reading, vevent, event, uid, tzids, { overrides, timezone, startLocal });
+  for (const override of context.overrides) {
+    if (plan.standalone.includes(override)) {
+      if (!override.cancelled) readStandalone(context, override);
+      continue;
+    }
+    const owner = plan.series.find((s) => generates(s, override.wall)) ?? byStart.get(uid)!;
+    readOverride(reading, owner.sourceId, override, tzids);
+  }
+}
+
+/** Whether a planned series has an occurrence at `wall` (walked by the service's own expansion, bounded). */
+function generates(series: PlannedSeries, wall: string): boolean {
+  if (wall < series.startLocal) return false;
+  const { checked } = series;
+  const { starts } = expand(
+    checked.rule,
+    { ...checked.recurrence, exdates: [] },
+    series.startLocal,
+    wall,
+    WALK_PER_SERIES,
+  );
+  return starts.includes(wall);
+}
+
+/** The start and end of an occurrence of the series at `wall` (its wall time in the series' zone). */
+function timesAt(context: SeriesContext, wall: string): { start: Time; end: Time } {
+  const { event, startLocal } = context;
+  if (wall === startLocal) return { start: event.startDate, end: event.endDate };
+  const [date, clock] = wall.split(' ') as [string, string];
+  const start = ICAL.Time.fromData({
+    year: Number(date.slice(0, 4)),
+    month: Number(date.slice(5, 7)),
+    day: Number(date.slice(8, 10)),
+    hour: Number(clock.slice(0, 2)),
+    minute: Number(clock.slice(3, 5)),
+    second: Number(clock.slice(6, 8)),
+    isDate: event.startDate.isDate,
+  });
+  // A wall time in UTC (the series' zone was read through the feed's VTIMEZONE) stays UTC.
+  if (context.timezone === 'UTC') start.zone = ICAL.Timezone.utcTimezone;
+  const end = start.clone();
+  end.addDuration(event.duration);
+  return { start, end };
+}
+
+/**
+ * The series of this service the VEVENT becomes, or why it cannot be one. The first occurrence
+ * excluded (Google writes an EXDATE when the first meeting is deleted) or edited moves the start
+ * to the first that remains; RDATEs alone hang on a rule of one occurrence; each further RRULE is
+ * a series of its own from its first instance. Any such reshaping is kept only if its occurrences
+ * are those ical.js makes of the original (the first CHECKED_OCCURRENCES of them).
+ */
+function planSeries(context: SeriesContext, rules: string[]): Plan {
+  const { reading, vevent, startLocal, timezone, overrides, uid } = context;
+  const walls = (name: string) =>
+    dateValues(vevent, name).map((d) => occurrenceWall(reading.zones, d.time, d.tzid, timezone, startLocal));
+  const rdates = walls('rdate');
+  const cancelled = new Set(overrides.filter((o) => o.cancelled).map((o) => o.wall));
+  const exdates = [...new Set([...walls('exdate'), ...cancelled])];
+  const editedFirst = overrides.find((o) => !o.cancelled && o.wall === startLocal);
+  const gone = new Set([...exdates, ...(editedFirst ? [startLocal] : [])]);
+  const reshaped = rules.length !== 1 || gone.has(startLocal);
+  const zone = zoneOrUtc(timezone ?? 'UTC');
+
+  // The first occurrence that remains, where the (first) series starts.
+  let start = startLocal;
+  if (gone.has(startLocal)) {
+    let found: string | null = null;
+    const stopped = reading.budget.walk(context.event, (time) => {
+      const wall = occurrenceWall(reading.zones, time, context.tzids.start, timezone, startLocal);
+      if (wall <= startLocal || gone.has(wall)) return true;
+      found = wall;
+      return false;
+    });
+    if (found === null) return { refused: stopped ?? 'has no occurrence left' };
+    start = found;
+    if (rdates.includes(start)) return { refused: 'has its first remaining occurrence on an RDATE' };
+  }
+  const check = (rrule: string, from: string, extra: string[], excluded: string[]): CheckedRecurrence | string => {
+    const problems = new Problems();
+    const candidate = { rrule, rdates: extra, exdates: excluded.filter((d) => d > from) };
+    const checked = checkRecurrence(candidate, zone, from, context.policy, problems);
+    return checked ?? `has a rule this service does not take (${excerpt(problems.reasons().join(' '))})`;
+  };
+  // A COUNT rule starting later has as many fewer occurrences as it had before its new start.
+  const countless = (rrule: string, skipped: number): string => {
+    const count = /(?:^|;)COUNT=(\d{1,9})(?:;|$)/i.exec(rrule)?.[1];
+    return count === undefined || skipped === 0 ? rrule : withCount(rrule, Math.max(1, Number(count) - skipped));
+  };
+  const before = (rrule: string, from: string, until: string, instancesOnly: boolean): number | string => {
+    const own = check(rrule, from, [], []);
+    if (typeof own === 'string') return own;
+    const walked = expand(own.rule, own.recurrence, from, until, WALK_PER_SERIES);
+    return (instancesOnly ? walked.ruleInstances : walked.starts).filter((d) => d < until).length;
+  };
+
+  const planned: PlannedSeries[] = [];
+  // RDATEs alone: DTSTART and each extra date, on a rule of one occurrence.
+  const firstRule = rules[0] ?? 'FREQ=DAILY;COUNT=1';
+  if (rules.length === 0 && start !== startLocal) return { refused: 'has only RDATEs and its first is excluded' };
+  const skippedFirst = start === startLocal ? 0 : before(firstRule, startLocal, start, false);
+  if (typeof skippedFirst === 'string') return { refused: skippedFirst };
+  const first = check(
+    countless(firstRule, skippedFirst),
+    start,
+    rdates.filter((d) => d > start),
+    exdates,
+  );
+  if (typeof first === 'string') return { refused: first };
+  planned.push({ sourceId: uid, startLocal: start, checked: first });
+  for (const [index, rrule] of rules.slice(1).entries()) {
+    const own = check(rrule, startLocal, [], []);
+    if (typeof own === 'string') return { refused: own };
+    // Its first instance after the series' start (DTSTART itself is the first series').
+    const instances = expand(own.rule, own.recurrence, startLocal, '9999-12-31 23:59:59', 50).ruleInstances;
+    const next = instances.find((d) => d > startLocal && !gone.has(d));
+    if (next === undefined) continue;
+    const skipped = before(rrule, startLocal, next, true);
+    if (typeof skipped === 'string') return { refused: skipped };
+    const more = check(countless(rrule, skipped), next, [], exdates);
+    if (typeof more === 'string') return { refused: more };
+    planned.push({ sourceId: `${uid}#rrule${index + 2}`, startLocal: next, checked: more });
+  }
+  if (reshaped) {
+    const mismatch = compareWithIcal(context, planned, gone);
+    if (mismatch) return { refused: mismatch };
+  }
+  // Overrides at a date no series makes (a "this and following" split): events of their own.
+  const standalone = overrides.filter(
+    (o) => o === editedFirst || (!o.cancelled && !planned.some((s) => generates(s, o.wall))),
+  );
+  return { series: planned, standalone };
+}
+
+/**
+ * Null when the planned series make the occurrences ical.js makes of the VEVENT (DTSTART always
+ * the first, RFC 5545 3.8.5.3), as far as the first CHECKED_OCCURRENCES of them; else why not.
+ */
+function compareWithIcal(context: SeriesContext, planned: PlannedSeries[], gone: Set<string>): string | null {
+  const { reading, event, startLocal, timezone } = context;
+  const span = `${String(Number(startLocal.slice(0, 4)) + SPAN_YEARS - 1).padStart(4, '0')}${startLocal.slice(4)}`;
+  const expected = new Set<string>(gone.has(startLocal) ? [] : [startLocal]);
+  let through = span;
+  const stopped = reading.budget.walk(event, (time) => {
+    const wall = occurrenceWall(reading.zones, time, context.tzids.start, timezone, startLocal);
+    if (wall > span) return false;
+    if (!gone.has(wall)) expected.add(wall);
+    if (expected.size < CHECKED_OCCURRENCES) return true;
+    through = wall;
+    return false;
+  });
+  if (stopped) return stopped;
+  const made = new Set(
+    planned.flatMap((s) => expand(s.checked.rule, s.checked.recurrence, s.startLocal, through, WALK_PER_SERIES).starts),
+  );
+  const want = [...expected].filter((w) => w <= through).sort();
+  const have = [...made].sort();
+  const differ = want.length !== have.length || want.some((w, i) => w !== have[i]);
+  return differ ? 'cannot be held as series of this service with the same occurrences' : null;
 }
 
 /** An override of an occurrence of a series imported as one: the edit of that occurrence, or its cancellation. */
-function readOverride(reading: IcsReading, uid: string, override: Override, tzids: Tzids): void {
-  const sourceId = `${OVERRIDE_PREFIX}${uid}@${compact(override.recurrenceId)}`;
-  const occurrence = { series: uid, recurrenceId: override.wall, cancelled: override.cancelled };
+function readOverride(reading: IcsReading, seriesId: string, override: Override, tzids: Tzids): void {
+  const sourceId = `${OVERRIDE_PREFIX}${seriesId}@${compact(override.recurrenceId)}`;
+  const occurrence = { series: seriesId, recurrenceId: override.wall, cancelled: override.cancelled };
   if (override.cancelled) {
-    reading.events.push({
+    reading.add({
       kind: 'event',
       sourceId,
       lang: reading.lang,
@@ -162,39 +382,74 @@ function readOverride(reading: IcsReading, uid: string, override: Override, tzid
     tzidOf(override.component.getFirstProperty('dtstart')) ?? tzids.start,
     tzidOf(override.component.getFirstProperty('dtend')) ?? tzids.end,
   );
-  reading.add('reason' in record ? record : { ...record, occurrence });
+  reading.add('reason' in record ? { ...record, line: reading.lineOf(override.component) } : { ...record, occurrence });
+}
+
+/** An override no series here makes (or of the first occurrence): an event of its own, named by its occurrence. */
+function readStandalone(context: SeriesContext, override: Override): void {
+  const { reading, uid, tzids } = context;
+  const moved = new ICAL.Event(override.component);
+  const record = eventRecord(
+    reading,
+    override.component,
+    `${uid}@${compact(override.recurrenceId)}`,
+    moved.startDate,
+    moved.endDate,
+    tzidOf(override.component.getFirstProperty('dtstart')) ?? tzids.start,
+    tzidOf(override.component.getFirstProperty('dtend')) ?? tzids.end,
+  );
+  reading.add('reason' in record ? { ...record, line: reading.lineOf(override.component) } : record);
 }
 
 /**
- * A series this service would refuse, as its occurrences from now to the horizon (at most
- * `maxOccurrences`), each override in place of the occurrence it names.
+ * A series this service cannot hold, as its occurrences over its whole span: from its start (or
+ * `since`) to its end or the horizon, whichever is first, the latest `maxOccurrences` of them if
+ * there are more, each override in place of the occurrence it names and one naming no occurrence
+ * as an event of its own. The walk is bounded (ExpansionBudget): one cut short says so.
  */
-function readOccurrences(
-  reading: IcsReading,
-  vevent: Component,
-  event: IcalEvent,
-  uid: string,
-  tzids: Tzids,
-  series: { overrides: Override[]; timezone: string | undefined; startLocal: string },
-): void {
-  const { zones, now, horizonDays, maxOccurrences } = reading;
+function readOccurrences(context: SeriesContext): void {
+  const { reading, vevent, event, uid, tzids, timezone, startLocal, overrides, label } = context;
+  const { zones, now, horizonDays, maxOccurrences, options } = reading;
   const horizon = ICAL.Time.fromJSDate(new Date(now.getTime() + horizonDays * 86_400_000), true);
-  const from = ICAL.Time.fromJSDate(now, true);
+  const since = options.since ? `${options.since} 00:00:00` : null;
   // Each override replaces the instance whose wall time in the series' zone its RECURRENCE-ID
   // names: ical.js knows only the zones a feed defines, so it would miss one written in UTC.
-  const byWall = new Map(series.overrides.map((o) => [o.wall, o.component]));
-  const iterator = event.iterator();
+  const byWall = new Map(overrides.map((o) => [o.wall, o]));
+  const used = new Set<Override>();
+  const kept: { time: Time; wall: string }[] = [];
+  let earlier = 0;
+  const keep = (time: Time, wall: string) => {
+    if (since !== null && wall < since) return;
+    kept.push({ time, wall });
+    // Only the latest maxOccurrences are kept; the array is trimmed now and then, not per push.
+    if (kept.length >= 2 * maxOccurrences) earlier += kept.splice(0, kept.length - maxOccurrences).length;
+  };
+  // DTSTART is the first occurrence (RFC 5545), which ical.js leaves out when it is no instance of the rule.
+  const exdates = new Set(
+    dateValues(vevent, 'exdate').map((d) => occurrenceWall(zones, d.time, d.tzid, timezone, startLocal)),
+  );
+  let first = true;
+  const stopped = reading.budget.walk(event, (next) => {
+    if (next.compare(horizon) > 0) return false;
+    const wall = occurrenceWall(zones, next, tzids.start, timezone, startLocal);
+    if (first && wall !== startLocal && !exdates.has(startLocal)) keep(event.startDate, startLocal);
+    first = false;
+    keep(next, wall);
+    return true;
+  });
+  if (first && !exdates.has(startLocal)) keep(event.startDate, startLocal);
+  if (kept.length > maxOccurrences) earlier += kept.splice(0, kept.length - maxOccurrences).length;
   let count = 0;
-  for (let next = iterator.next(); next && count < maxOccurrences; next = iterator.next()) {
-    if (next.compare(horizon) > 0) break;
-    const override = byWall.get(occurrenceWall(zones, next, tzids.start, series.timezone, series.startLocal));
-    const component = override ?? vevent;
-    const { startDate, endDate } = override ? new ICAL.Event(override) : event.getOccurrenceDetails(next);
-    if (endDate.compare(from) < 0) continue;
+  for (const { time, wall } of kept) {
+    const override = byWall.get(wall);
+    if (override) used.add(override);
+    if (override?.cancelled) continue;
+    const component = override?.component ?? vevent;
+    const { startDate, endDate } = override ? new ICAL.Event(component) : event.getOccurrenceDetails(time);
     const record = eventRecord(
       reading,
       component,
-      `${uid}@${compact(next)}`,
+      `${uid}@${compact(time)}`,
       startDate,
       endDate,
       tzidOf(component.getFirstProperty('dtstart')) ?? tzids.start,
@@ -203,7 +458,14 @@ function readOccurrences(
     reading.add(record);
     if (!('reason' in record)) count += 1;
   }
+  for (const override of overrides)
+    if (!used.has(override) && !override.cancelled && (since === null || override.wall >= since))
+      readStandalone(context, override);
+  const cut = [
+    ...(stopped ? [`${stopped}: later ones were not imported`] : []),
+    ...(earlier > 0 ? [`the ${earlier} earlier ones were not imported (at most ${maxOccurrences})`] : []),
+  ];
   reading.warnings.push(
-    `Series "${excerpt(text(vevent, 'summary'), 100)}" (${excerpt(uid, 100)}) imported as its ${count} occurrences in the next ${horizonDays} days.`,
+    `${label} imported as its ${count} occurrences up to ${horizonDays} days from now${since ? ` since ${options.since}` : ''}${cut.length ? `; ${cut.join('; ')}` : ''}.`,
   );
 }

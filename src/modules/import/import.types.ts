@@ -65,6 +65,8 @@ export interface Skipped {
   sourceId: string;
   lang: string;
   reason: string;
+  /** The line of the source it starts on (an iCalendar VEVENT's BEGIN line), when known. */
+  line?: number;
 }
 
 /** Per kind, records done and the total known so far (stored as JSON with an import started through the admin route). */

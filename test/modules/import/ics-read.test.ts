@@ -120,7 +120,14 @@ describe('iCalendar import reader', () => {
     const standups = events(r).filter((e) => e.sourceId.startsWith('weekly-standup@example.org@'));
     assert.deepEqual(
       standups.map((e) => e.payload['start_date']),
-      ['2027-03-02 09:00:00', '2027-03-02 10:00:00', '2027-03-02 11:00:00', '2027-04-01 14:00:00'],
+      [
+        '2027-03-02 09:00:00',
+        '2027-03-02 10:00:00',
+        '2027-03-02 11:00:00',
+        '2027-04-01 14:00:00',
+        '2027-03-23 11:00:00',
+      ],
+      'the override of the 23rd, an occurrence the rule does not make, as an event of its own',
     );
     assert.ok(standups.every((e) => e.payload['recurrence'] === undefined && e.occurrence === undefined));
     assert.ok(!events(r).some((e) => e.sourceId.startsWith('override:')));
@@ -146,7 +153,7 @@ describe('iCalendar import reader', () => {
     );
     assert.match(
       capped.warnings.join('\n'),
-      /Series "Weekly standup" has a rule this service does not take \(.*at most 4/,
+      /Series "Weekly standup" \(weekly-standup@example.org\) has a rule this service does not take \(.*at most 4/,
     );
     assert.match(
       capped.warnings.join('\n'),
@@ -154,18 +161,16 @@ describe('iCalendar import reader', () => {
     );
   });
 
-  it('expands a series whose first occurrence is edited on its own (here the series is that occurrence), and says why', () => {
+  it('keeps a series whose first occurrence is edited on its own: the series from the next one, the edited one an event of its own', () => {
     const first = fixture('series.ics').replace(
       'RECURRENCE-ID;TZID=America/New_York:20270323T090000',
       'RECURRENCE-ID;TZID=America/New_York:20270302T090000',
     );
     const r = readIcs(first, { lang: 'en', now: NOW });
-    assert.equal(
-      r.records.find((e) => e.sourceId === 'weekly-standup@example.org'),
-      undefined,
-    );
+    const series = byId(r, 'weekly-standup@example.org');
+    assert.equal(series.payload['start_date'], '2027-03-09 09:00:00');
+    assert.equal((series.payload['recurrence'] as { rrule: string }).rrule, 'FREQ=WEEKLY;BYDAY=TU;COUNT=5');
     assert.equal(byId(r, 'weekly-standup@example.org@20270302T090000').payload['start_date'], '2027-03-23 11:00:00');
-    assert.match(r.warnings.join('\n'), /first occurrence edited on its own/);
   });
 
   it('reads a Google Calendar export: name, escaped text as HTML, organizers de-duplicated by address', () => {
