@@ -60,3 +60,16 @@ export async function lockRow(trx: Kysely<any>, table: string, id: number): Prom
   if (dialectOf(trx) === 'postgres')
     await sql`select id from ${sql.table(table)} where id = ${id} for update`.execute(trx);
 }
+
+/**
+ * The rows of `rows` as one JSON array of objects with `columns` (a subquery's value): the one
+ * place where the two databases spell it differently. Both write integers, text and floats so
+ * that JSON.parse gives back what the driver would (SQLite writes floats with 17 digits).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function jsonRows(db: Kysely<any>, columns: readonly string[], rows: Expression<unknown>): RawBuilder<unknown> {
+  const pairs = sql.join(columns.map((column) => sql`${sql.lit(column)}, ${sql.ref(`r.${column}`)}`));
+  return dialectOf(db) === 'sqlite'
+    ? sql`(select json_group_array(json_object(${pairs})) from (${rows}) as r)`
+    : sql`(select coalesce(json_agg(json_build_object(${pairs})), '[]') from (${rows}) as r)`;
+}

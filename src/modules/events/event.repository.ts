@@ -1,4 +1,4 @@
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { type Expression, type SqlBool } from 'kysely';
 import type {
   Db,
   EventRow,
@@ -10,9 +10,9 @@ import type {
   VenueRow,
   VenueTable,
 } from '../../db/database.js';
-import { dialectOf } from '../../db/dialect.js';
+import { jsonRows } from '../../db/dialect.js';
 import { prepared } from '../../db/prepared.js';
-import { embeddedTermsQuery, type EmbeddedTermRow } from '../terms/term.embed.js';
+import { EMBEDDED_TERM_COLUMNS, embeddedTermsQuery, type EmbeddedTermRow } from '../terms/term.embed.js';
 
 /** Reads and writes of the events table and its links; the first parameter may be a transaction. */
 
@@ -125,34 +125,6 @@ const ORGANIZER_COLUMNS = columnsOf<OrganizerTable>({ ...POST, phone: true, webs
 const IMAGE_COLUMNS = columnsOf<ImageTable>({ id: true, url: true, extension: true, width: true, height: true });
 const LINK_COLUMNS = ['event_id', 'organizer_id', 'position'] as const;
 const MEMBER_COLUMNS = ['id', 'trid', 'lang', 'author', 'status'] as const;
-/** Those of embeddedTermsQuery (term.embed.ts). */
-const TERM_COLUMNS: readonly (keyof EmbeddedTermRow)[] = [
-  'event_id',
-  'id',
-  'taxonomy',
-  'lang',
-  'trid',
-  'name',
-  'slug',
-  'description',
-  'parent',
-  'count',
-  'member_id',
-  'member_lang',
-  'n',
-];
-
-/**
- * The rows of `rows` as one JSON array of objects with `columns` (a subquery's value): the one
- * place where the two databases spell it differently. Both write integers, text and floats so
- * that JSON.parse gives back what the driver would (SQLite writes floats with 17 digits).
- */
-function jsonRows(db: Db, columns: readonly string[], rows: Expression<unknown>): RawBuilder<unknown> {
-  const pairs = sql.join(columns.map((column) => sql`${sql.lit(column)}, ${sql.ref(`r.${column}`)}`));
-  return dialectOf(db) === 'sqlite'
-    ? sql`(select json_group_array(json_object(${pairs})) from (${rows}) as r)`
-    : sql`(select coalesce(json_agg(json_build_object(${pairs})), '[]') from (${rows}) as r)`;
-}
 
 /**
  * The statement of findEmbedded: the events, their organizer links and the translation groups of
@@ -204,7 +176,7 @@ function embeddedStatement(db: Db, args: { eventIds: number[]; lang: string }, w
     jsonRows(db, VENUE_COLUMNS, t.selectFrom('vg').select(VENUE_COLUMNS)).as('venues'),
     jsonRows(db, ORGANIZER_COLUMNS, t.selectFrom('og').select(ORGANIZER_COLUMNS)).as('organizers'),
     jsonRows(db, MEMBER_COLUMNS, translations).as('translations'),
-    jsonRows(db, TERM_COLUMNS, embeddedTermsQuery(db, args.eventIds, args.lang)).as('terms'),
+    jsonRows(db, EMBEDDED_TERM_COLUMNS, embeddedTermsQuery(db, args.eventIds, args.lang)).as('terms'),
     jsonRows(db, IMAGE_COLUMNS, t.selectFrom('images').select(IMAGE_COLUMNS).where('id', 'in', imageIds)).as('images'),
   ];
   return withRows

@@ -65,6 +65,23 @@ export interface EmbeddedTermRow {
   n: number;
 }
 
+/** The columns of EmbeddedTermRow, for a statement that reads the rows as JSON (event.repository.ts). */
+export const EMBEDDED_TERM_COLUMNS: readonly (keyof EmbeddedTermRow)[] = [
+  'event_id',
+  'id',
+  'taxonomy',
+  'lang',
+  'trid',
+  'name',
+  'slug',
+  'description',
+  'parent',
+  'count',
+  'member_id',
+  'member_lang',
+  'n',
+];
+
 /** Which of `ids` are terms of the taxonomy. */
 export async function findTermIds(db: Db, taxonomy: Taxonomy, ids: number[]): Promise<number[]> {
   const rows = await db

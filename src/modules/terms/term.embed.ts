@@ -8,7 +8,12 @@ import { insertTerm } from './term.service.js';
 import { lockNames } from './term.repository.js';
 import { addToCounts, findNamed, findTermIds, type EmbeddedTermRow } from './term-event.repository.js';
 
-export { embeddedTermsQuery, recountTerms, type EmbeddedTermRow } from './term-event.repository.js';
+export {
+  EMBEDDED_TERM_COLUMNS,
+  embeddedTermsQuery,
+  recountTerms,
+  type EmbeddedTermRow,
+} from './term-event.repository.js';
 
 /**
  * What the events module needs from terms: the terms embedded in events, the `categories`/`tags`
