@@ -162,6 +162,9 @@ const key = (name: string) =>
     .replace(/[^a-z0-9+-]+/g, ' ')
     .trim();
 
+/** The IANA zones of the Windows zones, in the table's order (by offset): the zones people mostly mean. */
+export const WINDOWS_IANA_ZONES: readonly string[] = [...new Set(WINDOWS_ZONES.map(([, iana]) => iana))];
+
 const BY_ID = new Map(WINDOWS_ZONES.map(([id, iana]) => [key(id), iana]));
 const BY_DISPLAY = new Map(WINDOWS_ZONES.map(([, iana, display]) => [key(display), iana]));
 /** Each place of the display names (`berlin`, `eastern time us and canada`) to its zone, when only one zone names it. */

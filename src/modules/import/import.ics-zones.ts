@@ -3,7 +3,7 @@ import { IANAZone } from 'luxon';
 import { localToUtc, utcToLocal, zoneOrUtc } from '../../lib/dates.js';
 import { excerpt } from '../../lib/redact.js';
 import { IcsNotes } from './import.ics-text.js';
-import { windowsZone } from './import.ics-windows-zones.js';
+import { WINDOWS_IANA_ZONES, windowsZone } from './import.ics-windows-zones.js';
 
 /**
  * The times of an iCalendar feed as this service stores them: a wall clock and an IANA zone.
@@ -46,23 +46,36 @@ export function ianaZone(tzid: string): string | null {
 /** Days compared when matching a VTIMEZONE with IANA zones: noon of each, over three years. */
 const MATCH_YEARS = 3;
 
-/** The IANA zones to try for a VTIMEZONE no name maps: the Windows zones' (the usual ones) first, then every other. */
+/**
+ * The IANA zones to try for a VTIMEZONE: the Windows zones' first (the zones people mostly mean,
+ * and what Outlook's "Customized Time Zone" usually is), then the fixed offsets (Etc/GMT-3 says
+ * "+03:00 all year" better than a city that happens to keep it), then every other.
+ */
 let candidates: string[] | undefined;
 function candidateZones(): string[] {
-  candidates ??= [
-    ...new Set([
-      ...['UTC', 'Europe/Berlin', 'Europe/London', 'America/New_York', 'America/Chicago', 'America/Denver'],
-      ...['America/Los_Angeles', 'Asia/Kolkata', 'Asia/Tokyo', 'Australia/Sydney'],
-      ...Intl.supportedValuesOf('timeZone').filter((z) => !z.startsWith('Etc/')),
-    ]),
-  ].filter((z) => IANAZone.isValidZone(z));
+  if (!candidates) {
+    const all = Intl.supportedValuesOf('timeZone');
+    // Etc/GMT-3 is UTC+03:00 (POSIX signs); Intl lists none of them.
+    const fixed = Array.from({ length: 27 }, (_, i) => i - 12)
+      .filter((h) => h !== 0)
+      .map((h) => `Etc/GMT${h > 0 ? '-' : '+'}${Math.abs(h)}`);
+    candidates = [...new Set([...WINDOWS_IANA_ZONES, ...fixed, ...all])].filter((z) => IANAZone.isValidZone(z));
+  }
   return candidates;
 }
 
+/** `UTC+5:17`: a fixed offset as the service names one no IANA zone has (WordPress' form). */
+function offsetZone(minutes: number): string {
+  const abs = Math.abs(minutes);
+  const rest = abs % 60;
+  return `UTC${minutes < 0 ? '-' : '+'}${Math.trunc(abs / 60)}${rest ? `:${String(rest).padStart(2, '0')}` : ''}`;
+}
+
 /**
- * The IANA zone whose offsets equal a VTIMEZONE's at noon of every day of the three years around
- * `year`, trying `hint` first (the zone its name suggests); null when none does. Noon of each
- * day finds every change of offset to the day (the hour of a change is not compared).
+ * The zone whose offsets equal a VTIMEZONE's at noon of every day of the three years around
+ * `year`: `hint` (the zone its name suggests) if it does, else the first IANA zone that does, else
+ * a fixed offset if the VTIMEZONE keeps one; null when none does. Noon of each day finds every
+ * change of offset to the day (the hour of a change is not compared).
  */
 function matchingZone(vtimezone: VTimezone, year: number, hint: string | null): string | null {
   const noons: { utc: number; offset: number }[] = [];
@@ -85,7 +98,9 @@ function matchingZone(vtimezone: VTimezone, year: number, hint: string | null): 
     return probes.every((n) => zone.offset(n.utc) === n.offset);
   };
   if (hint && agrees(hint)) return hint;
-  return candidateZones().find(agrees) ?? null;
+  const matched = candidateZones().find(agrees);
+  if (matched) return matched;
+  return noons.every((n) => n.offset === noons[0]!.offset) ? offsetZone(noons[0]!.offset) : null;
 }
 
 export interface Zoned {
@@ -150,7 +165,7 @@ export class FeedZones {
       if (matched) {
         if (matched !== named)
           this.notes.add(
-            'Time zones defined in the file with the rules of an IANA zone, read as that zone',
+            'Time zones defined in the file with the rules of a known zone, read as that zone',
             `"${excerpt(tzid, 60)}" as ${matched}`,
           );
         return { iana: matched };
