@@ -7,7 +7,8 @@ import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
 import { compact, FeedZones, tzidOf, type Component } from './import.ics-zones.js';
 import { eventRecord, text } from './import.ics-event.js';
 import { LinkedRecords } from './import.ics-linked.js';
-import { readSeries } from './import.ics-series.js';
+import { ExpansionBudget, readSeries } from './import.ics-series.js';
+import { blockText, latestRevisions, scanCalendar, type VeventBlock } from './import.ics-scan.js';
 import { IcsNotes, tolerantIcs } from './import.ics-text.js';
 
 /**
@@ -17,12 +18,14 @@ import { IcsNotes, tolerantIcs } from './import.ics-text.js';
  * nothing is converted unless the zone is one only the feed knows (then through its VTIMEZONE, to
  * UTC). A series (RRULE) is one record with its `recurrence`, and each RECURRENCE-ID override one
  * record naming the occurrence it edits (or cancels); a series this service would refuse is
- * expanded by ical.js into its occurrences for the next year instead.
+ * expanded by ical.js into its occurrences instead, within bounds.
  *
- * The calendar is parsed once, here; the reading of it is shared by the functions of
- * import.ics-zones.ts (times and zones), import.ics-event.ts (one VEVENT's fields),
- * import.ics-linked.ts (its venue, organizer and categories) and import.ics-series.ts (a series
- * and its overrides, or its occurrences).
+ * The text is cut into the calendar and its VEVENTs first (import.ics-scan.ts): the calendar is
+ * parsed once, each VEVENT on its own, in its own try (an event ical.js cannot read is a skip with
+ * its UID and line), and of several revisions of one event only the latest is read. The reading
+ * is shared by the functions of import.ics-zones.ts (times and zones), import.ics-event.ts (one
+ * VEVENT's fields), import.ics-linked.ts (its venue, organizer and categories) and
+ * import.ics-series.ts (a series and its overrides, or its occurrences).
  */
 
 export interface IcsOptions {
@@ -38,6 +41,8 @@ export interface IcsOptions {
   maxOccurrences?: number;
   /** The service's own limits on a series (CAL_RECURRENCE_MAX, CAL_RECURRENCE_HORIZON_DAYS). */
   recurrence?: Pick<RecurrencePolicy, 'max' | 'horizonDays'>;
+  /** `YYYY-MM-DD`: occurrences of an expanded series before this day are not imported. */
+  since?: string | undefined;
 }
 
 export interface IcsRead {
@@ -55,73 +60,150 @@ export interface IcsReading {
   readonly horizonDays: number;
   readonly maxOccurrences: number;
   readonly zones: FeedZones;
-  /** The overrides (VEVENTs with a RECURRENCE-ID) of each UID. */
-  readonly overrides: Map<string, Component[]>;
   readonly linked: LinkedRecords;
-  readonly events: SourceRecord[];
-  readonly skipped: Skipped[];
   readonly warnings: string[];
-  /** An event record to the events, a skip to the skipped. */
+  /** How much expanding series into occurrences may still walk in this feed. */
+  readonly budget: ExpansionBudget;
+  /** The overrides (VEVENTs with a RECURRENCE-ID) of a UID whose series is in the feed, parsed now. */
+  overridesOf(uid: string): Component[];
+  /** The line of the feed a VEVENT starts on. */
+  lineOf(component: Component): number | undefined;
+  /** An event record, or a skip, of the VEVENT being read (kept only if all of it reads). */
   add(record: SourceRecord | Skipped): void;
 }
 
-/** The VCALENDAR of a feed (its text repaired as other readers take it: import.ics-text.ts), or a SourceError saying in one line why it is not one. */
-function parseCalendar(input: string, notes: IcsNotes): Component {
+/** A feed's text as ical.js reads it, or a SourceError saying in one line why it is not a calendar. */
+function prepareText(input: string): string {
   const head = input.replace(/^\uFEFF/, '').trimStart();
   if (!/^BEGIN:VCALENDAR/i.test(head))
     throw new SourceError(`Not an iCalendar file: it starts with "${excerpt(head, 30)}".`);
+  return head;
+}
+
+/** The VCALENDAR without its VEVENTs (its properties and VTIMEZONEs), or a SourceError saying why not. */
+function parseCalendar(calendarText: string, notes: IcsNotes): Component {
   try {
-    return new ICAL.Component(ICAL.parse(tolerantIcs(head, notes)));
+    const parsed = ICAL.parse(tolerantIcs(calendarText, notes)) as unknown[];
+    // Several VCALENDARs in one file (concatenated feeds): the first one's properties, everyone's zones.
+    if (!Array.isArray(parsed[0])) return new ICAL.Component(parsed as never);
+    const [first, ...rest] = (parsed as unknown[][]).map((c) => new ICAL.Component(c as never));
+    for (const other of rest) for (const zone of other.getAllSubcomponents('vtimezone')) first!.addSubcomponent(zone);
+    return first!;
   } catch (error) {
     // ical.js quotes the offending line, which may be anything up to the whole feed.
     throw new SourceError(`The iCalendar file does not parse: ${excerpt((error as Error).message)}.`);
   }
 }
 
+/** One VEVENT parsed on its own, under the calendar (so its TZIDs find the calendar's VTIMEZONEs). */
+function parseVevent(text: string, block: VeventBlock, calendar: Component, notes: IcsNotes): Component {
+  // Repaired as other readers take it (import.ics-text.ts), each repair noted with its line.
+  const parsed = ICAL.parse(tolerantIcs(blockText(text, block), notes, block.line)) as unknown[];
+  const jcal = Array.isArray(parsed[0]) ? parsed[0] : parsed;
+  if (jcal[0] !== 'vevent') throw new Error('not one VEVENT');
+  return new ICAL.Component(jcal as never, calendar);
+}
+
+/** Why a VEVENT could not be read, in one line (ical.js may quote the whole line it failed on). */
+const failure = (error: unknown) => `unreadable: ${excerpt(error instanceof Error ? error.message : String(error))}`;
+
 /** The records of a feed, what was skipped and why, and warnings; throws SourceError when it is not a calendar. */
 export function readIcs(input: string, options: IcsOptions): IcsRead {
+  const prepared = prepareText(input);
+  const scanned = scanCalendar(prepared);
   const notes = new IcsNotes();
-  const calendar = parseCalendar(input, notes);
-  const vevents = calendar.getAllSubcomponents('vevent');
-  const overrides = new Map<string, Component[]>();
-  for (const vevent of vevents) {
-    if (vevent.hasProperty('recurrence-id') && vevent.hasProperty('uid'))
-      overrides.set(text(vevent, 'uid'), [...(overrides.get(text(vevent, 'uid')) ?? []), vevent]);
-  }
+  const calendar = parseCalendar(scanned.calendarText, notes);
+  const { kept, dropped } = latestRevisions(scanned.blocks);
+  // Which UIDs have their series here, and the overrides of each (read with it).
+  const masters = new Set(kept.filter((b) => b.uid && !b.recurrenceId).map((b) => b.uid));
+  const overrideBlocks = new Map<string, VeventBlock[]>();
+  for (const block of kept)
+    if (block.recurrenceId && masters.has(block.uid))
+      overrideBlocks.set(block.uid, [...(overrideBlocks.get(block.uid) ?? []), block]);
+
   const events: SourceRecord[] = [];
   const skipped: Skipped[] = [];
+  const lines = new WeakMap<Component, number>();
+  let batch: (SourceRecord | Skipped)[] = [];
+  const parse = (block: VeventBlock): Component => {
+    const component = parseVevent(prepared, block, calendar, notes);
+    lines.set(component, block.line);
+    return component;
+  };
+  const skip = (block: VeventBlock, reason: string): void => {
+    skipped.push({ kind: 'event', sourceId: block.uid || '?', lang: options.lang, reason, line: block.line });
+  };
+  // A skip says on which line its VEVENT starts (an override's own, else its series').
+  const withLine = (record: Skipped, line: number): Skipped => ({ ...record, line: record.line ?? line });
   const reading: IcsReading = {
     options,
     lang: options.lang,
     now: options.now ?? new Date(),
     horizonDays: options.horizonDays ?? 365,
-    maxOccurrences: options.maxOccurrences ?? 1000,
+    maxOccurrences: options.maxOccurrences ?? 5000,
     zones: new FeedZones(calendar, notes),
-    overrides,
     linked: new LinkedRecords(options.lang),
-    events,
-    skipped,
     warnings: [],
-    add: (record) => ('reason' in record ? skipped.push(record) : events.push(record)),
+    budget: new ExpansionBudget(),
+    overridesOf: (uid) =>
+      (overrideBlocks.get(uid) ?? []).flatMap((block) => {
+        try {
+          return [parse(block)];
+        } catch (error) {
+          skip(block, `override of ${excerpt(uid, 100)}: ${failure(error)}`);
+          return [];
+        }
+      }),
+    lineOf: (component) => lines.get(component),
+    add: (record) => batch.push(record),
   };
-  for (const vevent of vevents) readVevent(reading, vevents, vevent);
+  for (const block of kept) {
+    if (block.recurrenceId && masters.has(block.uid)) continue; // read with its series
+    batch = [];
+    try {
+      readVevent(reading, parse(block), masters);
+    } catch (error) {
+      // One VEVENT ical.js cannot read (a malformed value, a rule it throws on) costs that event.
+      skip(block, failure(error));
+      continue;
+    }
+    for (const record of batch) {
+      if (!('reason' in record)) events.push(record);
+      else skipped.push(withLine(record, block.line));
+    }
+  }
+  if (dropped > 0)
+    reading.warnings.push(
+      `${dropped} VEVENT(s) were earlier revisions of another with the same UID (lower SEQUENCE, or older): only the latest of each was read.`,
+    );
   reading.warnings.push(...reading.zones.warnings());
   const name = options.calendarName ?? (text(calendar, 'x-wr-calname') || text(calendar, 'name') || null);
   return {
-    records: [...reading.linked.records(), ...events],
+    records: [...reading.linked.records(), ...uniqueIds(events, reading.warnings)],
     skipped,
     warnings: reading.warnings,
     calendarName: name,
   };
 }
 
+/**
+ * The records with one of each source id (the first): two records under one id would be written
+ * over each other on every run, never unchanged.
+ */
+function uniqueIds(records: SourceRecord[], warnings: string[]): SourceRecord[] {
+  const seen = new Set<string>();
+  const unique = records.filter((r) => !seen.has(r.sourceId) && seen.add(r.sourceId));
+  if (unique.length < records.length)
+    warnings.push(`${records.length - unique.length} event(s) named an occurrence already read: read once.`);
+  return unique;
+}
+
 /** One VEVENT of the feed: an event, a series, or an override (read with its series, if the feed has it). */
-function readVevent(reading: IcsReading, vevents: Component[], vevent: Component): void {
-  const { lang } = reading;
+function readVevent(reading: IcsReading, vevent: Component, masters: Set<string>): void {
   let uid = text(vevent, 'uid');
   const start = vevent.getFirstPropertyValue('dtstart');
   if (!(start instanceof ICAL.Time)) {
-    reading.skipped.push({ kind: 'event', sourceId: uid || '?', lang, reason: 'no readable DTSTART' });
+    reading.add({ kind: 'event', sourceId: uid || '?', lang: reading.lang, reason: 'no readable DTSTART' });
     return;
   }
   if (!uid) {
@@ -133,22 +215,20 @@ function readVevent(reading: IcsReading, vevents: Component[], vevent: Component
   }
   const startTzid = tzidOf(vevent.getFirstProperty('dtstart'));
   const endTzid = tzidOf(vevent.getFirstProperty('dtend')) ?? startTzid;
-  // An override of a series is written with its occurrence; alone (no series here), as itself.
-  if (vevent.hasProperty('recurrence-id')) {
+  // An override whose series is not in the feed is imported as itself.
+  if (vevent.hasProperty('recurrence-id') && !masters.has(uid)) {
     const event = new ICAL.Event(vevent);
-    const master = vevents.some((v) => v !== vevent && text(v, 'uid') === uid && !v.hasProperty('recurrence-id'));
-    if (!master)
-      reading.add(
-        eventRecord(
-          reading,
-          vevent,
-          `${uid}@${compact(event.recurrenceId)}`,
-          event.startDate,
-          event.endDate,
-          startTzid,
-          endTzid,
-        ),
-      );
+    reading.add(
+      eventRecord(
+        reading,
+        vevent,
+        `${uid}@${compact(event.recurrenceId)}`,
+        event.startDate,
+        event.endDate,
+        startTzid,
+        endTzid,
+      ),
+    );
     return;
   }
   const event = new ICAL.Event(vevent);
