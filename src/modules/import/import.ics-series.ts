@@ -23,7 +23,7 @@ import type { IcsReading } from './import.ics.js';
 type IcalEvent = InstanceType<typeof ICAL.Event>;
 
 /** Rule instances one series' expansion may walk, and the whole feed's expansions together. */
-const WALK_PER_SERIES = 100_000;
+const WALK_PER_SERIES = 50_000;
 const WALK_PER_FEED = 1_000_000;
 /** Wall-clock bounds of one series' expansion and of all of a feed's (ms). */
 const SERIES_MS = 2_000;
@@ -43,9 +43,8 @@ export class ExpansionBudget {
   walked = 0;
   private readonly deadline = Date.now() + FEED_MS;
 
-  /** Visits the occurrences of `event` in order until `visit` says stop (null) or a bound does (why). */
-  walk(event: IcalEvent, visit: (time: Time) => boolean): string | null {
-    const iterator = event.iterator();
+  /** Visits the occurrences of a series in order until `visit` says stop (null) or a bound does (why). */
+  walk(iterator: { next(): Time | null }, visit: (time: Time) => boolean): string | null {
     const deadline = Math.min(this.deadline, Date.now() + SERIES_MS);
     for (let walked = 1, next = iterator.next(); next; walked += 1, next = iterator.next()) {
       this.walked += 1;
@@ -83,6 +82,80 @@ export function periodsAsDates(vevent: Component): void {
     property.setValues(starts as never);
   }
 }
+
+/**
+ * The occurrences of a series in order, as RFC 5545 makes them: DTSTART first, then every RRULE's
+ * instances and the RDATEs, less the EXDATEs, each once; ordered and compared by their wall time
+ * in the series' zone. (ical.js's own expansion stops at the first of several RRULEs to end.)
+ */
+class Occurrences {
+  private readonly rules: { iterator: { next(): Time | null }; head: Time | null; wall: string }[];
+  private readonly rdates: { time: Time; wall: string }[];
+  private readonly exdates: Set<string>;
+  private start: Time | null;
+  private last = '';
+
+  constructor(context: SeriesContext) {
+    const { vevent, event } = context;
+    this.start = event.startDate;
+    this.exdates = new Set(dateValues(vevent, 'exdate').map((d) => wallOf(context, d.time, d.tzid)));
+    this.rdates = dateValues(vevent, 'rdate')
+      .map((d) => ({ time: d.time, wall: wallOf(context, d.time, d.tzid) }))
+      .sort((a, b) => (a.wall < b.wall ? 1 : -1)); // latest first: popped from the end
+    this.rules = vevent.getAllProperties('rrule').map((p) => {
+      const iterator = (p.getFirstValue() as InstanceType<typeof ICAL.Recur>).iterator(event.startDate) as {
+        next(): Time | null;
+      };
+      return { iterator, head: null, wall: '' };
+    });
+    for (const rule of this.rules) this.advance(rule, context);
+    this.context = context;
+  }
+
+  private readonly context: SeriesContext;
+
+  private advance(
+    rule: { iterator: { next(): Time | null }; head: Time | null; wall: string },
+    context: SeriesContext,
+  ) {
+    // The library's iterator hands back one Time it moves on: each head is a copy.
+    rule.head = rule.iterator.next()?.clone() ?? null;
+    rule.wall = rule.head ? wallOf(context, rule.head, context.tzids.start) : '';
+  }
+
+  next(): Time | null {
+    for (;;) {
+      let time: Time | null = null;
+      let wall = '';
+      if (this.start) {
+        time = this.start;
+        wall = this.context.startLocal;
+        this.start = null;
+      } else {
+        const rule = this.rules.filter((r) => r.head).sort((a, b) => (a.wall < b.wall ? -1 : 1))[0];
+        const rdate = this.rdates[this.rdates.length - 1];
+        if (rule && (!rdate || rule.wall <= rdate.wall)) {
+          [time, wall] = [rule.head, rule.wall];
+          this.advance(rule, this.context);
+        } else if (rdate) {
+          [time, wall] = [rdate.time, rdate.wall];
+          this.rdates.pop();
+        } else return null;
+      }
+      if (wall <= this.last || this.exdates.has(wall)) {
+        // An instance met again (DTSTART, two rules, an RDATE on an instance) or excluded.
+        if (wall > this.last) this.last = wall;
+        continue;
+      }
+      this.last = wall;
+      return time;
+    }
+  }
+}
+
+/** A time of the series (an instance, an RDATE, an EXDATE) as a wall time in its zone. */
+const wallOf = (context: SeriesContext, time: Time, tzid: string | undefined): string =>
+  occurrenceWall(context.reading.zones, time, tzid, context.timezone, context.startLocal);
 
 /** An override of one occurrence of a series: its RECURRENCE-ID as the series' wall time, and whether it cancels it. */
 interface Override {
@@ -246,7 +319,7 @@ function timesAt(context: SeriesContext, wall: string): { start: Time; end: Time
  * excluded (Google writes an EXDATE when the first meeting is deleted) or edited moves the start
  * to the first that remains; RDATEs alone hang on a rule of one occurrence; each further RRULE is
  * a series of its own from its first instance. Any such reshaping is kept only if its occurrences
- * are those ical.js makes of the original (the first CHECKED_OCCURRENCES of them).
+ * are those the original makes (the first CHECKED_OCCURRENCES of them, walked by ical.js's rules).
  */
 function planSeries(context: SeriesContext, rules: string[]): Plan {
   const { reading, vevent, startLocal, timezone, overrides, uid } = context;
@@ -264,7 +337,7 @@ function planSeries(context: SeriesContext, rules: string[]): Plan {
   let start = startLocal;
   if (gone.has(startLocal)) {
     let found: string | null = null;
-    const stopped = reading.budget.walk(context.event, (time) => {
+    const stopped = reading.budget.walk(new Occurrences(context), (time) => {
       const wall = occurrenceWall(reading.zones, time, context.tzids.start, timezone, startLocal);
       if (wall <= startLocal || gone.has(wall)) return true;
       found = wall;
@@ -331,15 +404,15 @@ function planSeries(context: SeriesContext, rules: string[]): Plan {
 }
 
 /**
- * Null when the planned series make the occurrences ical.js makes of the VEVENT (DTSTART always
- * the first, RFC 5545 3.8.5.3), as far as the first CHECKED_OCCURRENCES of them; else why not.
+ * Null when the planned series make the occurrences of the VEVENT (Occurrences, over ical.js's
+ * rule iterators), as far as the first CHECKED_OCCURRENCES of them; else why not.
  */
 function compareWithIcal(context: SeriesContext, planned: PlannedSeries[], gone: Set<string>): string | null {
-  const { reading, event, startLocal, timezone } = context;
+  const { reading, startLocal, timezone } = context;
   const span = `${String(Number(startLocal.slice(0, 4)) + SPAN_YEARS - 1).padStart(4, '0')}${startLocal.slice(4)}`;
   const expected = new Set<string>(gone.has(startLocal) ? [] : [startLocal]);
   let through = span;
-  const stopped = reading.budget.walk(event, (time) => {
+  const stopped = reading.budget.walk(new Occurrences(context), (time) => {
     const wall = occurrenceWall(reading.zones, time, context.tzids.start, timezone, startLocal);
     if (wall > span) return false;
     if (!gone.has(wall)) expected.add(wall);
@@ -424,20 +497,21 @@ function readOccurrences(context: SeriesContext): void {
     // Only the latest maxOccurrences are kept; the array is trimmed now and then, not per push.
     if (kept.length >= 2 * maxOccurrences) earlier += kept.splice(0, kept.length - maxOccurrences).length;
   };
-  // DTSTART is the first occurrence (RFC 5545), which ical.js leaves out when it is no instance of the rule.
-  const exdates = new Set(
-    dateValues(vevent, 'exdate').map((d) => occurrenceWall(zones, d.time, d.tzid, timezone, startLocal)),
-  );
-  let first = true;
-  const stopped = reading.budget.walk(event, (next) => {
+  const stopped = reading.budget.walk(new Occurrences(context), (next) => {
     if (next.compare(horizon) > 0) return false;
-    const wall = occurrenceWall(zones, next, tzids.start, timezone, startLocal);
-    if (first && wall !== startLocal && !exdates.has(startLocal)) keep(event.startDate, startLocal);
-    first = false;
-    keep(next, wall);
+    keep(next, occurrenceWall(zones, next, tzids.start, timezone, startLocal));
     return true;
   });
-  if (first && !exdates.has(startLocal)) keep(event.startDate, startLocal);
+  if (stopped) {
+    // What was walked is the distant past of a rule too fine for its span: no use as a calendar.
+    reading.add({
+      kind: 'event',
+      sourceId: uid,
+      lang: reading.lang,
+      reason: `${stopped} before its end or the horizon: not imported (a series this service cannot hold)`,
+    });
+    return;
+  }
   if (kept.length > maxOccurrences) earlier += kept.splice(0, kept.length - maxOccurrences).length;
   let count = 0;
   for (const { time, wall } of kept) {
@@ -461,10 +535,7 @@ function readOccurrences(context: SeriesContext): void {
   for (const override of overrides)
     if (!used.has(override) && !override.cancelled && (since === null || override.wall >= since))
       readStandalone(context, override);
-  const cut = [
-    ...(stopped ? [`${stopped}: later ones were not imported`] : []),
-    ...(earlier > 0 ? [`the ${earlier} earlier ones were not imported (at most ${maxOccurrences})`] : []),
-  ];
+  const cut = earlier > 0 ? [`the ${earlier} earlier ones were not imported (at most ${maxOccurrences})`] : [];
   reading.warnings.push(
     `${label} imported as its ${count} occurrences up to ${horizonDays} days from now${since ? ` since ${options.since}` : ''}${cut.length ? `; ${cut.join('; ')}` : ''}.`,
   );
