@@ -45,7 +45,11 @@ export function importDefinition(): Command {
     .option('--user <name>', '--from: user name on the source (with --password)')
     .option('--password <app-password>', '--from: application password on the source (with --user)')
     .option('--languages <list>', '--from: only these languages, comma-separated (en,fr)')
-    .option('--since <YYYY-MM-DD>', 'only events from this day on; --ics: the history kept of long series')
+    .option(
+      '--since <YYYY-MM-DD>',
+      '--from: only events from this day on; --ics: the day series are kept from (default: as far back ' +
+        'as CAL_RECURRENCE_HORIZON_DAYS reaches ahead)',
+    )
     .option('--calendar-name <name>', "--ics: the calendar's name in the report (default: the feed's own)")
     .option('--category <name>', '--ics: a category every imported event gets')
     .option('--language <code>', "--ics: the language of its events (default: the site's)")
