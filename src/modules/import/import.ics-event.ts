@@ -86,9 +86,10 @@ function imageOf(component: Component): string | undefined {
 function untitled(component: Component): string {
   // Only the head of the description is read: a line longer than a title is cut anyway.
   const head = text(component, 'description').slice(0, TITLE_FROM_DESCRIPTION * 4);
+  // Some feeds write HTML in DESCRIPTION: its tags are no part of a title.
   const line = head
-    .split('\n')
-    .map((l) => l.trim())
+    .split(/\n|<br\s*\/?>|<\/p>/i)
+    .map((l) => l.replace(/<[^<>]{0,200}>/g, '').trim())
     .find(Boolean);
   return line ? excerpt(line, TITLE_FROM_DESCRIPTION) : '(untitled)';
 }

@@ -52,8 +52,11 @@ export class IcsNotes {
   }
 }
 
-/** A property name at the start of a content line (RFC 5545 3.1: iana-token or x-name). */
-const NAME = /^[A-Za-z0-9-]{1,80}(?=[;:])/;
+/**
+ * A property name at the start of a content line: RFC 5545's are letters, digits and dashes, but
+ * ical.js takes any name, and so do the programs that write `X-MS_OLK…`; no spaces, though.
+ */
+const NAME = /^[^\s:;,"]{1,80}(?=[;:])/;
 
 /** The properties whose value is a date or date-time (a list of them for EXDATE and RDATE). */
 const DATE_PROPERTIES = new Set(['DTSTART', 'DTEND', 'DUE', 'RECURRENCE-ID', 'EXDATE', 'RDATE']);

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
 import { ianaZone } from '../../../src/modules/import/import.ics-zones.js';
+import { IcsNotes, tolerantIcs } from '../../../src/modules/import/import.ics-text.js';
 
 /**
  * iCalendar files as calendar programs write them, beside RFC 5545: imported through the admin
@@ -368,6 +369,11 @@ for (const backend of backends()) {
           vevent('UID:no-summary-1@example.org', 'DTSTART:20271001T100000Z', 'DESCRIPTION:\\nBoard meeting\\nRoom 4'),
           vevent('UID:no-summary-2@example.org', 'DTSTART:20271002T100000Z', `DESCRIPTION:${long} and more`),
           vevent('UID:no-summary-3@example.org', 'DTSTART:20271003T100000Z'),
+          vevent(
+            'UID:no-summary-4@example.org',
+            'DTSTART:20271004T100000Z',
+            'DESCRIPTION:<p>Choir <b>rehearsal</b></p><p>Bring your scores</p>',
+          ),
         ),
       );
       assert.deepEqual(report.skipped, []);
@@ -375,9 +381,10 @@ for (const backend of backends()) {
       const cut = long.slice(0, 79).trimEnd();
       assert.equal((await stored(`${cut}…`)).start_date, '2027-10-02 10:00:00');
       assert.equal((await stored('(untitled)')).start_date, '2027-10-03 10:00:00');
+      assert.equal((await stored('Choir rehearsal')).start_date, '2027-10-04 10:00:00', 'HTML in DESCRIPTION');
       assert.ok(
         report.warnings.includes(
-          `Events without SUMMARY, titled by their description's first line or "(untitled)": 3 (no-summary-1@example.org: "Board meeting"; no-summary-2@example.org: "${cut}…"; no-summary-3@example.org: "(untitled)").`,
+          `Events without SUMMARY, titled by their description's first line or "(untitled)": 4 (no-summary-1@example.org: "Board meeting"; no-summary-2@example.org: "${cut}…"; no-summary-3@example.org: "(untitled)"; …).`,
         ),
         report.warnings.join('\n'),
       );
@@ -405,5 +412,41 @@ describe('zone names of Windows and Outlook', () => {
     assert.equal(ianaZone('Somewhere Time'), null);
     assert.equal(ianaZone('(UTC+02:00) Nowhere'), null);
     assert.equal(ianaZone(`(UTC) ${'x'.repeat(10_000)}`), null, 'a long name is not read');
+  });
+});
+
+describe('the text of a feed repaired before ical.js reads it', () => {
+  it('writes dates and times as RFC 5545 does, and leaves periods, quoted colons and other properties alone', () => {
+    const notes = new IcsNotes();
+    const repaired = tolerantIcs(
+      [
+        'BEGIN:VEVENT',
+        'DTSTAMP:20260101',
+        'DTSTART;TZID="(UTC+01:00) Amsterdam, Berlin":2027-06-01T10:00',
+        'DTEND;VALUE=DATE-TIME:20270602',
+        'EXDATE:20270608,20270615T100000',
+        'RDATE;VALUE=PERIOD:20270610T100000Z/20270610T120000Z',
+        'SUMMARY:At 10:00: 20270601',
+        'X-MS_OLK-ODD-NAME:kept',
+        'END:VEVENT',
+      ].join('\n'),
+      notes,
+    );
+    assert.deepEqual(repaired.split('\r\n'), [
+      'BEGIN:VEVENT',
+      'DTSTAMP:20260101T000000Z',
+      'DTSTART;TZID="(UTC+01:00) Amsterdam, Berlin":20270601T100000',
+      'DTEND;VALUE=DATE:20270602',
+      'EXDATE:20270608T000000,20270615T100000',
+      'RDATE;VALUE=PERIOD:20270610T100000Z/20270610T120000Z',
+      'SUMMARY:At 10:00: 20270601',
+      'X-MS_OLK-ODD-NAME:kept',
+      'END:VEVENT',
+    ]);
+    assert.deepEqual(notes.warnings(), [
+      'Dates or times not in the form of RFC 5545 (2019-01-01T10:00), read as such: 1 (line 3: DTSTART:2027-06-01T10:00).',
+      'Dates without VALUE=DATE, read as dates (all-day): 1 (line 4: DTEND:20270602).',
+      'Dates among date-times, read as their midnight: 1 (line 5: EXDATE:20270608,20270615T100000).',
+    ]);
   });
 });
