@@ -1,0 +1,268 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
+import { runImport } from '../../../src/modules/import/import.service.js';
+import type { ImportReport } from '../../../src/modules/import/import.report.js';
+
+/**
+ * The iCalendar reader's series, revisions and per-event isolation, each case a small calendar
+ * like those real programs write (issue 31), imported twice through the path the command line and
+ * the admin route take (runImport with the file's text), on each database.
+ */
+
+const calendar = (...events: string[][]): string =>
+  ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//Series//EN', ...events.flat(), 'END:VCALENDAR'].join('\r\n');
+const vevent = (uid: string, ...lines: string[]): string[] => [
+  'BEGIN:VEVENT',
+  `UID:${uid}`,
+  'DTSTAMP:20260101T000000Z',
+  ...lines,
+  'END:VEVENT',
+];
+
+const total = (report: ImportReport, field: 'created' | 'updated' | 'unchanged' | 'skipped' | 'gone') =>
+  Object.values(report.counts['event'] ?? {}).reduce((n, c) => n + c[field], 0);
+
+for (const backend of backends()) {
+  describe(`iCalendar series and events from real programs [${backend}]`, () => {
+    let t: TestApp;
+    let admin: { id: number; authorization: string };
+
+    before(async () => {
+      t = await createTestApp(backend);
+      admin = await t.asUser('administrator', 'importer');
+    });
+    after(() => t.close());
+
+    /** Imports the text as an uploaded file named `name`. */
+    const run = (name: string, text: string): Promise<ImportReport> =>
+      runImport(
+        {
+          app: t.app,
+          actor: { id: admin.id, username: 'importer', role: 'administrator' },
+          author: null,
+          stopped: () => false,
+        },
+        { icsText: text, icsName: name },
+      );
+
+    /** Imported twice: the second run must change nothing. */
+    async function twice(name: string, text: string): Promise<ImportReport> {
+      const first = await run(name, text);
+      const again = await run(name, text);
+      assert.equal(total(again, 'created') + total(again, 'updated'), 0, `${name}: ${JSON.stringify(again.counts)}`);
+      assert.equal(total(again, 'unchanged'), total(first, 'created') + total(first, 'updated'));
+      return first;
+    }
+
+    /** Start and title of every event (series, occurrence or single) whose title starts with `prefix`. */
+    async function listed(prefix: string): Promise<string[][]> {
+      const res = await t.request({
+        method: 'GET',
+        url: '/cal/events/v1/events?start_date=1999-01-01&end_date=2029-12-31&per_page=100&status=publish,draft',
+        auth: admin.authorization,
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      return (res.data.events as { start_date: string; title: string }[])
+        .filter((e) => e.title.startsWith(prefix))
+        .map((e) => [e.start_date, e.title])
+        .sort((a, b) => a[0]!.localeCompare(b[0]!));
+    }
+
+    it('bounds every expansion: rules finer than hourly are one event, an hourly rule from 2000 is skipped with its reason, a short one expanded', async () => {
+      const report = await twice(
+        'fine.ics',
+        calendar(
+          vevent('tick@example.org', 'SUMMARY:Tick every second', 'DTSTART:20200101T000000Z', 'RRULE:FREQ=SECONDLY'),
+          vevent('poll@example.org', 'SUMMARY:Tick every minute', 'DTSTART:20000101T000000Z', 'RRULE:FREQ=MINUTELY'),
+          vevent('hour@example.org', 'SUMMARY:Tick every hour', 'DTSTART:20000101T000000Z', 'RRULE:FREQ=HOURLY'),
+          vevent(
+            'shift@example.org',
+            'SUMMARY:Tick shift',
+            'DTSTART:20270301T060000Z',
+            'RRULE:FREQ=HOURLY;INTERVAL=8;COUNT=3',
+          ),
+        ),
+      );
+      assert.equal(total(report, 'created'), 5, JSON.stringify(report.counts));
+      assert.deepEqual(
+        report.skipped.map((s) => [s.sourceId, s.line]),
+        [['hour@example.org', 18]],
+      );
+      assert.match(report.skipped[0]!.reason, /expansion stopped after .*not imported/);
+      assert.match(report.warnings.join('\n'), /"Tick every second" .*repeats every 1 s, more often than hourly/);
+      assert.match(report.warnings.join('\n'), /"Tick every minute" .*repeats every 1 min/);
+      assert.deepEqual(await listed('Tick'), [
+        ['2000-01-01 00:00:00', 'Tick every minute'],
+        ['2020-01-01 00:00:00', 'Tick every second'],
+        ['2027-03-01 06:00:00', 'Tick shift'],
+        ['2027-03-01 14:00:00', 'Tick shift'],
+        ['2027-03-01 22:00:00', 'Tick shift'],
+      ]);
+    });
+
+    it('costs one event for what ical.js cannot read, with its UID and line, and reads RDATE;VALUE=PERIOD by its starts', async () => {
+      const report = await twice(
+        'broken.ics',
+        calendar(
+          vevent(
+            'periods@example.org',
+            'SUMMARY:Read periods',
+            'DTSTART:20270510T100000Z',
+            'DTEND:20270510T110000Z',
+            'RDATE;VALUE=PERIOD:20270512T100000Z/20270512T120000Z,20270514T100000Z/PT1H',
+          ),
+          vevent('next@example.org', 'SUMMARY:Read next', 'DTSTART:20270511T100000Z', 'RRULE:FREQ=DAILY;COUNT=Next'),
+          vevent('fine@example.org', 'SUMMARY:Read fine', 'DTSTART:20270513T100000Z'),
+        ),
+      );
+      assert.equal(total(report, 'created'), 2);
+      assert.deepEqual(
+        report.skipped.map((s) => [s.sourceId, s.line]),
+        [['next@example.org', 12]],
+      );
+      assert.match(report.skipped[0]!.reason, /Could not extract integer from "Next"/);
+      assert.deepEqual(await listed('Read'), [
+        ['2027-05-10 10:00:00', 'Read periods'],
+        ['2027-05-12 10:00:00', 'Read periods'],
+        ['2027-05-13 10:00:00', 'Read fine'],
+        ['2027-05-14 10:00:00', 'Read periods'],
+      ]);
+    });
+
+    it('reads the latest revision of each UID (+ RECURRENCE-ID): SEQUENCE, then DTSTAMP, then the last; re-imports change nothing', async () => {
+      const text = calendar(
+        vevent('rev@example.org', 'SEQUENCE:2', 'SUMMARY:Rev final', 'DTSTART:20270601T100000Z'),
+        vevent('rev@example.org', 'SEQUENCE:1', 'SUMMARY:Rev draft', 'DTSTART:20270602T100000Z'),
+        [
+          'BEGIN:VEVENT',
+          'UID:stamp@example.org',
+          'DTSTAMP:20260301T000000Z',
+          'SUMMARY:Rev newer stamp',
+          'DTSTART:20270603T100000Z',
+          'END:VEVENT',
+        ],
+        vevent('stamp@example.org', 'SUMMARY:Rev older stamp', 'DTSTART:20270604T100000Z'),
+        vevent('rs@example.org', 'SUMMARY:Rev series', 'DTSTART:20270607T100000Z', 'RRULE:FREQ=DAILY;COUNT=3'),
+        vevent(
+          'rs@example.org',
+          'RECURRENCE-ID:20270608T100000Z',
+          'SUMMARY:Rev moved once',
+          'DTSTART:20270608T120000Z',
+        ),
+        vevent(
+          'rs@example.org',
+          'SEQUENCE:1',
+          'RECURRENCE-ID:20270608T100000Z',
+          'SUMMARY:Rev moved twice',
+          'DTSTART:20270608T140000Z',
+        ),
+      );
+      const report = await twice('revisions.ics', text);
+      assert.equal(total(report, 'created'), 4, 'two events, the series and its one override');
+      assert.match(report.warnings.join('\n'), /3 VEVENT\(s\) were earlier revisions/);
+      assert.equal(total(await run('revisions.ics', text), 'unchanged'), 4, 'a third run too');
+      assert.deepEqual(await listed('Rev'), [
+        ['2027-06-01 10:00:00', 'Rev final'],
+        ['2027-06-03 10:00:00', 'Rev newer stamp'],
+        ['2027-06-07 10:00:00', 'Rev series'],
+        ['2027-06-08 14:00:00', 'Rev moved twice'],
+        ['2027-06-09 10:00:00', 'Rev series'],
+      ]);
+    });
+
+    it('keeps as series what the service refused: the first excluded or edited, RDATEs alone, two RRULEs; an override no rule makes as an event', async () => {
+      const report = await twice(
+        'google.ics',
+        calendar(
+          // Google deletes the first meeting with an EXDATE on DTSTART.
+          vevent(
+            'ex@example.org',
+            'SUMMARY:Keep excluded',
+            'DTSTART;TZID=Europe/Berlin:20270104T100000',
+            'DTEND;TZID=Europe/Berlin:20270104T110000',
+            'RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=4',
+            'EXDATE;TZID=Europe/Berlin:20270104T100000',
+          ),
+          vevent(
+            'ed@example.org',
+            'SUMMARY:Keep edited',
+            'DTSTART;TZID=Europe/Berlin:20270202T100000',
+            'DURATION:PT1H',
+            'RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=3',
+          ),
+          vevent(
+            'ed@example.org',
+            'RECURRENCE-ID;TZID=Europe/Berlin:20270202T100000',
+            'SUMMARY:Keep edited (first, moved)',
+            'DTSTART;TZID=Europe/Berlin:20270203T090000',
+            'DURATION:PT1H',
+          ),
+          vevent(
+            'rd@example.org',
+            'SUMMARY:Keep dates',
+            'DTSTART:20270301T100000Z',
+            'RDATE:20270305T100000Z,20270309T100000Z',
+          ),
+          vevent(
+            'two@example.org',
+            'SUMMARY:Keep two rules',
+            'DTSTART;TZID=Europe/Berlin:20270405T100000',
+            'RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3',
+            'RRULE:FREQ=WEEKLY;BYDAY=TH;COUNT=2',
+          ),
+          // "This and following" in Google: the old series ends, an override names a date past its end.
+          vevent(
+            'split@example.org',
+            'SUMMARY:Keep split',
+            'DTSTART;TZID=Europe/Berlin:20270505T100000',
+            'RRULE:FREQ=WEEKLY;BYDAY=WE;UNTIL=20270519T235959Z',
+          ),
+          vevent(
+            'split@example.org',
+            'RECURRENCE-ID;TZID=Europe/Berlin:20270602T100000',
+            'SUMMARY:Keep split (after)',
+            'DTSTART;TZID=Europe/Berlin:20270603T100000',
+          ),
+          // Hourly: not a series here, expanded over its whole span (2020, not the next year only).
+          vevent(
+            'past@example.org',
+            'SUMMARY:Keep past',
+            'DTSTART:20200101T000000Z',
+            'RRULE:FREQ=HOURLY;INTERVAL=8;COUNT=3',
+          ),
+        ),
+      );
+      assert.deepEqual(report.skipped, []);
+      assert.ok(
+        !report.warnings.some((w) => /Keep (excluded|edited|dates|two|split)/.test(w)),
+        report.warnings.join('\n'),
+      );
+      assert.deepEqual(await listed('Keep'), [
+        ['2020-01-01 00:00:00', 'Keep past'],
+        ['2020-01-01 08:00:00', 'Keep past'],
+        ['2020-01-01 16:00:00', 'Keep past'],
+        ['2027-01-11 10:00:00', 'Keep excluded'],
+        ['2027-01-18 10:00:00', 'Keep excluded'],
+        ['2027-01-25 10:00:00', 'Keep excluded'],
+        ['2027-02-03 09:00:00', 'Keep edited (first, moved)'],
+        ['2027-02-09 10:00:00', 'Keep edited'],
+        ['2027-02-16 10:00:00', 'Keep edited'],
+        ['2027-03-01 10:00:00', 'Keep dates'],
+        ['2027-03-05 10:00:00', 'Keep dates'],
+        ['2027-03-09 10:00:00', 'Keep dates'],
+        ['2027-04-05 10:00:00', 'Keep two rules'],
+        ['2027-04-08 10:00:00', 'Keep two rules'],
+        ['2027-04-12 10:00:00', 'Keep two rules'],
+        ['2027-04-15 10:00:00', 'Keep two rules'],
+        ['2027-04-19 10:00:00', 'Keep two rules'],
+        ['2027-05-05 10:00:00', 'Keep split'],
+        ['2027-05-12 10:00:00', 'Keep split'],
+        ['2027-05-19 10:00:00', 'Keep split'],
+        ['2027-06-03 10:00:00', 'Keep split (after)'],
+      ]);
+      // Series, not their occurrences one by one: one record per series (two for two rules), plus the two events.
+      assert.equal(total(report, 'created'), 1 + 1 + 1 + 2 + 1 + 2 + 3, JSON.stringify(report.counts));
+    });
+  });
+}
