@@ -68,18 +68,16 @@ const DATE_TIME = /^\d{8}T\d{6}Z?$/;
 /** `2019-01-01`, `2019-01-01T10:00:00Z`, `20190101T1000`: dates and times other programs write. */
 const LOOSE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2}):?(\d{2})(?::?(\d{2}))?)?(Z?)$/i;
 
-/**
- * The content lines of a feed, unfolded and repaired, from its physical lines (in order): the
- * text ical.js is given. Lines are read one by one, so a caller may stream them.
- */
-export function* contentLines(lines: Iterable<string>, notes: IcsNotes, firstLine = 1): Generator<string> {
+/** The content lines of a feed (or a part of it starting on line `firstLine`), unfolded and repaired, from its physical lines. */
+export function contentLines(lines: readonly string[], notes: IcsNotes, firstLine = 1): string[] {
+  const out: string[] = [];
   let current: string | null = null;
   let start = 0;
   let number = firstLine - 1;
   let blankBefore = false;
   for (const line of lines) {
     number += 1;
-    if (line.trim() === '') {
+    if (line === '' || ((line[0] === ' ' || line[0] === '\t') && line.trim() === '')) {
       blankBefore = current !== null;
       continue;
     }
@@ -107,16 +105,17 @@ export function* contentLines(lines: Iterable<string>, notes: IcsNotes, firstLin
       }
       continue;
     }
-    if (current !== null) yield repairLine(current, start, notes);
+    if (current !== null) out.push(repairLine(current, start, notes));
     current = line;
     start = number;
   }
-  if (current !== null) yield repairLine(current, start, notes);
+  if (current !== null) out.push(repairLine(current, start, notes));
+  return out;
 }
 
 /** A feed's text (or a part of it starting on line `firstLine`) as ical.js will read it: content lines, unfolded and repaired. */
 export function tolerantIcs(text: string, notes: IcsNotes, firstLine = 1): string {
-  return [...contentLines(text.split(/\r\n|\n|\r/), notes, firstLine)].join('\r\n');
+  return contentLines(text.split(/\r\n|\n|\r/), notes, firstLine).join('\r\n');
 }
 
 /** The index of the colon that ends a content line's name and parameters (a quoted parameter may hold colons), or -1. */
@@ -149,8 +148,11 @@ export function repairLine(line: string, number: number, notes: IcsNotes): strin
   const raw = line.slice(colon + 1);
   const declared = /;VALUE=([A-Za-z-]*)/i.exec(params)?.[1]?.toUpperCase();
   if (declared === 'PERIOD' || raw.includes('/')) return line;
-  const where = `line ${number}: ${excerpt(`${name}:${raw}`, 60)}`;
   let values = raw.split(',').map((v) => basicForm(v.trim()));
+  // Most lines are right as they are (a date-time, or dates declared so): nothing to do or note.
+  if (!stamp && values.every((v) => (declared === 'DATE' ? DATE : DATE_TIME).test(v)) && values.join(',') === raw)
+    return line;
+  const where = `line ${number}: ${excerpt(`${name}:${raw}`, 60)}`;
   if (values.join(',') !== raw)
     notes.add('Dates or times not in the form of RFC 5545 (2019-01-01T10:00), read as such', where);
   if (stamp) {
