@@ -73,3 +73,7 @@ export function jsonRows(db: Kysely<any>, columns: readonly string[], rows: Expr
     ? sql`(select json_group_array(json_object(${pairs})) from (${rows}) as r)`
     : sql`(select coalesce(json_agg(json_build_object(${pairs})), '[]') from (${rows}) as r)`;
 }
+
+/** `(values ('2027-03-01'), …) as d(day)`: days as rows, for PostgreSQL's lateral joins (a subquery planned once, run per day). */
+export const dayRows = (days: readonly string[]) =>
+  sql`(values ${sql.join(days.map((d) => sql`(${d}::text)`))}) as d(day)`;

@@ -1,6 +1,6 @@
-import { sql, type Compilable, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Compilable, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database, Db, EventRow } from '../../db/database.js';
-import { dialectOf } from '../../db/dialect.js';
+import { dayRows, dialectOf } from '../../db/dialect.js';
 
 /**
  * The statements of GET /events (event-list.service.ts decides which): the list's conditions, the
@@ -196,7 +196,8 @@ export function countAll(base: EventQuery): CountQuery {
 export interface Bound {
   column: 'start_local' | 'end_local';
   op: '>=' | '<=' | '<' | '>';
-  value: string;
+  /** A value, or an expression of the statement around (a day of the month grid's lateral join). */
+  value: string | RawBuilder<string>;
 }
 
 /**
@@ -293,6 +294,10 @@ export function linkedPage(
   limit: number,
   offset: number,
 ): Promise<EventRow[]> {
+  return linkedPageQuery(list, direction, limit, offset).execute() as Promise<EventRow[]>;
+}
+
+function linkedPageQuery(list: LinkedList, direction: 'asc' | 'desc', limit: number, offset: number) {
   const { db, link, where } = list;
   // One id whose events are tested: the page from the walk itself, each event read once.
   if (link.ids.length === 1 && where !== null)
@@ -301,8 +306,7 @@ export function linkedPage(
       .orderBy(sql.ref('lk.event_start_local'), direction)
       .orderBy(sql.ref('lk.event_id'), direction)
       .limit(limit)
-      .offset(offset)
-      .execute() as Promise<EventRow[]>;
+      .offset(offset);
   const one = link.ids.length === 1;
   const heads = link.ids.map((id, i) =>
     db
@@ -316,7 +320,45 @@ export function linkedPage(
     .selectAll('events')
     .orderBy(sql.ref('lk.event_start_local'), direction)
     .orderBy(sql.ref('lk.event_id'), direction);
-  return (one ? page : page.limit(limit).offset(offset)).execute() as Promise<EventRow[]>;
+  return one ? page : page.limit(limit).offset(offset);
+}
+
+/**
+ * The first `limit` events of a linked list starting on each of `days` (the public month and week
+ * grids filtered by a category, tag or organizer), by start then id: each day a short walk of the
+ * link's index from the day's start, as linkedPage does for a list's page, where the plain grid
+ * would walk each day's events and test their links (some 1,400 a day at a million events). On
+ * PostgreSQL one planned subquery per day through a lateral join; on SQLite a union of one query a day.
+ */
+export async function linkedFirstOfDays(list: LinkedList, days: string[], limit: number): Promise<EventRow[]> {
+  const ofDay = (from: string | RawBuilder<string>, to: string | RawBuilder<string>) =>
+    linkedPageQuery(
+      {
+        ...list,
+        bounds: [
+          ...list.bounds,
+          { column: 'start_local', op: '>=', value: from },
+          { column: 'start_local', op: '<=', value: to },
+        ],
+      },
+      'asc',
+      limit,
+      0,
+    );
+  const { db } = list;
+  if (dialectOf(db) === 'postgres') {
+    const lateral = ofDay(sql<string>`d.day || ' 00:00:00'`, sql<string>`d.day || ' 23:59:59'`);
+    return (
+      await sql<EventRow>`select e.* from ${dayRows(days)} cross join lateral (${lateral}) as e order by e.start_local, e.id`.execute(
+        db,
+      )
+    ).rows;
+  }
+  // Each day's query wrapped as a derived table: a compound select takes no LIMIT of its members.
+  const [first, ...rest] = days.map((day, i) =>
+    db.selectFrom(ofDay(`${day} 00:00:00`, `${day} 23:59:59`).as(`d${i}`)).selectAll(),
+  );
+  return (await rest.reduce((q, next) => q.unionAll(next), first!).execute()) as EventRow[];
 }
 
 /** A linked list's total, counted along the link's index (an event linked to several ids once). */

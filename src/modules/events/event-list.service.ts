@@ -505,6 +505,21 @@ function linkedList(
   };
 }
 
+/**
+ * For the public month and week grids: how to read the first `limit` listed events of each of
+ * some days from the link table in order (linkedFirstOfDays), when the page's filter is one a
+ * list would read so (a category, tag or organizer, and nothing with an index of its own); else null.
+ */
+export function linkedDays(
+  db: Db,
+  q: EventListParams,
+  filter: EventFilter,
+  lang: string,
+): ((days: string[], limit: number) => Promise<EventRow[]>) | null {
+  const linked = linkedList(db, q, filter, { column: 'start_local', direction: 'asc' }, lang, false);
+  return linked && ((days, limit) => list.linkedFirstOfDays(linked, days, limit));
+}
+
 /** GET /events: one query for the page, one for the total, a fixed number for the embedded records. */
 export async function listEvents(
   db: Db,

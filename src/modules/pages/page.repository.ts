@@ -1,7 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, EventRow, TermRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
-import { dialectOf } from '../../db/dialect.js';
+import { dayRows, dialectOf } from '../../db/dialect.js';
 
 /**
  * Every statement of the public pages. Their events: always the anonymous view (published,
@@ -103,9 +103,6 @@ export async function spanningEvents(
     .limit(limit)
     .execute()) as EventRow[];
 }
-
-/** `(values ('2027-03-01'), …) as d(day)`: the days as rows, for PostgreSQL's lateral joins. */
-const dayRows = (days: string[]) => sql`(values ${sql.join(days.map((d) => sql`(${d}::text)`))}) as d(day)`;
 
 /**
  * The first `limit` events starting on each day, each day one short range of the index. PostgreSQL
