@@ -9,12 +9,14 @@ import { excerpt } from '../../lib/redact.js';
  * - Lines are unfolded here (RFC 5545 3.1): a line that starts with a space or a tab continues the
  *   line before it, even across blank lines, which are dropped (ical.js drops them too, but then
  *   refuses the continuation that follows one).
- * - A line with no property name (a description's newline written as is) continues the line
- *   before it, as an escaped newline.
+ * - A line with neither `:` nor `;` (a description's newline written as is), which ical.js
+ *   refuses, continues the line before it, as an escaped newline.
  * - Dates without `VALUE=DATE` (`DTSTART:20190101`, `EXDATE:20200116`), which ical.js reads as
  *   broken date-times (`2019-01-01T::`), are given it; a date-time where `VALUE=DATE` was declared
  *   is read as that date; `2019-01-01T10:00` forms and times without seconds are written as the
  *   RFC's.
+ * - What would cost its event for nothing is dropped: an RRULE without FREQ (`RRULE:`), RDATE or
+ *   EXDATE values that are no dates.
  */
 
 interface Note {
@@ -93,7 +95,8 @@ export function contentLines(lines: readonly string[], notes: IcsNotes, firstLin
       continue;
     }
     blankBefore = false;
-    if (current !== null && !NAME.test(line.slice(0, 81))) {
+    // ical.js refuses a line with neither `:` nor `;`; one with them it reads as some property.
+    if (current !== null && !line.includes(':') && !line.includes(';')) {
       // A text value's newline written as is; between components there is no value to continue.
       if (/^(BEGIN|END):/i.test(current)) notes.add('Lines without a property name, dropped', `line ${number}`);
       else {
@@ -105,11 +108,11 @@ export function contentLines(lines: readonly string[], notes: IcsNotes, firstLin
       }
       continue;
     }
-    if (current !== null) out.push(repairLine(current, start, notes));
+    if (current !== null) pushRepaired(out, current, start, notes);
     current = line;
     start = number;
   }
-  if (current !== null) out.push(repairLine(current, start, notes));
+  if (current !== null) pushRepaired(out, current, start, notes);
   return out;
 }
 
@@ -137,9 +140,24 @@ function basicForm(value: string): string {
   return h === undefined ? `${y}${mo}${d}` : `${y}${mo}${d}T${h}${mi}${s ?? '00'}${z ? 'Z' : ''}`;
 }
 
-/** One content line with its date values made readable (see the module's comment); other lines as they are. */
-export function repairLine(line: string, number: number, notes: IcsNotes): string {
+function pushRepaired(out: string[], line: string, number: number, notes: IcsNotes): void {
+  const repaired = repairLine(line, number, notes);
+  if (repaired !== null) out.push(repaired);
+}
+
+/**
+ * One content line with its date values made readable (see the module's comment), or null when
+ * it says nothing readable and would cost its event: an RRULE without FREQ (`RRULE:`, as one
+ * holiday feed writes), an RDATE or EXDATE of values that are no dates (`VALUE=TIME:083000`).
+ * Other lines as they are.
+ */
+export function repairLine(line: string, number: number, notes: IcsNotes): string | null {
   const name = NAME.exec(line.slice(0, 81))?.[0].toUpperCase();
+  if (name === 'RRULE' || name === 'EXRULE') {
+    if (/FREQ=/i.test(line.slice(0, 2000))) return line;
+    notes.add('Rules without FREQ (an empty RRULE), dropped', `line ${number}: ${excerpt(line, 60)}`);
+    return null;
+  }
   const stamp = name !== undefined && STAMP_PROPERTIES.has(name);
   if (name === undefined || (!stamp && !DATE_PROPERTIES.has(name))) return line;
   const colon = valueStart(line, name.length);
@@ -153,6 +171,10 @@ export function repairLine(line: string, number: number, notes: IcsNotes): strin
   if (!stamp && values.every((v) => (declared === 'DATE' ? DATE : DATE_TIME).test(v)) && values.join(',') === raw)
     return line;
   const where = `line ${number}: ${excerpt(`${name}:${raw}`, 60)}`;
+  if ((name === 'RDATE' || name === 'EXDATE') && !values.every((v) => DATE.test(v) || DATE_TIME.test(v))) {
+    notes.add('RDATE and EXDATE values that are no dates, dropped', where);
+    return null;
+  }
   if (values.join(',') !== raw)
     notes.add('Dates or times not in the form of RFC 5545 (2019-01-01T10:00), read as such', where);
   if (stamp) {

@@ -122,7 +122,8 @@ for (const backend of backends()) {
     it('reads a date without VALUE=DATE as a date (a public-holiday calendar), in DTSTART, DTEND, EXDATE and RDATE', async () => {
       const report = await importIcs(
         calendar(
-          vevent('UID:neujahr@holidays', 'DTSTART:20270101', 'DTEND:20270102', 'SUMMARY:Neujahr'),
+          // Calendar Labs' feeds write an empty RRULE on every event.
+          vevent('UID:neujahr@holidays', 'DTSTART:20270101', 'DTEND:20270102', 'RRULE:', 'SUMMARY:Neujahr'),
           vevent(
             'UID:tag-der-arbeit@holidays',
             'DTSTART:20270501',
@@ -149,12 +150,13 @@ for (const backend of backends()) {
       );
       assert.ok(
         report.warnings.some((w) =>
-          /^Dates without VALUE=DATE, read as dates \(all-day\): 5 \(line 7: DTSTART:20270101; line 8: DTEND:20270102; line 14: DTSTART:20270501; …\)\.$/.test(
+          /^Dates without VALUE=DATE, read as dates \(all-day\): 5 \(line 7: DTSTART:20270101; line 8: DTEND:20270102; line 15: DTSTART:20270501; …\)\.$/.test(
             w,
           ),
         ),
         report.warnings.join('\n'),
       );
+      assert.ok(report.warnings.includes('Rules without FREQ (an empty RRULE), dropped: 1 (line 9: RRULE:).'));
     });
 
     it('reads a date-time declared VALUE=DATE as its date, with a warning; an end before the start as no duration, with a warning', async () => {
@@ -426,6 +428,8 @@ describe('the text of a feed repaired before ical.js reads it', () => {
         'DTEND;VALUE=DATE-TIME:20270602',
         'EXDATE:20270608,20270615T100000',
         'RDATE;VALUE=PERIOD:20270610T100000Z/20270610T120000Z',
+        'RDATE;VALUE=TIME:083000',
+        'RRULE:',
         'SUMMARY:At 10:00: 20270601',
         'X-MS_OLK-ODD-NAME:kept',
         'END:VEVENT',
@@ -447,6 +451,8 @@ describe('the text of a feed repaired before ical.js reads it', () => {
       'Dates or times not in the form of RFC 5545 (2019-01-01T10:00), read as such: 1 (line 3: DTSTART:2027-06-01T10:00).',
       'Dates without VALUE=DATE, read as dates (all-day): 1 (line 4: DTEND:20270602).',
       'Dates among date-times, read as their midnight: 1 (line 5: EXDATE:20270608,20270615T100000).',
+      'RDATE and EXDATE values that are no dates, dropped: 1 (line 7: RDATE:083000).',
+      'Rules without FREQ (an empty RRULE), dropped: 1 (line 8: RRULE:).',
     ]);
   });
 });
