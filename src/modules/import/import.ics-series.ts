@@ -190,6 +190,8 @@ interface PlannedSeries {
   sourceId: string;
   startLocal: string;
   checked: CheckedRecurrence;
+  /** Its occurrences through the latest override, once asked (generates). */
+  made?: Set<string>;
 }
 
 /** A series this service will hold, or why not (then it is expanded into its occurrences). */
@@ -274,23 +276,25 @@ export function readSeries(reading: IcsReading, vevent: Component, event: IcalEv
       if (!override.cancelled) readStandalone(context, override);
       continue;
     }
-    const owner = plan.series.find((s) => generates(s, override.wall)) ?? byStart.get(uid)!;
+    const owner = plan.series.find((s) => generates(s, override.wall, context.overrides)) ?? byStart.get(uid)!;
     readOverride(reading, owner.sourceId, override, tzids);
   }
 }
 
-/** Whether a planned series has an occurrence at `wall` (walked by the service's own expansion, bounded). */
-function generates(series: PlannedSeries, wall: string): boolean {
+/**
+ * Whether a planned series has an occurrence at `wall` (before EXDATEs: a cancelled override names
+ * an excluded one). Its occurrences are walked once, by the service's own expansion, through the
+ * latest date an override names.
+ */
+function generates(series: PlannedSeries, wall: string, overrides: Override[]): boolean {
   if (wall < series.startLocal) return false;
-  const { checked } = series;
-  const { starts } = expand(
-    checked.rule,
-    { ...checked.recurrence, exdates: [] },
-    series.startLocal,
-    wall,
-    WALK_PER_SERIES,
-  );
-  return starts.includes(wall);
+  if (!series.made) {
+    const through = overrides.reduce((latest, o) => (o.wall > latest ? o.wall : latest), series.startLocal);
+    const { checked } = series;
+    const recurrence = { ...checked.recurrence, exdates: [] };
+    series.made = new Set(expand(checked.rule, recurrence, series.startLocal, through, WALK_PER_SERIES).starts);
+  }
+  return series.made.has(wall);
 }
 
 /** The start and end of an occurrence of the series at `wall` (its wall time in the series' zone). */
@@ -398,7 +402,7 @@ function planSeries(context: SeriesContext, rules: string[]): Plan {
   }
   // Overrides at a date no series makes (a "this and following" split): events of their own.
   const standalone = overrides.filter(
-    (o) => o === editedFirst || (!o.cancelled && !planned.some((s) => generates(s, o.wall))),
+    (o) => o === editedFirst || (!o.cancelled && !planned.some((s) => generates(s, o.wall, overrides))),
   );
   return { series: planned, standalone };
 }

@@ -117,9 +117,12 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
   // Which UIDs have their series here, and the overrides of each (read with it).
   const masters = new Set(kept.filter((b) => b.uid && !b.recurrenceId).map((b) => b.uid));
   const overrideBlocks = new Map<string, VeventBlock[]>();
-  for (const block of kept)
-    if (block.recurrenceId && masters.has(block.uid))
-      overrideBlocks.set(block.uid, [...(overrideBlocks.get(block.uid) ?? []), block]);
+  for (const block of kept) {
+    if (!block.recurrenceId || !masters.has(block.uid)) continue;
+    const list = overrideBlocks.get(block.uid);
+    if (list) list.push(block);
+    else overrideBlocks.set(block.uid, [block]);
+  }
 
   const events: SourceRecord[] = [];
   const skipped: Skipped[] = [];
@@ -217,24 +220,28 @@ function readVevent(reading: IcsReading, vevent: Component, masters: Set<string>
   const endTzid = tzidOf(vevent.getFirstProperty('dtend')) ?? startTzid;
   // An override whose series is not in the feed is imported as itself.
   if (vevent.hasProperty('recurrence-id') && !masters.has(uid)) {
-    const event = new ICAL.Event(vevent);
-    reading.add(
-      eventRecord(
-        reading,
-        vevent,
-        `${uid}@${compact(event.recurrenceId)}`,
-        event.startDate,
-        event.endDate,
-        startTzid,
-        endTzid,
-      ),
-    );
+    readAlone(reading, vevent, uid);
     return;
   }
   const event = new ICAL.Event(vevent);
   if (!event.isRecurring()) {
-    reading.add(eventRecord(reading, vevent, uid, event.startDate, event.endDate, startTzid, endTzid));
+    // Overrides of an event that does not repeat (or no longer): the one naming its start is its
+    // later edit, read in its place; the occurrences the others moved are events of their own.
+    const overrides = reading.overridesOf(uid);
+    const own = overrides.find((o) => compact(new ICAL.Event(o).recurrenceId) === compact(event.startDate));
+    if (own) readAlone(reading, own, uid, uid);
+    else reading.add(eventRecord(reading, vevent, uid, event.startDate, event.endDate, startTzid, endTzid));
+    for (const override of overrides) if (override !== own) readAlone(reading, override, uid);
     return;
   }
   readSeries(reading, vevent, event, uid, { start: startTzid, end: endTzid });
+}
+
+/** An override read as an event of its own, named by its series and the occurrence it stands for. */
+function readAlone(reading: IcsReading, vevent: Component, uid: string, sourceId?: string): void {
+  const event = new ICAL.Event(vevent);
+  const startTzid = tzidOf(vevent.getFirstProperty('dtstart'));
+  const endTzid = tzidOf(vevent.getFirstProperty('dtend')) ?? startTzid;
+  const id = sourceId ?? `${uid}@${compact(event.recurrenceId)}`;
+  reading.add(eventRecord(reading, vevent, id, event.startDate, event.endDate, startTzid, endTzid));
 }

@@ -157,17 +157,37 @@ for (const backend of backends()) {
           'SUMMARY:Rev moved twice',
           'DTSTART:20270608T140000Z',
         ),
+        // Overrides of an event that does not repeat: one edits it, one moved an occurrence it had.
+        vevent('once@example.org', 'SUMMARY:Rev once', 'DTSTART:20270615T100000Z'),
+        vevent(
+          'once@example.org',
+          'RECURRENCE-ID:20270615T100000Z',
+          'SUMMARY:Rev once edited',
+          'DTSTART:20270615T110000Z',
+        ),
+        vevent(
+          'once@example.org',
+          'RECURRENCE-ID:20270622T100000Z',
+          'SUMMARY:Rev once moved',
+          'DTSTART:20270623T100000Z',
+        ),
       );
       const report = await twice('revisions.ics', text);
-      assert.equal(total(report, 'created'), 4, 'two events, the series and its one override');
+      assert.equal(
+        total(report, 'created'),
+        6,
+        'two events, the series and its one override, the edited and the moved one',
+      );
       assert.match(report.warnings.join('\n'), /3 VEVENT\(s\) were earlier revisions/);
-      assert.equal(total(await run('revisions.ics', text), 'unchanged'), 4, 'a third run too');
+      assert.equal(total(await run('revisions.ics', text), 'unchanged'), 6, 'a third run too');
       assert.deepEqual(await listed('Rev'), [
         ['2027-06-01 10:00:00', 'Rev final'],
         ['2027-06-03 10:00:00', 'Rev newer stamp'],
         ['2027-06-07 10:00:00', 'Rev series'],
         ['2027-06-08 14:00:00', 'Rev moved twice'],
         ['2027-06-09 10:00:00', 'Rev series'],
+        ['2027-06-15 11:00:00', 'Rev once edited'],
+        ['2027-06-23 10:00:00', 'Rev once moved'],
       ]);
     });
 
