@@ -135,8 +135,12 @@ export function scanCalendar(text: string): ScannedCalendar {
         close(Math.min(at, text.length), true);
         continue;
       }
-      // A calendar ending inside a VEVENT ends it too (ical.js will say what is missing).
-      if (block && depth < blockDepth - 1) close(lineStart, false);
+      // Another component ending inside a VEVENT (the calendar) ends it too, unclosed: ical.js
+      // will say what is missing, for that event alone.
+      if (block && depth < blockDepth) {
+        close(lineStart, false);
+        depth -= 1;
+      }
     }
     if (block) {
       flush();

@@ -197,19 +197,31 @@ interface PlannedSeries {
 /** A series this service will hold, or why not (then it is expanded into its occurrences). */
 type Plan = { series: PlannedSeries[]; standalone: Override[] } | { refused: string };
 
-/** The overrides of the series (VEVENTs with its UID and a RECURRENCE-ID), each at its occurrence's wall time. */
+/**
+ * The overrides of the series (VEVENTs with its UID and a RECURRENCE-ID), each at its occurrence's
+ * wall time. One whose times ical.js cannot read is a skip of its own: it costs that override, not
+ * its series.
+ */
 function overridesOf(reading: IcsReading, uid: string, timezone: string | undefined, startLocal: string): Override[] {
   return reading.overridesOf(uid).flatMap((component): Override[] => {
-    const recurrenceId = component.getFirstPropertyValue('recurrence-id');
-    if (!(recurrenceId instanceof ICAL.Time)) return [];
-    const wall = occurrenceWall(
-      reading.zones,
-      recurrenceId,
-      tzidOf(component.getFirstProperty('recurrence-id')),
-      timezone,
-      startLocal,
-    );
-    return [{ component, recurrenceId, wall, cancelled: text(component, 'status').toUpperCase() === 'CANCELLED' }];
+    try {
+      const recurrenceId = component.getFirstPropertyValue('recurrence-id');
+      if (!(recurrenceId instanceof ICAL.Time)) return [];
+      const moved = new ICAL.Event(component);
+      void [moved.startDate, moved.endDate]; // read now, so a broken value throws here
+      const wall = occurrenceWall(
+        reading.zones,
+        recurrenceId,
+        tzidOf(component.getFirstProperty('recurrence-id')),
+        timezone,
+        startLocal,
+      );
+      return [{ component, recurrenceId, wall, cancelled: text(component, 'status').toUpperCase() === 'CANCELLED' }];
+    } catch (error) {
+      const reason = `override of ${excerpt(uid, 100)} unreadable: ${excerpt(error instanceof Error ? error.message : String(error))}`;
+      reading.add({ kind: 'event', sourceId: uid, lang: reading.lang, reason, line: reading.lineOf(component) });
+      return [];
+    }
   });
 }
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
 import { runImport } from '../../../src/modules/import/import.service.js';
 import type { ImportReport } from '../../../src/modules/import/import.report.js';
+import { readIcs } from '../../../src/modules/import/import.ics.js';
 
 /**
  * The iCalendar reader's series, revisions and per-event isolation, each case a small calendar
@@ -22,6 +23,46 @@ const vevent = (uid: string, ...lines: string[]): string[] => [
 
 const total = (report: ImportReport, field: 'created' | 'updated' | 'unchanged' | 'skipped' | 'gone') =>
   Object.values(report.counts['event'] ?? {}).reduce((n, c) => n + c[field], 0);
+
+describe('iCalendar reader: one VEVENT at a time', () => {
+  it("reads folded UIDs, not an alarm's; an unreadable event or override costs itself, with its line; an unclosed one is read", () => {
+    const text = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      ...['BEGIN:VEVENT', 'UID:very-long-uid-', ' folded@example.org', 'SEQUENCE:1', 'SUMMARY:Folded new'],
+      ...['DTSTART:20270105T100000Z', 'BEGIN:VALARM', 'UID:alarm@example.org', 'SEQUENCE:9', 'ACTION:DISPLAY'],
+      ...['TRIGGER:-PT15M', 'END:VALARM', 'END:VEVENT'],
+      ...['BEGIN:VEVENT', 'UID:very-long-uid-folded@example.org', 'SUMMARY:Folded old', 'DTSTART:20270104T100000Z'],
+      'END:VEVENT',
+      ...['BEGIN:VEVENT', 'UID:bad@example.org', 'SUMMARY:Bad', 'DTSTART:2027XX05T100000Z', 'END:VEVENT'],
+      ...['BEGIN:VEVENT', 'UID:s@example.org', 'SUMMARY:S', 'DTSTART:20270105T100000Z', 'RRULE:FREQ=DAILY;COUNT=3'],
+      'END:VEVENT',
+      ...['BEGIN:VEVENT', 'UID:s@example.org', 'RECURRENCE-ID:20270106T100000Z', 'SUMMARY:S moved'],
+      ...['DTSTART:20270106T120000Z', 'DURATION:PX', 'END:VEVENT'],
+      ...['BEGIN:VEVENT', 'UID:open@example.org', 'SUMMARY:Unclosed', 'DTSTART:20270105T100000Z'],
+      'END:VCALENDAR',
+    ].join('\n');
+    const read = readIcs(text, { lang: 'en', now: new Date('2026-11-27T00:00:00Z') });
+    assert.deepEqual(
+      read.records.map((r) => [r.sourceId, r.payload['title']]),
+      [
+        ['very-long-uid-folded@example.org', 'Folded new'],
+        ['s@example.org', 'S'],
+        ['open@example.org', 'Unclosed'],
+      ],
+    );
+    assert.deepEqual(
+      read.skipped.map((s) => [s.sourceId, s.line]),
+      [
+        ['bad@example.org', 21],
+        ['s@example.org', 32],
+      ],
+    );
+    assert.match(read.skipped[0]!.reason, /^unreadable: Could not extract integer from "XX"/);
+    assert.match(read.skipped[1]!.reason, /^override of s@example.org unreadable: invalid duration/);
+    assert.match(read.warnings.join('\n'), /1 VEVENT\(s\) were earlier revisions/);
+  });
+});
 
 for (const backend of backends()) {
   describe(`iCalendar series and events from real programs [${backend}]`, () => {
