@@ -55,6 +55,12 @@ export interface WriteResult {
   missing: string[];
 }
 
+/** How records are written beyond their own fields. */
+export interface WriterOptions {
+  /** A day, YYYY-MM-DD: a series' occurrences before it are not made (`recurrence.since`). */
+  since?: string | undefined;
+}
+
 export class ImportWriter {
   /** `kind:sourceId` → what was imported: read once, kept current as records are written. */
   private readonly map = new Map<string, Mapped>();
@@ -65,6 +71,7 @@ export class ImportWriter {
     private readonly actor: Actor,
     private readonly author: number | null,
     private readonly dryRun: boolean,
+    private readonly options: WriterOptions = {},
   ) {}
 
   async load(): Promise<void> {
@@ -152,6 +159,10 @@ export class ImportWriter {
     if (known && known.hash === hash && known.modified === record.modified)
       return { outcome: 'unchanged', localId: known.localId, missing };
     if (this.dryRun) return { outcome: known ? 'updated' : 'created', localId: known?.localId ?? null, missing };
+    // After the hash: a default since moves with the day, and a series is no different for it.
+    const recurrence = body['recurrence'];
+    if (this.options.since !== undefined && recurrence !== null && typeof recurrence === 'object')
+      body['recurrence'] = { ...recurrence, since: this.options.since };
 
     const route = `/cal/events/v1/${KIND_ROUTES[record.kind]}`;
     const remember = (localId: number) => this.rememberStep(record, hash, localId);

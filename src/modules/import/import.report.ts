@@ -24,6 +24,8 @@ export interface ImportReport {
   /** Records read from the source per second (written or found unchanged). */
   rate: number;
   counts: Record<string, Record<string, Counts>>;
+  /** The counts summed over kinds and languages: `totals.skipped > 0` is "finished with skips". */
+  totals: Counts;
   skipped: Skipped[];
   /** Records an earlier run imported that the source no longer has; trashed with --prune. */
   gone: { kind: Kind; sourceId: string; lang: string; localId: number; pruned: boolean }[];
@@ -37,6 +39,8 @@ const zero = (): Counts => ({ created: 0, updated: 0, unchanged: 0, skipped: 0, 
 export class ReportBuilder {
   readonly report: ImportReport;
   private readonly startedAt = performance.now();
+  /** The warnings given, for saying each once: a feed may give one per event (a list's `includes` is quadratic). */
+  private readonly warned = new Set<string>();
 
   constructor(source: string, dryRun: boolean) {
     this.report = {
@@ -47,6 +51,7 @@ export class ReportBuilder {
       seconds: 0,
       rate: 0,
       counts: {},
+      totals: zero(),
       skipped: [],
       gone: [],
       missing_links: [],
@@ -65,15 +70,19 @@ export class ReportBuilder {
   }
 
   warn(message: string): void {
-    if (!this.report.warnings.includes(message)) this.report.warnings.push(message);
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.report.warnings.push(message);
   }
 
   finish(): ImportReport {
     const seconds = (performance.now() - this.startedAt) / 1000;
-    const handled = Object.values(this.report.counts)
-      .flatMap((byLang) => Object.values(byLang))
-      .reduce((n, c) => n + c.created + c.updated + c.unchanged + c.skipped, 0);
+    const totals = zero();
+    for (const c of Object.values(this.report.counts).flatMap((byLang) => Object.values(byLang)))
+      for (const key of Object.keys(totals) as (keyof Counts)[]) totals[key] += c[key];
+    const handled = totals.created + totals.updated + totals.unchanged + totals.skipped;
     Object.assign(this.report, {
+      totals,
       finished: new Date().toISOString(),
       seconds: Math.round(seconds * 10) / 10,
       rate: seconds > 0 ? Math.round(handled / seconds) : handled,
@@ -94,6 +103,8 @@ export function reportTable(report: ImportReport): string {
     r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   const out = [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
   out.push('', `${report.dry_run ? 'Dry run (nothing written): ' : ''}${report.seconds} s, ${report.rate} records/s.`);
+  if (report.totals.skipped > 0)
+    out.push(`Finished with ${report.totals.skipped} record(s) skipped; each is named below with its reason.`);
   for (const s of report.skipped.slice(0, 50)) out.push(`skipped ${s.kind} ${s.sourceId} (${s.lang}): ${s.reason}`);
   if (report.skipped.length > 50) out.push(`… and ${report.skipped.length - 50} more skips (see --report FILE).`);
   const kept = (sourceId: string) =>

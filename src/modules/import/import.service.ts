@@ -30,6 +30,11 @@ export interface ImportOptions {
   user?: string | undefined;
   password?: string | undefined;
   languages?: string[] | undefined;
+  /**
+   * A day, YYYY-MM-DD. REST: events that ended before it are not read. Both: a series' occurrences
+   * before it are not made (its rule is kept whole, so its export is still one RRULE). iCalendar
+   * default: CAL_RECURRENCE_HORIZON_DAYS before today (see icsSince).
+   */
   since?: string | undefined;
   dryRun?: boolean | undefined;
   prune?: boolean | undefined;
@@ -188,7 +193,9 @@ async function importRest(context: ImportContext, options: ImportOptions): Promi
     defaultLanguage: config.defaultLanguage,
     http: httpOptions(config, 'page'),
   });
-  const writer = new ImportWriter(context.app, source.key, context.actor, context.author, options.dryRun === true);
+  const writer = new ImportWriter(context.app, source.key, context.actor, context.author, options.dryRun === true, {
+    since: options.since,
+  });
   await writer.load();
   const run = new Run(context, writer, options);
   if (source.languages.length === 0)
@@ -247,21 +254,41 @@ async function icsSource(config: Config, options: ImportOptions): Promise<{ text
   }
 }
 
+/**
+ * Where an imported feed's series begin to be made unless --since says: as far back as the horizon
+ * reaches ahead (CAL_RECURRENCE_HORIZON_DAYS, two years by default). A weekly meeting that has run
+ * for ten years keeps its last two years in lists and pages, and its rule whole (the export is one
+ * RRULE from its first date); its whole history would count against CAL_RECURRENCE_MAX and have
+ * it refused, and a window as wide behind as ahead is what a calendar is browsed over. A day
+ * (not an instant) so that runs on one day send the same writes.
+ */
+export function icsSince(horizonDays: number, now: Date = new Date()): string {
+  return new Date(now.getTime() - horizonDays * 86_400_000).toISOString().slice(0, 10);
+}
+
 async function importIcs(context: ImportContext, options: ImportOptions): Promise<ImportReport> {
   const { config } = context.app.services;
-  const { text, key } = await icsSource(config, options);
+  const source = await icsSource(config, options);
+  const key = source.key;
   const lang = options.language ?? config.defaultLanguage;
   if (!config.languages.includes(lang))
     throw new SourceError(`--language ${lang} is not a site language (${config.languages.join(', ')}).`);
   // Loaded for iCalendar imports only (ical.js is not needed otherwise).
   const { readIcs } = await import('./import.ics.js');
-  const read = readIcs(text, {
+  const since = options.since ?? icsSince(config.recurrenceHorizonDays);
+  // The reader checks each series against the policy the writes will meet, `since` included.
+  const recurrence = { max: config.recurrenceMax, horizonDays: config.recurrenceHorizonDays, since };
+  const read = readIcs(source.text, {
     lang,
     category: options.category,
     calendarName: options.calendarName,
-    recurrence: { max: config.recurrenceMax, horizonDays: config.recurrenceHorizonDays },
+    recurrence,
   });
-  const writer = new ImportWriter(context.app, key, context.actor, context.author, options.dryRun === true);
+  // Not needed while the records are written (a 50,000-event file is some 30 MB of it).
+  source.text = '';
+  const writer = new ImportWriter(context.app, key, context.actor, context.author, options.dryRun === true, {
+    since,
+  });
   await writer.load();
   const run = new Run(context, writer, options);
   for (const skipped of read.skipped) run.report.skip(skipped);
