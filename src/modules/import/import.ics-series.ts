@@ -266,6 +266,7 @@ export function readSeries(reading: IcsReading, vevent: Component, event: IcalEv
     policy: {
       max: options.recurrence?.max ?? 1000,
       horizonDays: options.recurrence?.horizonDays ?? 730,
+      since: options.recurrence?.since,
       now: () => now,
     },
     label,
@@ -492,15 +493,22 @@ function readStandalone(context: SeriesContext, override: Override): void {
 
 /**
  * A series this service cannot hold, as its occurrences over its whole span: from its start (or
- * `since`) to its end or the horizon, whichever is first, the latest `maxOccurrences` of them if
+ * the import's `since`, for a rule without an end) to its end or the horizon, whichever is first, the latest `maxOccurrences` of them if
  * there are more, each override in place of the occurrence it names and one naming no occurrence
  * as an event of its own. The walk is bounded (ExpansionBudget): one cut short says so.
  */
 function readOccurrences(context: SeriesContext): void {
   const { reading, vevent, event, uid, tzids, timezone, startLocal, overrides, label } = context;
   const { zones, now, horizonDays, maxOccurrences, options } = reading;
-  const horizon = ICAL.Time.fromJSDate(new Date(now.getTime() + horizonDays * 86_400_000), true);
-  const since = options.since ? `${options.since} 00:00:00` : null;
+  // The horizon from today, or from the series' start when that is later (as the service's own).
+  const from = Math.max(now.getTime(), event.startDate.toJSDate().getTime());
+  const horizon = ICAL.Time.fromJSDate(new Date(from + horizonDays * 86_400_000), true);
+  // Like the service's own series: one without an end from `since`, one with an end whole.
+  const endless = vevent
+    .getAllProperties('rrule')
+    .some((p) => !/(?:^|;)(COUNT|UNTIL)=/i.test(String(p.getFirstValue())));
+  const sinceDay = endless ? options.recurrence?.since : undefined;
+  const since = sinceDay ? `${sinceDay} 00:00:00` : null;
   // Each override replaces the instance whose wall time in the series' zone its RECURRENCE-ID
   // names: ical.js knows only the zones a feed defines, so it would miss one written in UTC.
   const byWall = new Map(overrides.map((o) => [o.wall, o]));
@@ -553,6 +561,6 @@ function readOccurrences(context: SeriesContext): void {
       readStandalone(context, override);
   const cut = earlier > 0 ? [`the ${earlier} earlier ones were not imported (at most ${maxOccurrences})`] : [];
   reading.warnings.push(
-    `${label} imported as its ${count} occurrences up to ${horizonDays} days from now${since ? ` since ${options.since}` : ''}${cut.length ? `; ${cut.join('; ')}` : ''}.`,
+    `${label} imported as its ${count} occurrences up to ${horizonDays} days ahead${sinceDay ? ` since ${sinceDay}` : ''}${cut.length ? `; ${cut.join('; ')}` : ''}.`,
   );
 }

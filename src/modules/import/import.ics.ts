@@ -35,14 +35,16 @@ export interface IcsOptions {
   /** Overrides the feed's own name. */
   calendarName?: string | undefined;
   now?: Date;
-  /** How far ahead a series this service would refuse is expanded into occurrences (days). */
+  /** How far ahead a series this service would refuse is expanded into occurrences (days); default: `recurrence.horizonDays`. */
   horizonDays?: number;
-  /** At most this many occurrences of such a series. */
+  /** At most this many occurrences of such a series (the latest ones). */
   maxOccurrences?: number;
-  /** The service's own limits on a series (CAL_RECURRENCE_MAX, CAL_RECURRENCE_HORIZON_DAYS). */
-  recurrence?: Pick<RecurrencePolicy, 'max' | 'horizonDays'>;
-  /** `YYYY-MM-DD`: occurrences of an expanded series before this day are not imported. */
-  since?: string | undefined;
+  /**
+   * The service's own limits on a series (CAL_RECURRENCE_MAX, CAL_RECURRENCE_HORIZON_DAYS) and the
+   * import's `since`: a series without an end keeps its occurrences from that day on (in the
+   * service, or expanded here when the service cannot hold it); one with an end is kept whole.
+   */
+  recurrence?: Pick<RecurrencePolicy, 'max' | 'horizonDays' | 'since'>;
 }
 
 export interface IcsRead {
@@ -142,7 +144,9 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
     options,
     lang: options.lang,
     now: options.now ?? new Date(),
-    horizonDays: options.horizonDays ?? 365,
+    horizonDays: options.horizonDays ?? options.recurrence?.horizonDays ?? 365,
+    // More than a series of the service may have (CAL_RECURRENCE_MAX): a finished series refused
+    // for its length is imported whole as events; the bound keeps a rule's expansion finite.
     maxOccurrences: options.maxOccurrences ?? 5000,
     zones: new FeedZones(calendar, notes),
     linked: new LinkedRecords(options.lang),
