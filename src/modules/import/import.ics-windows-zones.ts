@@ -154,9 +154,11 @@ const WINDOWS_ZONES: readonly (readonly [string, string, string])[] = [
   ['Line Islands Standard Time', 'Pacific/Kiritimati', 'Kiritimati Island'],
 ];
 
-/** Lower case, `&` as `and`, punctuation and runs of spaces as one space: how two spellings of one name compare. */
+/** Lower case without accents (`Brasília`), `&` as `and`, punctuation and runs of spaces as one space: how two spellings of one name compare. */
 const key = (name: string) =>
   name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/&/g, ' and ')
     .replace(/[^a-z0-9+-]+/g, ' ')

@@ -32,15 +32,25 @@ export const wall = (t: Time) => `${day(t)} ${pad(t.hour)}:${pad(t.minute)}:${pa
 export const compact = (t: Time) =>
   t.isDate ? day(t).replace(/-/g, '') : wall(t).replace(/[-:]/g, '').replace(' ', 'T');
 
-/** The IANA zone a TZID names: itself, a Windows id or display name, or the tail of a `/vendor/…/Europe/Paris` path. */
+/** IANA names by their letters alone, lower case (`europeberlin`), for TZIDs such as `Europe_Berlin` or `IndianReunion`. */
+let byLetters: Map<string, string> | undefined;
+const letters = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
+
+/**
+ * The IANA zone a TZID names: itself, a Windows id or display name, the tail of a vendor path
+ * (`/citadel.org/20190101_1/Europe/Paris`, `custom_America/New_York`), or an IANA name spelled
+ * with other separators (`Europe_Berlin`).
+ */
 export function ianaZone(tzid: string): string | null {
   const name = tzid.trim().replace(/^"|"$/g, '');
   if (name.length > 200) return null;
   if (IANAZone.isValidZone(name)) return name;
   const windows = windowsZone(name);
   if (windows) return windows;
-  const tail = /([A-Za-z_]+\/[A-Za-z_-]+(?:\/[A-Za-z_-]+)?)$/.exec(name)?.[1];
-  return tail && IANAZone.isValidZone(tail) ? tail : null;
+  const tail = /([A-Z][A-Za-z_-]*\/[A-Z][A-Za-z_-]*(?:\/[A-Z][A-Za-z_-]*)?)$/.exec(name)?.[1];
+  if (tail && IANAZone.isValidZone(tail)) return tail;
+  byLetters ??= new Map([...Intl.supportedValuesOf('timeZone'), ...WINDOWS_IANA_ZONES].map((z) => [letters(z), z]));
+  return byLetters.get(letters(name)) ?? null;
 }
 
 /** Days compared when matching a VTIMEZONE with IANA zones: noon of each, over three years. */
@@ -78,10 +88,13 @@ function offsetZone(minutes: number): string {
  * change of offset to the day (the hour of a change is not compared).
  */
 function matchingZone(vtimezone: VTimezone, year: number, hint: string | null): string | null {
+  const first = firstOnset(vtimezone.component);
   const noons: { utc: number; offset: number }[] = [];
   const from = Date.UTC(year - 1, 0, 1, 12);
   for (let i = 0; i < 366 * MATCH_YEARS; i += 1) {
     const date = new Date(from + i * 86_400_000);
+    // Only the days the VTIMEZONE speaks for (khal writes only the changes around its events).
+    if (date.getTime() < first) continue;
     const local = ICAL.Time.fromData({
       year: date.getUTCFullYear(),
       month: date.getUTCMonth() + 1,
@@ -91,8 +104,9 @@ function matchingZone(vtimezone: VTimezone, year: number, hint: string | null): 
     const offset = vtimezone.utcOffset(local);
     noons.push({ utc: date.getTime() - offset * 1000, offset: offset / 60 });
   }
-  // January and July first, which leave a few zones of some 400; then every day for those.
-  const probes = [noons[380]!, noons[560]!, ...noons];
+  if (noons.length === 0) return hint;
+  // Two days half a year apart first, which leave a few zones of some 400; then every day for those.
+  const probes = [noons[Math.trunc(noons.length / 4)]!, noons[Math.trunc((noons.length * 3) / 4)]!, ...noons];
   const agrees = (name: string) => {
     const zone = IANAZone.create(name);
     return probes.every((n) => zone.offset(n.utc) === n.offset);
@@ -101,6 +115,36 @@ function matchingZone(vtimezone: VTimezone, year: number, hint: string | null): 
   const matched = candidateZones().find(agrees);
   if (matched) return matched;
   return noons.every((n) => n.offset === noons[0]!.offset) ? offsetZone(noons[0]!.offset) : null;
+}
+
+/** The first onset of a VTIMEZONE's observances (midnight UTC of its day, in ms): before it, the VTIMEZONE says nothing. */
+function firstOnset(vtimezone: Component): number {
+  let first = Infinity;
+  for (const observance of [
+    ...vtimezone.getAllSubcomponents('standard'),
+    ...vtimezone.getAllSubcomponents('daylight'),
+  ]) {
+    const start = observance.getFirstPropertyValue('dtstart');
+    if (start instanceof ICAL.Time) first = Math.min(first, Date.UTC(start.year, start.month - 1, start.day));
+  }
+  return first;
+}
+
+/**
+ * ical.js leaves out the DTSTART of an observance that has RDATEs (its first onset, RFC 5545
+ * 3.6.5), reading a year of khal's or python-icalendar's zones at the wrong offset: the DTSTART is
+ * added to the RDATEs.
+ */
+function withFirstOnsets(vtimezone: Component): Component {
+  for (const observance of [
+    ...vtimezone.getAllSubcomponents('standard'),
+    ...vtimezone.getAllSubcomponents('daylight'),
+  ]) {
+    const start = observance.getFirstPropertyValue('dtstart');
+    if (start instanceof ICAL.Time && observance.hasProperty('rdate') && !observance.hasProperty('rrule'))
+      observance.addPropertyWithValue('rdate', start.clone());
+  }
+  return vtimezone;
 }
 
 export interface Zoned {
@@ -135,7 +179,7 @@ export class FeedZones {
   ) {
     for (const vtimezone of calendar.getAllSubcomponents('vtimezone')) {
       const tzid = String(vtimezone.getFirstPropertyValue('tzid') ?? '');
-      if (tzid) this.vtimezones.set(tzid, new ICAL.Timezone({ component: vtimezone, tzid }));
+      if (tzid) this.vtimezones.set(tzid, new ICAL.Timezone({ component: withFirstOnsets(vtimezone), tzid }));
     }
     const calendarZone = calendar.getFirstPropertyValue('x-wr-timezone');
     this.calendarTzid = typeof calendarZone === 'string' && calendarZone.trim() ? calendarZone.trim() : undefined;

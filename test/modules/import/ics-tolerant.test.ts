@@ -92,12 +92,12 @@ for (const backend of backends()) {
       assert.fail('the import did not finish');
     }
 
-    /** The stored event titled `title` (the first such, in a window of 2018 to 2030). */
+    /** The stored event titled `title` (the first such, in a window of 2010 to 2030). */
     async function stored(title: string): Promise<any> {
       const word = /[A-Za-z]+/.exec(title)![0];
       const res = await t.request({
         method: 'GET',
-        url: `${EVENTS}?start_date=2018-01-01&end_date=2030-12-31&per_page=50&search=${word}`,
+        url: `${EVENTS}?start_date=2010-01-01&end_date=2030-12-31&per_page=50&search=${word}`,
         auth: admin,
       });
       assert.equal(res.statusCode, 200, res.body);
@@ -221,8 +221,13 @@ for (const backend of backends()) {
           'SUMMARY:Loose lines',
         ),
         '',
-        vevent('UID:after-blank@example.org', 'DTSTART:20270902T100000Z', 'SUMMARY:After a blank line'),
-      );
+        vevent(
+          'UID:after-blank@example.org',
+          'DTSTART:20270902T100000Z',
+          'ORGANIZER;CN=No address',
+          'SUMMARY:After a blank line',
+        ),
+      ).concat('X-COMMENT:Cached at 12:00\r\n');
       const report = await importIcs(text);
       assert.deepEqual(report.skipped, []);
       const loose = await stored('Loose lines');
@@ -231,13 +236,26 @@ for (const backend of backends()) {
       assert.equal((await stored('After a blank line')).start_date, '2027-09-02 10:00:00');
       assert.ok(
         report.warnings.includes(
-          'Continuation lines after a blank line, read as continuing the line before it: 1 (line 10).',
+          'Lines that are no property (no value), dropped: 1 (line 19: "ORGANIZER;CN=No address").',
         ),
         report.warnings.join('\n'),
       );
       assert.ok(
         report.warnings.includes(
-          'Lines without a property name, read as a new line of the property before them: 1 (line 11: "Second line written as is").',
+          // The calendar's own lines are read apart from its events': no line number.
+          'Lines outside the calendar (after END:VCALENDAR), dropped: 1 ("X-COMMENT:Cached at 12:00").',
+        ),
+        report.warnings.join('\n'),
+      );
+      assert.ok(
+        report.warnings.includes(
+          'Continuation lines after a blank line, read as continuing the line before it: 1 (line 10: "of the description").',
+        ),
+        report.warnings.join('\n'),
+      );
+      assert.ok(
+        report.warnings.includes(
+          'Lines without a property name, read as a new line of the text before them: 1 (line 11: "Second line written as is").',
         ),
         report.warnings.join('\n'),
       );
@@ -333,6 +351,35 @@ for (const backend of backends()) {
       ]);
     });
 
+    it("reads khal's zones, which list only the changes around their events, as the IANA zone they name", async () => {
+      const report = await importIcs(
+        calendar(
+          'BEGIN:VTIMEZONE',
+          'TZID:Europe_Berlin',
+          'BEGIN:STANDARD',
+          'DTSTART:20141026T030000',
+          'TZOFFSETFROM:+0200',
+          'TZOFFSETTO:+0100',
+          'RDATE:20151025T030000',
+          'END:STANDARD',
+          'BEGIN:DAYLIGHT',
+          'DTSTART:20140330T020000',
+          'RDATE:20150329T020000,20160327T020000',
+          'TZOFFSETFROM:+0100',
+          'TZOFFSETTO:+0200',
+          'END:DAYLIGHT',
+          'END:VTIMEZONE',
+          vevent('UID:khal@example.org', 'DTSTART;TZID=Europe_Berlin:20140409T093000', 'SUMMARY:Khal in April'),
+        ),
+      );
+      const khal = await stored('Khal in April');
+      assert.deepEqual(
+        [khal.start_date, khal.timezone, khal.utc_start_date],
+        ['2014-04-09 09:30:00', 'Europe/Berlin', '2014-04-09 07:30:00'],
+      );
+      assert.deepEqual(report.warnings, []);
+    });
+
     it(
       'reads a zone of the file whose rules no IANA zone has through its VTIMEZONE, each occurrence at its wall time there',
       // The series reader keeps such a series as a rule in UTC until it expands the ones whose start zoned() reads with a feedZone.
@@ -409,6 +456,10 @@ describe('zone names of Windows and Outlook', () => {
       ['(UTC) Coordinated Universal Time', 'UTC'],
       ['/citadel.org/20190101_1/Europe/Paris', 'Europe/Paris'],
       ['America/Argentina/Buenos_Aires', 'America/Argentina/Buenos_Aires'],
+      ['(UTC-03:00) Brasília', 'America/Sao_Paulo'],
+      ['custom_America/New_York', 'America/New_York'],
+      ['Europe_Berlin', 'Europe/Berlin'],
+      ['IndianReunion', 'Indian/Reunion'],
     ])
       assert.equal(ianaZone(name!), zone, name);
     assert.equal(ianaZone('Somewhere Time'), null);
@@ -429,12 +480,15 @@ describe('the text of a feed repaired before ical.js reads it', () => {
         'EXDATE:20270608,20270615T100000',
         'RDATE;VALUE=PERIOD:20270610T100000Z/20270610T120000Z',
         'RDATE;VALUE=TIME:083000',
+        'RDATE;VALUE=PERIOD:20270620/20270621',
         'RRULE:',
+        'RRULE:FREQ=WEEKLY;BYDAY=MO, TU',
         'SUMMARY:At 10:00: 20270601',
         'X-MS_OLK-ODD-NAME:kept',
         'END:VEVENT',
       ].join('\n'),
       notes,
+      1,
     );
     assert.deepEqual(repaired.split('\r\n'), [
       'BEGIN:VEVENT',
@@ -443,6 +497,8 @@ describe('the text of a feed repaired before ical.js reads it', () => {
       'DTEND;VALUE=DATE:20270602',
       'EXDATE:20270608T000000,20270615T100000',
       'RDATE;VALUE=PERIOD:20270610T100000Z/20270610T120000Z',
+      'RDATE;VALUE=DATE:20270620',
+      'RRULE:FREQ=WEEKLY;BYDAY=MO,TU',
       'SUMMARY:At 10:00: 20270601',
       'X-MS_OLK-ODD-NAME:kept',
       'END:VEVENT',
@@ -452,7 +508,9 @@ describe('the text of a feed repaired before ical.js reads it', () => {
       'Dates without VALUE=DATE, read as dates (all-day): 1 (line 4: DTEND:20270602).',
       'Dates among date-times, read as their midnight: 1 (line 5: EXDATE:20270608,20270615T100000).',
       'RDATE and EXDATE values that are no dates, dropped: 1 (line 7: RDATE:083000).',
-      'Rules without FREQ (an empty RRULE), dropped: 1 (line 8: RRULE:).',
+      'Periods of dates, read as their first days: 1 (line 8: RDATE:20270620/20270621).',
+      'Rules without FREQ (an empty RRULE), dropped: 1 (line 9: RRULE:).',
+      'Rules with spaces (BYDAY=MO, TU), read without them: 1 (line 10: RRULE:FREQ=WEEKLY;BYDAY=MO, TU).',
     ]);
   });
 });
