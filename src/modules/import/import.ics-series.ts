@@ -278,6 +278,7 @@ export function readSeries(reading: IcsReading, vevent: Component, event: IcalEv
     return;
   }
   const byStart = new Map(plan.series.map((s) => [s.sourceId, s]));
+  let before = 0;
   for (const series of plan.series) {
     const { start, end } = timesAt(context, series.startLocal);
     const record = eventRecord(reading, vevent, series.sourceId, start, end, tzids.start, tzids.end);
@@ -290,8 +291,13 @@ export function readSeries(reading: IcsReading, vevent: Component, event: IcalEv
       continue;
     }
     const owner = plan.series.find((s) => generates(s, override.wall, context.overrides)) ?? byStart.get(uid)!;
-    readOverride(reading, owner.sourceId, override, tzids);
+    // The service makes no occurrence before the import's since: there is nothing to edit.
+    const since = owner.checked.recurrence.since;
+    if (since !== undefined && override.wall < since) before += 1;
+    else readOverride(reading, owner.sourceId, override, tzids);
   }
+  if (before > 0)
+    reading.warnings.push(`${label}: ${before} override(s) of occurrences before the import's since were left out.`);
 }
 
 /**

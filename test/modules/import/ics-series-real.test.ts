@@ -325,5 +325,47 @@ for (const backend of backends()) {
       // Series, not their occurrences one by one: one record per series (two for two rules), plus the two events.
       assert.equal(total(report, 'created'), 1 + 1 + 1 + 2 + 1 + 2 + 3, JSON.stringify(report.counts));
     });
+
+    it("keeps a long-running series as one, from the import's since on; overrides before it are left out, not skipped", async () => {
+      const report = await twice(
+        'long.ics',
+        calendar(
+          vevent(
+            'long@example.org',
+            'SUMMARY:Long monthly',
+            'DTSTART:20150101T180000Z',
+            'RRULE:FREQ=MONTHLY;BYMONTHDAY=1',
+          ),
+          vevent(
+            'long@example.org',
+            'RECURRENCE-ID:20160101T180000Z',
+            'SUMMARY:Long old edit',
+            'DTSTART:20160102T180000Z',
+          ),
+          vevent(
+            'long@example.org',
+            'RECURRENCE-ID:20270301T180000Z',
+            'SUMMARY:Long new edit',
+            'DTSTART:20270302T180000Z',
+          ),
+        ),
+      );
+      assert.deepEqual(report.skipped, []);
+      assert.equal(total(report, 'created'), 2, 'the series and its recent override');
+      assert.match(
+        report.warnings.join('\n'),
+        /"Long monthly".*1 override\(s\) of occurrences before the import's since/,
+      );
+      const listed_ = await listed('Long');
+      assert.deepEqual(
+        listed_[0],
+        ['2015-01-01 18:00:00', 'Long monthly'],
+        'the series keeps its start (its rule whole)',
+      );
+      assert.ok(!listed_.some(([, title]) => title === 'Long old edit'));
+      assert.ok(listed_.some(([start, title]) => start === '2027-03-02 18:00:00' && title === 'Long new edit'));
+      assert.ok(!listed_.some(([start]) => start === '2027-03-01 18:00:00'), 'the edited occurrence moved');
+      assert.ok(listed_[1]![0]! >= '2024', `the next made is within the import's since: ${listed_[1]![0]}`);
+    });
   });
 }
