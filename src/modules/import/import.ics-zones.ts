@@ -131,18 +131,30 @@ function firstOnset(vtimezone: Component): number {
 }
 
 /**
- * ical.js leaves out the DTSTART of an observance that has RDATEs (its first onset, RFC 5545
- * 3.6.5), reading a year of khal's or python-icalendar's zones at the wrong offset: the DTSTART is
- * added to the RDATEs.
+ * A VTIMEZONE made readable by ical.js. ical.js leaves out the DTSTART of an observance that has
+ * RDATEs (its first onset, RFC 5545 3.6.5), reading a year of khal's or python-icalendar's zones
+ * at the wrong offset: the DTSTART is added to the RDATEs. And it runs every rule for ever, where
+ * a zone defined in eras (an old rule, then the rule of today from its DTSTART, as US zones since
+ * 2007) means each rule to end where the next of its kind begins: each is given that UNTIL.
  */
-function withFirstOnsets(vtimezone: Component): Component {
-  for (const observance of [
-    ...vtimezone.getAllSubcomponents('standard'),
-    ...vtimezone.getAllSubcomponents('daylight'),
-  ]) {
-    const start = observance.getFirstPropertyValue('dtstart');
-    if (start instanceof ICAL.Time && observance.hasProperty('rdate') && !observance.hasProperty('rrule'))
-      observance.addPropertyWithValue('rdate', start.clone());
+function readable(vtimezone: Component): Component {
+  for (const kind of ['standard', 'daylight']) {
+    const observances = vtimezone
+      .getAllSubcomponents(kind)
+      .map((observance) => ({ observance, start: observance.getFirstPropertyValue('dtstart') }))
+      .filter((o): o is { observance: Component; start: Time } => o.start instanceof ICAL.Time)
+      .sort((a, b) => a.start.compare(b.start));
+    observances.forEach(({ observance, start }, i) => {
+      if (observance.hasProperty('rdate') && !observance.hasProperty('rrule'))
+        observance.addPropertyWithValue('rdate', start.clone());
+      const rule = observance.getFirstPropertyValue('rrule');
+      const next = observances[i + 1]?.start;
+      if (rule instanceof ICAL.Recur && next && !rule.until && !rule.count) {
+        const until = next.clone();
+        until.adjust(-1, 0, 0, 0);
+        rule.until = until;
+      }
+    });
   }
   return vtimezone;
 }
@@ -179,7 +191,7 @@ export class FeedZones {
   ) {
     for (const vtimezone of calendar.getAllSubcomponents('vtimezone')) {
       const tzid = String(vtimezone.getFirstPropertyValue('tzid') ?? '');
-      if (tzid) this.vtimezones.set(tzid, new ICAL.Timezone({ component: withFirstOnsets(vtimezone), tzid }));
+      if (tzid) this.vtimezones.set(tzid, new ICAL.Timezone({ component: readable(vtimezone), tzid }));
     }
     const calendarZone = calendar.getFirstPropertyValue('x-wr-timezone');
     this.calendarTzid = typeof calendarZone === 'string' && calendarZone.trim() ? calendarZone.trim() : undefined;

@@ -380,6 +380,40 @@ for (const backend of backends()) {
       assert.deepEqual(report.warnings, []);
     });
 
+    it('reads a zone defined in eras (an old rule, then the rule of today from its start) by the rule of its time', async () => {
+      const era = (kind: string, start: string, rule: string, from: string, to: string) => [
+        `BEGIN:${kind}`,
+        `DTSTART:${start}`,
+        `RRULE:${rule}`,
+        `TZOFFSETFROM:${from}`,
+        `TZOFFSETTO:${to}`,
+        `END:${kind}`,
+      ];
+      const report = await importIcs(
+        calendar(
+          'BEGIN:VTIMEZONE',
+          'TZID:Customized Time Zone 1',
+          ...era('STANDARD', '16711029T020000', 'FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10', '-0400', '-0500'),
+          ...era('DAYLIGHT', '16710404T020000', 'FREQ=YEARLY;BYDAY=1SU;BYMONTH=4', '-0500', '-0400'),
+          ...era('STANDARD', '20071104T020000', 'FREQ=YEARLY;BYDAY=1SU;BYMONTH=11', '-0400', '-0500'),
+          ...era('DAYLIGHT', '20070311T020000', 'FREQ=YEARLY;BYDAY=2SU;BYMONTH=3', '-0500', '-0400'),
+          'END:VTIMEZONE',
+          vevent(
+            'UID:eras@example.org',
+            'DTSTART;TZID="Customized Time Zone 1":20271102T140000',
+            'SUMMARY:Between the two rules',
+          ),
+        ),
+      );
+      const eras = await stored('Between the two rules');
+      assert.deepEqual(
+        [eras.timezone, eras.utc_start_date],
+        ['America/New_York', '2027-11-02 18:00:00'],
+        "after the last Sunday of October (the old rule), before the first of November (today's): daylight time",
+      );
+      assert.equal(report.warnings.length, 1);
+    });
+
     it(
       'reads a zone of the file whose rules no IANA zone has through its VTIMEZONE, each occurrence at its wall time there',
       // The series reader keeps such a series as a rule in UTC until it expands the ones whose start zoned() reads with a feedZone.
