@@ -287,7 +287,7 @@ export function readSeries(reading: IcsReading, vevent: Component, event: IcalEv
   }
   for (const override of context.overrides) {
     if (plan.standalone.includes(override)) {
-      if (!override.cancelled) readStandalone(context, override);
+      if (!override.cancelled) readAlone(context.reading, override.component, context.uid, context.tzids);
       continue;
     }
     const owner = plan.series.find((s) => generates(s, override.wall, context.overrides)) ?? byStart.get(uid)!;
@@ -481,20 +481,30 @@ function readOverride(reading: IcsReading, seriesId: string, override: Override,
   reading.add('reason' in record ? { ...record, line: reading.lineOf(override.component) } : { ...record, occurrence });
 }
 
-/** An override no series here makes (or of the first occurrence): an event of its own, named by its occurrence. */
-function readStandalone(context: SeriesContext, override: Override): void {
-  const { reading, uid, tzids } = context;
-  const moved = new ICAL.Event(override.component);
+/**
+ * An override read as an event of its own, named by its series' UID and the occurrence it stands
+ * for (or `sourceId`): one no series here makes, the edited first occurrence, one of an event that
+ * does not repeat. Its times without a TZID take the series' (`tzids`).
+ */
+export function readAlone(
+  reading: IcsReading,
+  component: Component,
+  uid: string,
+  tzids: Tzids = { start: undefined, end: undefined },
+  sourceId?: string,
+): void {
+  const moved = new ICAL.Event(component);
+  const startTzid = tzidOf(component.getFirstProperty('dtstart')) ?? tzids.start;
   const record = eventRecord(
     reading,
-    override.component,
-    `${uid}@${compact(override.recurrenceId)}`,
+    component,
+    sourceId ?? `${uid}@${compact(moved.recurrenceId)}`,
     moved.startDate,
     moved.endDate,
-    tzidOf(override.component.getFirstProperty('dtstart')) ?? tzids.start,
-    tzidOf(override.component.getFirstProperty('dtend')) ?? tzids.end,
+    startTzid,
+    tzidOf(component.getFirstProperty('dtend')) ?? tzids.end ?? startTzid,
   );
-  reading.add('reason' in record ? { ...record, line: reading.lineOf(override.component) } : record);
+  reading.add('reason' in record ? { ...record, line: reading.lineOf(component) } : record);
 }
 
 /**
@@ -564,7 +574,7 @@ function readOccurrences(context: SeriesContext): void {
   }
   for (const override of overrides)
     if (!used.has(override) && !override.cancelled && (since === null || override.wall >= since))
-      readStandalone(context, override);
+      readAlone(context.reading, override.component, context.uid, context.tzids);
   const cut = earlier > 0 ? [`the ${earlier} earlier ones were not imported (at most ${maxOccurrences})`] : [];
   reading.warnings.push(
     `${label} imported as its ${count} occurrences up to ${horizonDays} days ahead${sinceDay ? ` since ${sinceDay}` : ''}${cut.length ? `; ${cut.join('; ')}` : ''}.`,

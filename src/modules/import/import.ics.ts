@@ -7,7 +7,7 @@ import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
 import { compact, FeedZones, tzidOf, type Component } from './import.ics-zones.js';
 import { eventRecord, text } from './import.ics-event.js';
 import { LinkedRecords } from './import.ics-linked.js';
-import { ExpansionBudget, readSeries } from './import.ics-series.js';
+import { ExpansionBudget, readAlone, readSeries } from './import.ics-series.js';
 import { blockText, latestRevisions, scanCalendar, type VeventBlock } from './import.ics-scan.js';
 import { IcsNotes, tolerantIcs } from './import.ics-text.js';
 
@@ -233,19 +233,10 @@ function readVevent(reading: IcsReading, vevent: Component, masters: Set<string>
     // later edit, read in its place; the occurrences the others moved are events of their own.
     const overrides = reading.overridesOf(uid);
     const own = overrides.find((o) => compact(new ICAL.Event(o).recurrenceId) === compact(event.startDate));
-    if (own) readAlone(reading, own, uid, uid);
+    if (own) readAlone(reading, own, uid, undefined, uid);
     else reading.add(eventRecord(reading, vevent, uid, event.startDate, event.endDate, startTzid, endTzid));
     for (const override of overrides) if (override !== own) readAlone(reading, override, uid);
     return;
   }
   readSeries(reading, vevent, event, uid, { start: startTzid, end: endTzid });
-}
-
-/** An override read as an event of its own, named by its series and the occurrence it stands for. */
-function readAlone(reading: IcsReading, vevent: Component, uid: string, sourceId?: string): void {
-  const event = new ICAL.Event(vevent);
-  const startTzid = tzidOf(vevent.getFirstProperty('dtstart'));
-  const endTzid = tzidOf(vevent.getFirstProperty('dtend')) ?? startTzid;
-  const id = sourceId ?? `${uid}@${compact(event.recurrenceId)}`;
-  reading.add(eventRecord(reading, vevent, id, event.startDate, event.endDate, startTzid, endTzid));
 }
