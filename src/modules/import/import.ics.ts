@@ -111,6 +111,31 @@ const failure = (error: unknown) => `unreadable: ${excerpt(error instanceof Erro
 
 /** The records of a feed, what was skipped and why, and warnings; throws SourceError when it is not a calendar. */
 export function readIcs(input: string, options: IcsOptions): IcsRead {
+  const steps = readSteps(input, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** VEVENTs read between two turns of the event loop by readIcsAsync. */
+const VEVENTS_PER_TURN = 200;
+
+/**
+ * readIcs giving the event loop a turn every VEVENTS_PER_TURN VEVENTs: the admin route reads a
+ * feed inside the server, where 50,000 events read in one go would hold every request for seconds.
+ */
+export async function readIcsAsync(input: string, options: IcsOptions): Promise<IcsRead> {
+  const steps = readSteps(input, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The reading of a feed, yielding after every VEVENTS_PER_TURN VEVENTs. */
+function* readSteps(input: string, options: IcsOptions): Generator<void, IcsRead> {
   const prepared = prepareText(input);
   const scanned = scanCalendar(prepared);
   const notes = new IcsNotes();
@@ -164,7 +189,8 @@ export function readIcs(input: string, options: IcsOptions): IcsRead {
     lineOf: (component) => lines.get(component),
     add: (record) => batch.push(record),
   };
-  for (const block of kept) {
+  for (const [index, block] of kept.entries()) {
+    if (index % VEVENTS_PER_TURN === VEVENTS_PER_TURN - 1) yield;
     if (block.recurrenceId && masters.has(block.uid)) continue; // read with its series
     batch = [];
     try {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
 import { runImport } from '../../../src/modules/import/import.service.js';
 import type { ImportReport } from '../../../src/modules/import/import.report.js';
-import { readIcs } from '../../../src/modules/import/import.ics.js';
+import { readIcs, readIcsAsync } from '../../../src/modules/import/import.ics.js';
 
 /**
  * The iCalendar reader's series, revisions and per-event isolation, each case a small calendar
@@ -25,6 +25,30 @@ const total = (report: ImportReport, field: 'created' | 'updated' | 'unchanged' 
   Object.values(report.counts['event'] ?? {}).reduce((n, c) => n + c[field], 0);
 
 describe('iCalendar reader: one VEVENT at a time', () => {
+  it('reads a large feed giving the event loop turns (readIcsAsync), with what readIcs reads', async () => {
+    const events = Array.from({ length: 1000 }, (_, i) =>
+      vevent(
+        `e${i}@example.org`,
+        `SUMMARY:Event ${i}`,
+        `DTSTART:2027${String((i % 12) + 1).padStart(2, '0')}10T100000Z`,
+      ),
+    );
+    const text = calendar(...events);
+    const options = { lang: 'en', now: new Date('2026-11-27T00:00:00Z') };
+    let turns = 0;
+    let reading = true;
+    const tick = () => {
+      turns += 1;
+      if (reading) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const read = await readIcsAsync(text, options);
+    reading = false;
+    assert.ok(turns >= 4, `the event loop turned ${turns} times while 1,000 events were read`);
+    assert.deepEqual(read, readIcs(text, options));
+    assert.equal(read.records.length, 1000);
+  });
+
   it("reads folded UIDs, not an alarm's; an unreadable event or override costs itself, with its line; an unclosed one is read", () => {
     const text = [
       'BEGIN:VCALENDAR',
