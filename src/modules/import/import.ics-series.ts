@@ -344,8 +344,18 @@ function timesAt(context: SeriesContext, wall: string): { start: Time; end: Time
  * a series of its own from its first instance. Any such reshaping is kept only if its occurrences
  * are those the original makes (the first CHECKED_OCCURRENCES of them, walked by ical.js's rules).
  */
-function planSeries(context: SeriesContext, rules: string[]): Plan {
+function planSeries(context: SeriesContext, written: string[]): Plan {
   const { reading, vevent, startLocal, timezone, overrides, uid } = context;
+  // COUNT and UNTIL together (RFC 5545 forbids it, some programs write it): the COUNT, if the
+  // occurrences then are the same (the comparison below says).
+  const rules = written.map((r) =>
+    /(?:^|;)COUNT=/i.test(r) && /(?:^|;)UNTIL=/i.test(r)
+      ? r
+          .split(';')
+          .filter((part) => !/^UNTIL=/i.test(part))
+          .join(';')
+      : r,
+  );
   const walls = (name: string) =>
     dateValues(vevent, name).map((d) => occurrenceWall(reading.zones, d.time, d.tzid, timezone, startLocal));
   const rdates = walls('rdate');
@@ -353,7 +363,7 @@ function planSeries(context: SeriesContext, rules: string[]): Plan {
   const exdates = [...new Set([...walls('exdate'), ...cancelled])];
   const editedFirst = overrides.find((o) => !o.cancelled && o.wall === startLocal);
   const gone = new Set([...exdates, ...(editedFirst ? [startLocal] : [])]);
-  const reshaped = rules.length !== 1 || gone.has(startLocal);
+  const reshaped = rules.length !== 1 || gone.has(startLocal) || rules.some((r, i) => r !== written[i]);
   const zone = zoneOrUtc(timezone ?? 'UTC');
 
   // The first occurrence that remains, where the (first) series starts.

@@ -25,6 +25,34 @@ const total = (report: ImportReport, field: 'created' | 'updated' | 'unchanged' 
   Object.values(report.counts['event'] ?? {}).reduce((n, c) => n + c[field], 0);
 
 describe('iCalendar reader: one VEVENT at a time', () => {
+  it('reads COUNT and UNTIL together as the COUNT when that is where the rule ends, else as occurrences', () => {
+    const read = readIcs(
+      calendar(
+        vevent(
+          'cu@example.org',
+          'SUMMARY:Both',
+          'DTSTART:20270104T100000Z',
+          'RRULE:FREQ=DAILY;COUNT=3;UNTIL=20270301T000000Z',
+        ),
+        vevent(
+          'uc@example.org',
+          'SUMMARY:Both',
+          'DTSTART:20270104T100000Z',
+          'RRULE:FREQ=DAILY;COUNT=30;UNTIL=20270106T000000Z',
+        ),
+      ),
+      { lang: 'en', now: new Date('2026-11-27T00:00:00Z') },
+    );
+    assert.deepEqual(
+      read.records.map((r) => [r.sourceId, (r.payload['recurrence'] as { rrule?: string } | undefined)?.rrule]),
+      [
+        ['cu@example.org', 'FREQ=DAILY;COUNT=3'],
+        ['uc@example.org@20270104T100000', undefined],
+        ['uc@example.org@20270105T100000', undefined],
+      ],
+    );
+  });
+
   it('reads a large feed giving the event loop turns (readIcsAsync), with what readIcs reads', async () => {
     const events = Array.from({ length: 1000 }, (_, i) =>
       vevent(
