@@ -361,6 +361,56 @@ export async function linkedFirstOfDays(list: LinkedList, days: string[], limit:
   return (await rest.reduce((q, next) => q.unionAll(next), first!).execute()) as EventRow[];
 }
 
+/**
+ * A linked list narrowed to the events starting within `from`..`to` that end at `endFrom` or
+ * later, and tested against `where` besides: the bounds are the link's copies of the event's
+ * key, so the walk reads that range of the link's index (a grid's bars by a category: some
+ * 4,000 links for a month at a million events, where the plain statement read all 66,000 of
+ * the category's and then each event).
+ */
+function within(list: LinkedList, from: string, to: string, endFrom: string, where: Expression<SqlBool>[]): LinkedList {
+  return {
+    ...list,
+    bounds: [
+      ...list.bounds,
+      { column: 'start_local', op: '>=', value: from },
+      { column: 'start_local', op: '<=', value: to },
+      { column: 'end_local', op: '>=', value: endFrom },
+    ],
+    where: [...(list.where ?? []), ...where],
+  };
+}
+
+/** The first `limit` events of `within`, by start then id. */
+export function linkedWithin(
+  list: LinkedList,
+  range: { from: string; to: string; endFrom: string; where: Expression<SqlBool>[] },
+  limit: number,
+): Promise<EventRow[]> {
+  return linkedPage(within(list, range.from, range.to, range.endFrom, range.where), 'asc', limit, 0);
+}
+
+/** The events of `within` counted by start and end day, each once (an event linked to several ids too). */
+export async function linkedDayPairsWithin(
+  list: LinkedList,
+  range: { from: string; to: string; endFrom: string; where: Expression<SqlBool>[] },
+): Promise<{ start_day: string; end_day: string; n: number }[]> {
+  const narrowed = within(list, range.from, range.to, range.endFrom, range.where);
+  const ids = narrowed.link.ids
+    .map((id) => eventsOf(narrowed, id, narrowed.where ?? []).select('lk.event_id'))
+    .reduce((all, one) => all.union(one));
+  const startDay = sql<string>`substr(events.start_local, 1, 10)`;
+  const endDay = sql<string>`substr(events.end_local, 1, 10)`;
+  const rows = await list.db
+    .selectFrom(ids.as('x'))
+    .crossJoin('events')
+    .where(sql<SqlBool>`events.id = x.event_id`)
+    .select((eb) => [startDay.as('start_day'), endDay.as('end_day'), eb.fn.countAll<number | string>().as('n')])
+    .groupBy([startDay, endDay])
+    .execute();
+  return rows.map((r) => ({ start_day: r.start_day, end_day: r.end_day, n: Number(r.n) }));
+}
+
 /** A linked list's total, counted along the link's index (an event linked to several ids once). */
 export function linkedCount(list: LinkedList): CountQuery {
   const { db, link, where } = list;

@@ -505,19 +505,37 @@ function linkedList(
   };
 }
 
+/** A public grid's reads from a link table in order (migration 025): see linkedGrid. */
+export interface LinkedGrid {
+  /** The first `limit` events starting on each of `days`, by start then id. */
+  firstOfDays(days: string[], limit: number): Promise<EventRow[]>;
+  /** The first `limit` events starting within from..to and ending at `endFrom` or later that pass `where`. */
+  within(range: GridRange, limit: number): Promise<EventRow[]>;
+  /** Those events counted by start and end day. */
+  pairsWithin(range: GridRange): Promise<{ start_day: string; end_day: string; n: number }[]>;
+}
+
+export interface GridRange {
+  from: string;
+  to: string;
+  endFrom: string;
+  where: Expression<SqlBool>[];
+}
+
 /**
- * For the public month and week grids: how to read the first `limit` listed events of each of
- * some days from the link table in order (linkedFirstOfDays), when the page's filter is one a
- * list would read so (a category, tag or organizer, and nothing with an index of its own); else null.
+ * For the public month and week grids: their events read from the link table in order, when the
+ * page's filter is one a list would read so (a category, tag or organizer, and nothing with an
+ * index of its own), where the plain statements would walk each day's events and test their
+ * links (some 1,400 a day at a million events); else null.
  */
-export function linkedDays(
-  db: Db,
-  q: EventListParams,
-  filter: EventFilter,
-  lang: string,
-): ((days: string[], limit: number) => Promise<EventRow[]>) | null {
+export function linkedGrid(db: Db, q: EventListParams, filter: EventFilter, lang: string): LinkedGrid | null {
   const linked = linkedList(db, q, filter, { column: 'start_local', direction: 'asc' }, lang, false);
-  return linked && ((days, limit) => list.linkedFirstOfDays(linked, days, limit));
+  if (!linked) return null;
+  return {
+    firstOfDays: (days, limit) => list.linkedFirstOfDays(linked, days, limit),
+    within: (range, limit) => list.linkedWithin(linked, range, limit),
+    pairsWithin: (range) => list.linkedDayPairsWithin(linked, range),
+  };
 }
 
 /** GET /events: one query for the page, one for the total, a fixed number for the embedded records. */

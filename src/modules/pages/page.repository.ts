@@ -72,16 +72,17 @@ function startRanges(startDays: string[]): [string, string][] {
  * to the bitmap for nothing.
  */
 function startsWithin(db: Db, ranges: [string, string][]): Expression<SqlBool> {
-  const within = (from: string, to: string) =>
-    sql<SqlBool>`(events.start_local >= ${from} and events.start_local <= ${to})`;
   const any = sql<SqlBool>`(${sql.join(
-    ranges.map(([from, to]) => within(from, to)),
+    ranges.map(([from, to]) => startsBetween(from, to)),
     sql` or `,
   )})`;
   return dialectOf(db) === 'sqlite'
-    ? sql<SqlBool>`${within(ranges[0]![0], ranges[ranges.length - 1]![1])} and ${any}`
+    ? sql<SqlBool>`${startsBetween(ranges[0]![0], ranges[ranges.length - 1]![1])} and ${any}`
     : any;
 }
+
+const startsBetween = (from: string, to: string) =>
+  sql<SqlBool>`(events.start_local >= ${from} and events.start_local <= ${to})`;
 
 /**
  * Ranges of start times, before `fromDay`, of the listed events that are still going on that day:
@@ -213,6 +214,30 @@ export async function multiDayPairs(db: Db, lang: string, fromDay: string, toDay
     .orderBy('start_day')
     .execute();
   return rows.map((r) => ({ ...r, n: Number(r.n) }));
+}
+
+/**
+ * What a linked grid (event-list.service.ts linkedGrid) reads for the bars: events starting
+ * within the hull of `pairs`' start days (read from the link's copies of the key), ending on
+ * `fromDay` or later, lasting several days and starting on one of those days (tested on each).
+ * Null without pairs.
+ */
+export function lastingRange(
+  pairs: DayPair[],
+  fromDay: string,
+): { from: string; to: string; endFrom: string; where: Expression<SqlBool>[] } | null {
+  const ranges = startRanges([...new Set(pairs.map((p) => p.start_day))]);
+  if (ranges.length === 0) return null;
+  const any = sql<SqlBool>`(${sql.join(
+    ranges.map(([from, to]) => startsBetween(from, to)),
+    sql` or `,
+  )})`;
+  return {
+    from: ranges[0]![0],
+    to: ranges[ranges.length - 1]![1],
+    endFrom: dayStart(fromDay),
+    where: [lastsSeveralDays, any],
+  };
 }
 
 /** The listed events (with the page's filters) of `pairs`' start days lasting several days and reaching `fromDay`. */

@@ -6,7 +6,7 @@ import type { RequestContext } from '../../http/context.js';
 import { ApiError } from '../../http/errors.js';
 import { rootPathOf } from '../../http/languages.js';
 import { countsByStartDay, type CountKey } from '../events/event-counts.service.js';
-import { buildFilter, linkedDays } from '../events/event-list.service.js';
+import { buildFilter, linkedGrid, type LinkedGrid } from '../events/event-list.service.js';
 import { toEventObject } from '../events/event.mapper.js';
 import { loadEventRelations } from '../events/event-relations.service.js';
 import type { EventListParams } from '../events/event.schema.js';
@@ -25,6 +25,7 @@ import { dayTotals, layoutGrid, pairsOf, type GridDay } from './page.grid.js';
 import {
   dayCounts,
   firstOfEachDay,
+  lastingRange,
   multiDayCounts,
   multiDayEvents,
   multiDayPairs,
@@ -113,15 +114,15 @@ export interface PageFilter {
   where: Expression<SqlBool>[];
   /** The per-day counts that count these events, if any (event-counts.service.ts). */
   countKey: CountKey | null;
-  /** The first events of each day read from a link table, when the filter is a category, tag or organizer. */
-  linkedDays: ((days: string[], limit: number) => Promise<EventRow[]>) | null;
+  /** The grid's events read from a link table, when the filter is a category, tag or organizer. */
+  linked: LinkedGrid | null;
 }
 
 /** The list's other filters (category, tag, venue, search) as SQL, without a date window. */
 export async function pageFilter(db: Db, ctx: RequestContext, q: EventListParams): Promise<PageFilter> {
   try {
     const filter = await buildFilter(db, q, ctx, DateTime.utc(), { dates: false });
-    return { where: filter.where, countKey: filter.countKey, linkedDays: linkedDays(db, q, filter, ctx.lang) };
+    return { where: filter.where, countKey: filter.countKey, linked: linkedGrid(db, q, filter, ctx.lang) };
   } catch (error) {
     // An unknown category or tag in a shared URL: the site's own page says which.
     if (error instanceof ApiError && error.status === 400) throw new PageProblem(400, error.message);
@@ -254,10 +255,13 @@ export async function gridEvents(
   const first = days[0]!;
   const last = days[days.length - 1]!;
   const [rows, pairs] = await Promise.all([
-    filter.linkedDays ? filter.linkedDays(days, cap + 1) : firstOfEachDay(db, ctx, where, days, cap + 1),
+    filter.linked ? filter.linked.firstOfDays(days, cap + 1) : firstOfEachDay(db, ctx, where, days, cap + 1),
     multiDayPairs(db, ctx.lang, first, last),
   ]);
-  const bars = await multiDayEvents(db, ctx, where, pairs, first, MAX_BARS);
+  const lasting = filter.linked && lastingRange(pairs, first);
+  const bars = lasting
+    ? await filter.linked!.within(lasting, MAX_BARS)
+    : await multiDayEvents(db, ctx, where, pairs, first, MAX_BARS);
   const starting = new Map<string, GridEvent[]>();
   for (const row of rows) {
     const day = row.start_local.slice(0, 10);
@@ -270,7 +274,9 @@ export async function gridEvents(
       ? pairsOf(bars)
       : filter.countKey?.kind === 'all'
         ? pairs
-        : multiDayCounts(db, ctx, where, pairs, first),
+        : lasting
+          ? filter.linked!.pairsWithin(lasting)
+          : multiDayCounts(db, ctx, where, pairs, first),
   ]);
   const starts = new Map(days.map((day) => [day, counts.get(day) ?? starting.get(day)?.length ?? 0]));
   return layoutGrid({ days, bars, starting, totals: dayTotals(days, starts, barPairs), cap });
