@@ -53,6 +53,9 @@ export function ianaZone(tzid: string): string | null {
   return byLetters.get(letters(name)) ?? null;
 }
 
+/** VTIMEZONEs of one feed compared with the IANA zones (some 30 ms each); real feeds have one to five. */
+const MAX_COMPARED_ZONES = 30;
+
 /** Days compared when matching a VTIMEZONE with IANA zones: noon of each, over three years. */
 const MATCH_YEARS = 3;
 
@@ -130,6 +133,23 @@ function firstOnset(vtimezone: Component): number {
   return first;
 }
 
+/** At most this many observances (STANDARD, DAYLIGHT) and RDATEs in one VTIMEZONE: the longest history of a zone has some 200 changes. */
+const MAX_OBSERVANCES = 100;
+const MAX_RDATES = 2000;
+
+/** Why a VTIMEZONE would cost unbounded work (a rule more often than yearly, thousands of changes), or null. */
+function unbounded(vtimezone: Component): string | null {
+  const observances = [...vtimezone.getAllSubcomponents('standard'), ...vtimezone.getAllSubcomponents('daylight')];
+  if (observances.length > MAX_OBSERVANCES) return `${observances.length} observances`;
+  let rdates = 0;
+  for (const observance of observances) {
+    const rule = observance.getFirstPropertyValue('rrule');
+    if (rule instanceof ICAL.Recur && rule.freq !== 'YEARLY') return `FREQ=${excerpt(String(rule.freq), 20)}`;
+    for (const rdate of observance.getAllProperties('rdate')) rdates += rdate.getValues().length;
+  }
+  return rdates > MAX_RDATES ? `${rdates} RDATEs` : null;
+}
+
 /**
  * A VTIMEZONE made readable by ical.js. ical.js leaves out the DTSTART of an observance that has
  * RDATEs (its first onset, RFC 5545 3.6.5), reading a year of khal's or python-icalendar's zones
@@ -183,6 +203,8 @@ export class FeedZones {
   private readonly calendarTzid: string | undefined;
   readonly unknown = new Set<string>();
   private floating = false;
+  /** VTIMEZONEs compared with IANA zones so far (MAX_COMPARED_ZONES). */
+  private compared = 0;
 
   /** `notes` collects what was repaired or guessed while reading the feed (text, times, fields): see warnings(). */
   constructor(
@@ -191,6 +213,17 @@ export class FeedZones {
   ) {
     for (const vtimezone of calendar.getAllSubcomponents('vtimezone')) {
       const tzid = String(vtimezone.getFirstPropertyValue('tzid') ?? '');
+      const problem = unbounded(vtimezone);
+      if (problem) {
+        // ical.js would walk such a zone's changes from its start to every time read in it, for
+        // every event: taken out of the calendar, its TZID is read by its name alone, if any.
+        calendar.removeSubcomponent(vtimezone);
+        this.notes.add(
+          'Time zones defined with more changes than a zone has, ignored',
+          `"${excerpt(tzid, 60)}" (${problem})`,
+        );
+        continue;
+      }
       if (tzid) this.vtimezones.set(tzid, new ICAL.Timezone({ component: readable(vtimezone), tzid }));
     }
     const calendarZone = calendar.getFirstPropertyValue('x-wr-timezone');
@@ -216,6 +249,15 @@ export class FeedZones {
       this.unknown.add(tzid);
       return { unknown: true };
     }
+    // Each comparison walks three years of days: a feed gets a few dozen, then names alone.
+    if (this.compared >= MAX_COMPARED_ZONES) {
+      this.notes.add(
+        'Time zones defined in the file beyond the first 30, read by their names or through their definitions',
+        `"${excerpt(tzid, 60)}"`,
+      );
+      return named ? { iana: named } : { vtimezone };
+    }
+    this.compared += 1;
     try {
       const matched = matchingZone(vtimezone, Math.min(Math.max(year, 1971), 2200), named);
       if (matched) {
@@ -263,10 +305,12 @@ export class FeedZones {
       warnings.push(
         "Times without a time zone, in a calendar that names none (X-WR-TIMEZONE), were read in the site's time zone.",
       );
-    for (const tzid of this.unknown)
+    if (this.unknown.size > 0) {
+      const names = [...this.unknown].slice(0, 3).map((tzid) => `"${excerpt(tzid, 60)}"`);
       warnings.push(
-        `Time zone "${excerpt(tzid, 100)}" is neither an IANA name nor defined in the file: its times were read in the site's time zone.`,
+        `Time zones neither IANA, Windows or Outlook names nor defined in the file, their times read in the site's time zone: ${this.unknown.size} (${names.join('; ')}${this.unknown.size > 3 ? '; …' : ''}).`,
       );
+    }
     return warnings;
   }
 }

@@ -414,6 +414,33 @@ for (const backend of backends()) {
       assert.equal(report.warnings.length, 1);
     });
 
+    it('ignores a VTIMEZONE that changes more often than yearly (ical.js would walk its changes for ever), with a warning', async () => {
+      const report = await importIcs(
+        calendar(
+          'BEGIN:VTIMEZONE',
+          'TZID:Every minute',
+          'BEGIN:STANDARD',
+          'DTSTART:20000101T000000',
+          'RRULE:FREQ=MINUTELY',
+          'TZOFFSETFROM:+0100',
+          'TZOFFSETTO:+0100',
+          'END:STANDARD',
+          'END:VTIMEZONE',
+          vevent('UID:minutely-zone@example.org', 'DTSTART;TZID=Every minute:20270110T100000', 'SUMMARY:Minutely zone'),
+        ),
+      );
+      assert.deepEqual(times(await stored('Minutely zone')), [
+        '2027-01-10 10:00:00',
+        '2027-01-10 10:00:00',
+        false,
+        'Europe/Paris',
+      ]);
+      assert.deepEqual(report.warnings, [
+        'Time zones defined with more changes than a zone has, ignored: 1 ("Every minute" (FREQ=MINUTELY)).',
+        'Time zones neither IANA, Windows or Outlook names nor defined in the file, their times read in the site\'s time zone: 1 ("Every minute").',
+      ]);
+    });
+
     it(
       'reads a zone of the file whose rules no IANA zone has through its VTIMEZONE, each occurrence at its wall time there',
       // The series reader keeps such a series as a rule in UTC until it expands the ones whose start zoned() reads with a feedZone.
