@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { IANAZone } from 'luxon';
-import { localToUtc, utcToLocal, zoneOrUtc } from '../../lib/dates.js';
+import { isValidTimezone, localToUtc, utcToLocal, zoneOrUtc } from '../../lib/dates.js';
 import { excerpt } from '../../lib/redact.js';
 import { IcsNotes } from './import.ics-text.js';
 import { WINDOWS_IANA_ZONES, windowsZone } from './import.ics-windows-zones.js';
@@ -44,11 +44,12 @@ const letters = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
 export function ianaZone(tzid: string): string | null {
   const name = tzid.trim().replace(/^"|"$/g, '');
   if (name.length > 200) return null;
-  if (IANAZone.isValidZone(name)) return name;
+  // The service's own check: Intl alone takes spellings (`+05:00` on newer Nodes) an event may not have.
+  if (isValidTimezone(name)) return name;
   const windows = windowsZone(name);
   if (windows) return windows;
   const tail = /([A-Z][A-Za-z_-]*\/[A-Z][A-Za-z_-]*(?:\/[A-Z][A-Za-z_-]*)?)$/.exec(name)?.[1];
-  if (tail && IANAZone.isValidZone(tail)) return tail;
+  if (tail && isValidTimezone(tail)) return tail;
   byLetters ??= new Map([...Intl.supportedValuesOf('timeZone'), ...WINDOWS_IANA_ZONES].map((z) => [letters(z), z]));
   return byLetters.get(letters(name)) ?? null;
 }
