@@ -242,7 +242,7 @@ function fineGrained(rule: string): number | null {
 export function readSeries(reading: IcsReading, vevent: Component, event: IcalEvent, uid: string, tzids: Tzids): void {
   const { zones, options, now } = reading;
   periodsAsDates(vevent);
-  const { local, timezone } = zones.zoned(event.startDate, tzids.start);
+  const { local, timezone, feedZone } = zones.zoned(event.startDate, tzids.start);
   const startLocal = event.startDate.isDate ? `${local} 00:00:00` : local;
   const rules = vevent.getAllProperties('rrule').map((p) => String(p.getFirstValue()));
   const label = `Series "${excerpt(text(vevent, 'summary'), 100)}" (${excerpt(uid, 100)})`;
@@ -271,7 +271,12 @@ export function readSeries(reading: IcsReading, vevent: Component, event: IcalEv
     },
     label,
   };
-  const plan = planSeries(context, rules);
+  // A zone only the file defines is read in UTC: a rule kept in UTC would move by an hour at its changes.
+  const plan: Plan = feedZone
+    ? {
+        refused: `is written in a time zone only the file defines ("${excerpt(feedZone, 60)}", no IANA zone has its rules)`,
+      }
+    : planSeries(context, rules);
   if ('refused' in plan) {
     reading.warnings.push(`${label} ${plan.refused}: imported as its occurrences.`);
     readOccurrences(context);

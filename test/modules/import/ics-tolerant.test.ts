@@ -444,7 +444,7 @@ for (const backend of backends()) {
     it(
       'reads a zone of the file whose rules no IANA zone has through its VTIMEZONE, each occurrence at its wall time there',
       // The series reader keeps such a series as a rule in UTC until it expands the ones whose start zoned() reads with a feedZone.
-      { todo: 'import.ics-series.ts: a series whose start has Zoned.feedZone is to be expanded, not kept in UTC' },
+
       async () => {
         const report = await importIcs(
           calendar(
