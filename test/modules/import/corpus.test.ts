@@ -211,6 +211,7 @@ for (const backend of backends()) {
           const skipped = eventCount(first, 'skipped');
           accepted = skipped === 0 ? 'whole' : created > 0 ? 'partial' : 'refused';
           if (skipped > 0) detail += `skipped: ${first.skipped.map((s) => s.reason).join('; ')}\n`;
+          if (first.warnings.length > 0) detail += `warnings: ${first.warnings.join('; ')}\n`;
         } catch (error) {
           // A file the importer cannot read at all is a SourceError with a reason; anything else is a bug.
           accepted = error instanceof SourceError ? 'refused' : 'error';
