@@ -45,7 +45,11 @@ export const ImportBody = Type.Object(
       Type.Array(Type.String({ maxLength: 16 }), { maxItems: 50, description: 'Languages to import (default: all)' }),
     ),
     since: Type.Optional(
-      Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Only events ending on or after this day' }),
+      Type.String({
+        pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+        description:
+          "REST source: only events ending on or after this day; both: a series' occurrences before it are not made (iCalendar default: CAL_RECURRENCE_HORIZON_DAYS before today)",
+      }),
     ),
     author: Type.Optional(
       Type.Integer({ minimum: 1, description: 'User the imported records belong to (default: the caller)' }),
