@@ -62,7 +62,7 @@ export async function explainRequest(
   name: string,
   url: string,
 ): Promise<void> {
-  const { db, app, postgres, captured } = harness;
+  const { app, captured } = harness;
   captured.length = 0;
   const started = performance.now();
   const res = await app.inject({ url });
@@ -71,18 +71,25 @@ export async function explainRequest(
     .splice(0)
     .filter((q) => /^\s*(select|with)\b/i.test(q.sql) && !/from "settings"|data_version/.test(q.sql));
   console.log(`\n## ${name}: ${res.statusCode}, ${ms.toFixed(1)} ms (${url})`);
-  for (const q of statements) {
-    let placeholder = 0;
-    const text = q.sql
-      .replace(/\$(\d+)/g, (_, n: string) => literal(q.parameters[Number(n) - 1]))
-      .replace(/\?/g, () => literal(q.parameters[placeholder++]));
-    const plan = await sql
-      .raw(postgres ? `explain (analyze, costs off) ${text}` : `explain query plan ${text}`)
-      .execute(db);
-    console.log(`- ${q.ms.toFixed(2)} ms: ${text.replace(/\s+/g, ' ').slice(0, 160)}`);
-    for (const line of plan.rows as Record<string, unknown>[])
-      console.log(`    ${String(line['QUERY PLAN'] ?? line['detail'])}`);
-  }
+  for (const q of statements) await explainStatement(harness, q, 160);
+}
+
+/** A captured statement with its parameters written in, its time and its plan. */
+export async function explainStatement(
+  harness: { db: Db; postgres: boolean },
+  q: Captured,
+  width: number,
+): Promise<void> {
+  let placeholder = 0;
+  const text = q.sql
+    .replace(/\$(\d+)/g, (_, n: string) => literal(q.parameters[Number(n) - 1]))
+    .replace(/\?/g, () => literal(q.parameters[placeholder++]));
+  const plan = await sql
+    .raw(harness.postgres ? `explain (analyze, costs off) ${text}` : `explain query plan ${text}`)
+    .execute(harness.db);
+  console.log(`- ${q.ms.toFixed(2)} ms: ${text.replace(/\s+/g, ' ').slice(0, width)}`);
+  for (const line of plan.rows as Record<string, unknown>[])
+    console.log(`    ${String(line['QUERY PLAN'] ?? line['detail'])}`);
 }
 
 function literal(value: unknown): string {

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import { parseArgs } from 'node:util';
-import { explainHarness } from './explain-harness.js';
+import { explainHarness, explainStatement } from './explain-harness.js';
 
 /**
  * The plans and times of the sitemaps' statements on a large seeded calendar (or one it seeds):
@@ -56,18 +55,7 @@ function report(name: string, status: number, what: string): void {
   }
 }
 for (const q of pending) {
-  let placeholder = 0;
-  const text = q.sql
-    .replace(/\$(\d+)/g, (_, n: string) => literal(q.parameters[Number(n) - 1]))
-    .replace(/\?/g, () => literal(q.parameters[placeholder++]));
-  const plan = await sql
-    .raw(postgres ? `explain (analyze, costs off) ${text}` : `explain query plan ${text}`)
-    .execute(db);
-  console.log(`\n- ${q.ms.toFixed(2)} ms: ${text.replace(/\s+/g, ' ').slice(0, 220)}`);
-  for (const line of plan.rows as Record<string, unknown>[])
-    console.log(`    ${String(line['QUERY PLAN'] ?? line['detail'])}`);
-}
-function literal(value: unknown): string {
-  return typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
+  console.log('');
+  await explainStatement({ db, postgres }, q, 220);
 }
 await app.close();

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Taxonomy } from './term.taxonomy.js';
+import { TERM_COLUMNS } from './term.repository.js';
 
 /**
  * The terms' statements about events (term.embed.ts): the terms embedded in events, the terms an
@@ -68,15 +69,7 @@ export interface EmbeddedTermRow {
 /** The columns of EmbeddedTermRow, for a statement that reads the rows as JSON (event.repository.ts). */
 export const EMBEDDED_TERM_COLUMNS: readonly (keyof EmbeddedTermRow)[] = [
   'event_id',
-  'id',
-  'taxonomy',
-  'lang',
-  'trid',
-  'name',
-  'slug',
-  'description',
-  'parent',
-  'count',
+  ...TERM_COLUMNS,
   'member_id',
   'member_lang',
   'n',
