@@ -160,9 +160,13 @@ export class ImportWriter {
       return { outcome: 'unchanged', localId: known.localId, missing };
     if (this.dryRun) return { outcome: known ? 'updated' : 'created', localId: known?.localId ?? null, missing };
     // After the hash: a default since moves with the day, and a series is no different for it.
+    // A series the reader keeps from a later day (the most history CAL_RECURRENCE_MAX allows) keeps it.
     const recurrence = body['recurrence'];
-    if (this.options.since !== undefined && recurrence !== null && typeof recurrence === 'object')
-      body['recurrence'] = { ...recurrence, since: this.options.since };
+    if (this.options.since !== undefined && recurrence !== null && typeof recurrence === 'object') {
+      const own = (recurrence as { since?: unknown }).since;
+      const later = typeof own === 'string' && own.slice(0, 10) > this.options.since ? own.slice(0, 10) : undefined;
+      body['recurrence'] = { ...recurrence, since: later ?? this.options.since };
+    }
 
     const route = `/cal/events/v1/${KIND_ROUTES[record.kind]}`;
     const remember = (localId: number) => this.rememberStep(record, hash, localId);

@@ -185,6 +185,40 @@ interface SeriesContext {
   label: string;
 }
 
+/**
+ * A series without an end refused for its number of occurrences from the import's since (a daily
+ * meeting since 2015 makes about 1,460 from two years back to two years ahead, over
+ * CAL_RECURRENCE_MAX): kept as a series from the earliest day that keeps it under the cap, found
+ * by halving the days between that since and today (the occurrences made only fall as since moves
+ * later), with a warning. Null when even today's since does not make it acceptable.
+ */
+function mostHistory(
+  context: SeriesContext,
+  attempt: (policy: RecurrencePolicy) => CheckedRecurrence | string,
+): CheckedRecurrence | null {
+  const { policy } = context;
+  if (policy.since === undefined) return null;
+  const dayOf = (n: number) => new Date(n * 86_400_000).toISOString().slice(0, 10);
+  const asked = Math.floor(Date.parse(`${policy.since}T00:00:00Z`) / 86_400_000);
+  const today = Math.floor(policy.now().getTime() / 86_400_000);
+  const at = (n: number) => attempt({ ...policy, since: dayOf(n) });
+  let best = at(today);
+  if (typeof best === 'string' || asked >= today) return null;
+  // best is accepted from day `high`; no day before `low` is.
+  let low = asked + 1;
+  let high = today;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    const checked = at(middle);
+    if (typeof checked === 'string') low = middle + 1;
+    else [best, high] = [checked, middle];
+  }
+  context.reading.warnings.push(
+    `${context.label} has more than ${policy.max} occurrences from ${policy.since}: kept as a series from ${dayOf(high)}, the most history the cap allows.`,
+  );
+  return best;
+}
+
 /** One series of this service planned from the VEVENT: its start and its checked recurrence. */
 interface PlannedSeries {
   sourceId: string;
@@ -386,10 +420,14 @@ function planSeries(context: SeriesContext, written: string[]): Plan {
     if (rdates.includes(start)) return { refused: 'has its first remaining occurrence on an RDATE' };
   }
   const check = (rrule: string, from: string, extra: string[], excluded: string[]): CheckedRecurrence | string => {
-    const problems = new Problems();
     const candidate = { rrule, rdates: extra, exdates: excluded.filter((d) => d > from) };
-    const checked = checkRecurrence(candidate, zone, from, context.policy, problems);
-    return checked ?? `has a rule this service does not take (${excerpt(problems.reasons().join(' '))})`;
+    const attempt = (policy: RecurrencePolicy) => {
+      const problems = new Problems();
+      const checked = checkRecurrence(candidate, zone, from, policy, problems);
+      return checked ?? `has a rule this service does not take (${excerpt(problems.reasons().join(' '))})`;
+    };
+    const checked = attempt(context.policy);
+    return typeof checked === 'string' ? (mostHistory(context, attempt) ?? checked) : checked;
   };
   // A COUNT rule starting later has as many fewer occurrences as it had before its new start.
   const countless = (rrule: string, skipped: number): string => {

@@ -419,5 +419,25 @@ for (const backend of backends()) {
       assert.ok(!listed_.some(([start]) => start === '2027-03-01 18:00:00'), 'the edited occurrence moved');
       assert.ok(listed_[1]![0]! >= '2024', `the next made is within the import's since: ${listed_[1]![0]}`);
     });
+
+    it('keeps a daily series over the cap from its since as one series, from the earliest day the cap allows', async () => {
+      // Daily since 2015: from two years back to two years ahead some 1,460 occurrences, over 1,000.
+      const report = await twice(
+        'daily.ics',
+        calendar(vevent('daily@example.org', 'SUMMARY:Daily standup', 'DTSTART:20150105T090000Z', 'RRULE:FREQ=DAILY')),
+      );
+      assert.deepEqual(report.skipped, []);
+      assert.equal(total(report, 'created'), 1, 'one series, not its occurrences');
+      const warning = report.warnings.find((w) => w.includes('the most history the cap allows'));
+      assert.ok(warning, report.warnings.join('\n'));
+      const from = /kept as a series from (\d{4}-\d{2}-\d{2})/.exec(warning)![1]!;
+      const series = await t.storage.db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('title', '=', 'Daily standup')
+        .executeTakeFirstOrThrow();
+      // The series row, and every day from `from` to the horizon: at most the cap, and a day earlier would pass it.
+      assert.ok(Number(series.n) <= 1000 && Number(series.n) >= 998, `${series.n} events from ${from}`);
+    });
   });
 }
