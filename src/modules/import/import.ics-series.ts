@@ -330,13 +330,22 @@ export function readSeries(reading: IcsReading, vevent: Component, event: IcalEv
       continue;
     }
     const owner = plan.series.find((s) => generates(s, override.wall, context.overrides)) ?? byStart.get(uid)!;
-    // The service makes no occurrence before the import's since: there is nothing to edit.
-    const since = owner.checked.recurrence.since;
-    if (since !== undefined && override.wall < since) before += 1;
-    else readOverride(reading, owner.sourceId, override, tzids);
+    const { recurrence } = owner.checked;
+    if (recurrence.since === undefined || override.wall >= recurrence.since || override.wall === owner.startLocal) {
+      readOverride(reading, owner.sourceId, override, tzids);
+      continue;
+    }
+    // The service makes no occurrence before the import's since, so there is none to edit: the
+    // rule leaves that date out (the feeds then say the series as the source does) and an edited
+    // occurrence is an event of its own, at its own time with its own text.
+    before += 1;
+    recurrence.exdates = [...new Set([...recurrence.exdates, override.wall])].sort();
+    if (!override.cancelled) readAlone(reading, override.component, uid, tzids);
   }
   if (before > 0)
-    reading.warnings.push(`${label}: ${before} override(s) of occurrences before the import's since were left out.`);
+    reading.warnings.push(
+      `${label}: ${before} override(s) of occurrences before the import's since: their dates left out of the rule, the edited ones imported as events of their own.`,
+    );
 }
 
 /**

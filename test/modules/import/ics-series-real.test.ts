@@ -378,7 +378,7 @@ for (const backend of backends()) {
       assert.equal(total(report, 'created'), 1 + 1 + 1 + 2 + 1 + 2 + 3, JSON.stringify(report.counts));
     });
 
-    it("keeps a long-running series as one, from the import's since on; overrides before it are left out, not skipped", async () => {
+    it("keeps a long-running series as one, from the import's since on; an edit before it is an event of its own, its date left out of the rule", async () => {
       const report = await twice(
         'long.ics',
         calendar(
@@ -403,10 +403,15 @@ for (const backend of backends()) {
         ),
       );
       assert.deepEqual(report.skipped, []);
-      assert.equal(total(report, 'created'), 2, 'the series and its recent override');
+      assert.equal(total(report, 'created'), 3, 'the series, its recent override and the old edit');
       assert.match(
         report.warnings.join('\n'),
-        /"Long monthly".*1 override\(s\) of occurrences before the import's since/,
+        /"Long monthly".*1 override\(s\) of occurrences before the import's since: their dates left out of the rule/,
+      );
+      const rules = await t.storage.db.selectFrom('event_recurrence').select('exdates').execute();
+      assert.ok(
+        rules.some((r) => JSON.parse(r.exdates).includes('2016-01-01 18:00:00')),
+        'the old date is an EXDATE of the rule',
       );
       const listed_ = await listed('Long');
       assert.deepEqual(
@@ -414,10 +419,11 @@ for (const backend of backends()) {
         ['2015-01-01 18:00:00', 'Long monthly'],
         'the series keeps its start (its rule whole)',
       );
-      assert.ok(!listed_.some(([, title]) => title === 'Long old edit'));
+      assert.ok(listed_.some(([start, title]) => start === '2016-01-02 18:00:00' && title === 'Long old edit'));
       assert.ok(listed_.some(([start, title]) => start === '2027-03-02 18:00:00' && title === 'Long new edit'));
       assert.ok(!listed_.some(([start]) => start === '2027-03-01 18:00:00'), 'the edited occurrence moved');
-      assert.ok(listed_[1]![0]! >= '2024', `the next made is within the import's since: ${listed_[1]![0]}`);
+      const made = listed_.filter(([, title]) => title === 'Long monthly');
+      assert.ok(made[1]![0]! >= '2024', `the next made is within the import's since: ${made[1]![0]}`);
     });
 
     it('keeps a daily series over the cap from its since as one series, from the earliest day the cap allows', async () => {
