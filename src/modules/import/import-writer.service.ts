@@ -153,13 +153,16 @@ export class ImportWriter {
     if (record.occurrence) return this.writeOccurrence(record, record.occurrence);
     const missing: string[] = [];
     const body = this.body(record, missing);
-    const hash = createHash('sha256').update(JSON.stringify(body)).digest('base64url');
+    // A series' since is left out of the hash: a default since moves with the day (and the most
+    // history the cap allows with it), and a series is no different for it: a re-run another day
+    // finds it unchanged.
+    const hashed = withoutSince(body);
+    const hash = createHash('sha256').update(JSON.stringify(hashed)).digest('base64url');
     const key = `${record.kind}:${record.sourceId}`;
     const known = this.map.get(key);
     if (known && known.hash === hash && known.modified === record.modified)
       return { outcome: 'unchanged', localId: known.localId, missing };
     if (this.dryRun) return { outcome: known ? 'updated' : 'created', localId: known?.localId ?? null, missing };
-    // After the hash: a default since moves with the day, and a series is no different for it.
     // A series the reader keeps from a later day (the most history CAL_RECURRENCE_MAX allows) keeps it.
     const recurrence = body['recurrence'];
     if (this.options.since !== undefined && recurrence !== null && typeof recurrence === 'object') {
@@ -379,4 +382,12 @@ export class ImportWriter {
       return { status: response.statusCode, json, mappedInTransaction: took };
     }
   }
+}
+
+/** `body` without its recurrence's `since`, for the hash of what a record says. */
+function withoutSince(body: Record<string, unknown>): Record<string, unknown> {
+  const recurrence = body['recurrence'];
+  if (recurrence === null || typeof recurrence !== 'object' || !('since' in recurrence)) return body;
+  const { since: _since, ...rest } = recurrence as Record<string, unknown>;
+  return { ...body, recurrence: rest };
 }

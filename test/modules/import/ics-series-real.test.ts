@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
 import { runImport } from '../../../src/modules/import/import.service.js';
@@ -444,6 +444,19 @@ for (const backend of backends()) {
         .executeTakeFirstOrThrow();
       // The series row, and every day from `from` to the horizon: at most the cap, and a day earlier would pass it.
       assert.ok(Number(series.n) <= 1000 && Number(series.n) >= 998, `${series.n} events from ${from}`);
+      // Run again two days later: its since has moved with the day, the series is no different for it.
+      mock.timers.enable({ apis: ['Date'], now: Date.now() + 2 * 86_400_000 });
+      try {
+        const later = await run(
+          'daily.ics',
+          calendar(
+            vevent('daily@example.org', 'SUMMARY:Daily standup', 'DTSTART:20150105T090000Z', 'RRULE:FREQ=DAILY'),
+          ),
+        );
+        assert.equal(total(later, 'created') + total(later, 'updated'), 0, JSON.stringify(later.counts));
+      } finally {
+        mock.timers.reset();
+      }
     });
   });
 }
