@@ -3,7 +3,7 @@ import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import type { Database, Db } from './database.js';
 import type { DialectName } from './dialect.js';
 import { sqliteDatabase } from './sqlite-statements.js';
-import { tuneSqliteMemory } from './sqlite-memory.js';
+import { bulkCache, tuneSqliteMemory } from './sqlite-memory.js';
 import { addSqliteFunctions } from './sqlite-functions.js';
 import { SqliteReadersDialect } from './sqlite-dialect.js';
 import { useNamedStatements } from './pg-named.js';
@@ -80,6 +80,11 @@ export interface Storage {
   dialect: DialectName;
   /** SQLite's reader threads (sqlite-readers.ts), when reads may run in them; tests look at them. */
   readers?: SqliteReaders | undefined;
+  /**
+   * Runs `work`, a long run of writes (an import), with the memory it needs to keep a steady
+   * pace: on SQLite a larger page cache for the main connection meanwhile (sqlite-memory.ts).
+   */
+  bulkWrites<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -121,7 +126,7 @@ export async function connect(options: StorageOptions): Promise<Storage> {
     // the pool; without a listener its 'error' event would crash the process.
     pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', bulkWrites: (work) => work(), close: () => db.destroy() };
   }
   privateDirectory(options.dataDir);
   const file = path.join(options.dataDir, SQLITE_FILE);
@@ -164,6 +169,7 @@ export async function connect(options: StorageOptions): Promise<Storage> {
     db,
     dialect: 'sqlite',
     readers: dialect.readers ?? undefined,
+    bulkWrites: bulkCache(sqlite),
     close: () => {
       clearInterval(optimizer);
       return db.destroy();

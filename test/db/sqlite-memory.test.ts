@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { SQLITE_CACHE_KIB, tuneSqliteMemory } from '../../src/db/sqlite-memory.js';
+import { bulkCache, SQLITE_BULK_CACHE_KIB, SQLITE_CACHE_KIB, tuneSqliteMemory } from '../../src/db/sqlite-memory.js';
 
 describe('SQLite memory settings', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-sqlite-memory-'));
@@ -21,5 +21,24 @@ describe('SQLite memory settings', () => {
     assert.equal(sqlite.pragma('cache_size', { simple: true }), -SQLITE_CACHE_KIB);
     assert.ok(SQLITE_CACHE_KIB <= 4096);
     assert.equal(sqlite.pragma('mmap_size', { simple: true }), 0);
+  });
+
+  it('should give a long run of writes the larger cache while it runs, overlapping runs included, then take it back', async () => {
+    tuneSqliteMemory(sqlite);
+    const bulk = bulkCache(sqlite);
+    const cache = () => sqlite.pragma('cache_size', { simple: true });
+    let release!: () => void;
+    const first = bulk(() => new Promise<void>((resolve) => (release = resolve)));
+    assert.equal(cache(), -SQLITE_BULK_CACHE_KIB);
+    await bulk(async () => assert.equal(cache(), -SQLITE_BULK_CACHE_KIB));
+    assert.equal(cache(), -SQLITE_BULK_CACHE_KIB, 'the first run still goes on');
+    release();
+    await first;
+    assert.equal(cache(), -SQLITE_CACHE_KIB);
+    await assert.rejects(
+      bulk(() => Promise.reject(new Error('refused'))),
+      /refused/,
+    );
+    assert.equal(cache(), -SQLITE_CACHE_KIB, 'given back when the work fails too');
   });
 });

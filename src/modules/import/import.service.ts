@@ -331,5 +331,8 @@ async function readLocal(path: string, maxBytes: number): Promise<string> {
 export async function runImport(context: ImportContext, options: ImportOptions): Promise<ImportReport> {
   const sources = [options.from, options.ics, options.icsText].filter((s) => s !== undefined).length;
   if (sources !== 1) throw new SourceError('Give either --from <REST root URL> or --ics <file or URL>.');
-  return options.from !== undefined ? importRest(context, options) : importIcs(context, options);
+  // Thousands of writes in a row: the storage's memory for them (a steady rate on SQLite).
+  return context.app.services.storage.bulkWrites(() =>
+    options.from !== undefined ? importRest(context, options) : importIcs(context, options),
+  );
 }
