@@ -38,6 +38,13 @@ const RecurrenceInput = Type.Union(
         LocalDates('Extra occurrence starts (local "YYYY-MM-DD HH:MM:SS", or a date for the series\' time of day)'),
       ),
       exdates: Type.Optional(LocalDates('Excluded occurrence starts, same forms')),
+      since: Type.Optional(
+        Type.String({
+          maxLength: 32,
+          description:
+            'Write-only: a day, YYYY-MM-DD, before which no occurrence is made; the rule stays whole (its first date and the feeds unchanged) and CAL_RECURRENCE_MAX counts only the occurrences made',
+        }),
+      ),
     }),
   ],
   {
