@@ -28,6 +28,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '16' },
     // Runs only the scenarios whose names start with one of these (comma-separated), e.g. "5,4".
     only: { type: 'string' },
+    // Scenario 11b: the VEVENTs of the generated iCalendar feed (default: --events, at most 50,000).
+    'ics-events': { type: 'string' },
     // Writes a V8 CPU profile of the service to this directory (open it in Chrome DevTools).
     'cpu-prof': { type: 'string' },
   },
@@ -39,6 +41,7 @@ const ONLY = args.only
 const EVENTS = Number(args.events);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
+const ICS_EVENTS = Number(args['ics-events'] ?? Math.min(EVENTS, 50_000));
 /** Scenario 12 (issue 18): series and, for comparison, plain events with the same dates. */
 const SERIES = 10_000;
 const SERIES_DATES = 5;
@@ -80,9 +83,72 @@ async function freshDatabase(): Promise<{
   };
 }
 
-async function rss(pid: number): Promise<number> {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+/** A row of a rate measured without requests (an import, a copy): records or rows per second. */
+const rateRow = (scenario: string, rate: number): Row => ({
+  scenario,
+  requests_per_sec: rate,
+  p50_ms: 0,
+  p99_ms: 0,
+  errors: 0,
+  non2xx: 0,
+  response_bytes: 0,
+  service_cpu_pct: null,
+});
+
+/**
+ * `cal-events import ARGS` as an administrator of the database in `env`: its time, its events/s in
+ * each quarter of the run (from its progress lines), and its peak resident memory (sampled).
+ */
+async function importCommand(
+  env: NodeJS.ProcessEnv,
+  args: string[],
+): Promise<{ seconds: number; quarters: number[]; peakMb: number }> {
+  spawnSync(process.execPath, ['dist/src/cli.js', 'user', 'add', 'importer', '--role', 'administrator'], {
+    env,
+    stdio: 'ignore',
+  });
+  const started = performance.now();
+  const child = spawn(process.execPath, ['dist/src/cli.js', 'import', ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  // Progress lines (JSON, one per 100 events when not on a terminal), timed as they come.
+  const ticks: { at: number; done: number }[] = [];
+  let stderr = '';
+  let peakMb = 0;
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-100_000);
+    for (const line of chunk.split('\n')) {
+      const done = /^\{"kind":"event","done":(\d+)/.exec(line)?.[1];
+      if (done) ticks.push({ at: performance.now(), done: Number(done) });
+    }
+  });
+  const sampler = setInterval(() => {
+    if (child.pid) peakMb = Math.max(peakMb, safeRss(child.pid));
+  }, 200);
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearInterval(sampler);
+  const seconds = (performance.now() - started) / 1000;
+  if (status !== 0) throw new Error(`import exited with ${status}: ${stderr.trim().split('\n').pop()}`);
+  const quarters = [0, 1, 2, 3].map((q) => {
+    const inQuarter = ticks.slice(Math.floor((ticks.length * q) / 4), Math.floor((ticks.length * (q + 1)) / 4));
+    if (inQuarter.length < 2) return 0;
+    const first = inQuarter[0]!;
+    const last = inQuarter[inQuarter.length - 1]!;
+    return Math.round(((last.done - first.done) * 1000) / Math.max(1, last.at - first.at));
+  });
+  return { seconds, quarters, peakMb };
+}
+
+/** The resident memory of `pid` in MB, 0 once it is gone. */
+function safeRss(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
 }
 
 /** `pid`: the service's, to report its CPU use; the bare baseline runs in this process. */
@@ -281,14 +347,14 @@ async function main(): Promise<void> {
     measure(name, options, child.pid);
   try {
     await waitReady(`${base}/`, child);
-    const rssAfterStart = await rss(child.pid!);
+    const rssAfterStart = safeRss(child.pid!);
     const window = 'start_date=2020-01-01&end_date=2040-12-31';
     const listPath = `/cal/events/v1/events?per_page=50&${window}`;
     const listBytes = Buffer.from(await (await fetch(`${base}${listPath}`)).arrayBuffer());
     const authorization = `Basic ${Buffer.from(`bench:${application_password}`).toString('base64')}`;
 
     record(await onService('1. list, 50 events', { url: `${base}${listPath}` }));
-    const rssAfterList = await rss(child.pid!);
+    const rssAfterList = safeRss(child.pid!);
     // An ignored parameter that changes every time: the same page, never from the page cache.
     let bust = 0;
     record(
@@ -431,46 +497,49 @@ async function main(): Promise<void> {
       try {
         // The source is this machine's own service: a private address, refused unless allowed.
         const env = { ...process.env, ...target.env, LOG_LEVEL: 'warn', CAL_IMPORT_ALLOW_PRIVATE: '1' };
-        spawnSync(process.execPath, ['dist/src/cli.js', 'user', 'add', 'importer', '--role', 'administrator'], {
-          env,
-          stdio: 'ignore',
-        });
-        const started = performance.now();
-        const run = spawnSync(
-          process.execPath,
-          [
-            'dist/src/cli.js',
-            'import',
-            '--from',
-            `${base}/`,
-            '--user',
-            'bench',
-            '--password',
-            application_password,
-            '--report',
-            path.join(target.dataDir, 'report.json'),
-          ],
-          { env, stdio: ['ignore', 'ignore', 'pipe'] },
-        );
-        const seconds = (performance.now() - started) / 1000;
-        if (run.status !== 0)
-          throw new Error(`import exited with ${run.status}: ${run.stderr.toString().trim().split('\n').pop()}`);
+        const run = await importCommand(env, [
+          '--from',
+          `${base}/`,
+          '--user',
+          'bench',
+          '--password',
+          application_password,
+          '--report',
+          path.join(target.dataDir, 'report.json'),
+        ]);
+        const seconds = run.seconds;
         const report = JSON.parse(fs.readFileSync(path.join(target.dataDir, 'report.json'), 'utf8')) as {
           rate: number;
         };
         console.log(
           `import of ${EVENTS} events and their linked records: ${seconds.toFixed(1)} s, ${report.rate} records/s`,
         );
-        record({
-          scenario: `11. import (${EVENTS} events), records/s`,
-          requests_per_sec: report.rate,
-          p50_ms: 0,
-          p99_ms: 0,
-          errors: 0,
-          non2xx: 0,
-          response_bytes: 0,
-          service_cpu_pct: null,
-        });
+        record(rateRow(`11. import (${EVENTS} events), records/s`, report.rate));
+      } finally {
+        await target.drop();
+      }
+    }
+
+    // 11b. iCalendar import (issue 31): a generated feed of ICS_EVENTS events (venues, organizers,
+    // categories, zones, series with overrides; scripts/generate-ics.mjs) into a fresh database,
+    // as `cal-events import --ics` runs it: the rate, the rate in each quarter of the run (steady
+    // or not), and the command's peak resident memory (flat or not).
+    if (selected('11b. import')) {
+      const target = await freshDatabase();
+      try {
+        const env = { ...process.env, ...target.env, LOG_LEVEL: 'warn' };
+        const feed = path.join(target.dataDir, 'feed.ics');
+        spawnSync(process.execPath, ['scripts/generate-ics.mjs', String(ICS_EVENTS), feed], { stdio: 'inherit' });
+        const run = await importCommand(env, ['--ics', feed, '--report', path.join(target.dataDir, 'report.json')]);
+        const report = JSON.parse(fs.readFileSync(path.join(target.dataDir, 'report.json'), 'utf8')) as {
+          rate: number;
+        };
+        console.log(
+          `iCalendar import of ${ICS_EVENTS} VEVENTs (${(fs.statSync(feed).size / 1e6).toFixed(1)} MB): ` +
+            `${run.seconds.toFixed(1)} s, ${report.rate} records/s; events/s by quarter of the run: ` +
+            `${run.quarters.join(', ')}; peak RSS ${run.peakMb} MB`,
+        );
+        record(rateRow(`11b. import iCalendar (${ICS_EVENTS} VEVENTs), records/s`, report.rate));
       } finally {
         await target.drop();
       }
@@ -583,16 +652,7 @@ async function main(): Promise<void> {
           if (run.status !== 0) throw new Error(`copy exited with ${run.status}: ${run.stderr.toString().trim()}`);
           const total = /^total +(\d+) +in ([\d.]+) s \((\d+) rows\/s\)$/m.exec(run.stdout.toString())!;
           console.log(`copy ${leg.name}: ${total[1]} rows in ${total[2]} s (${total[3]} rows/s), checks included`);
-          record({
-            scenario: `14${'ab'[i]}. copy ${leg.name} (${EVENTS} events), rows/s`,
-            requests_per_sec: Number(total[3]),
-            p50_ms: 0,
-            p99_ms: 0,
-            errors: 0,
-            non2xx: 0,
-            response_bytes: 0,
-            service_cpu_pct: null,
-          });
+          record(rateRow(`14${'ab'[i]}. copy ${leg.name} (${EVENTS} events), rows/s`, Number(total[3])));
         }
       } finally {
         await there?.drop();

@@ -11,22 +11,35 @@ const keyOf = (value: string) => value.trim().replace(/\s+/g, ' ').toLowerCase()
  * Their source ids are the normalized text, so the same place written twice is one venue.
  */
 export class LinkedRecords {
-  private readonly categories = new Map<string, SourceRecord>();
-  private readonly venues = new Map<string, SourceRecord>();
-  private readonly organizers = new Map<string, SourceRecord>();
+  /** The source ids made so far: a record is made once, then only named. */
+  private readonly categories = new Set<string>();
+  private readonly venues = new Set<string>();
+  private readonly organizers = new Set<string>();
+  /**
+   * Made since fresh() last handed them out: the import writes them before the events that name
+   * them, a chunk of the feed at a time, and keeps none of them afterwards.
+   */
+  private made: SourceRecord[] = [];
 
   constructor(private readonly lang: string) {}
 
-  /** Categories, venues, then organizers, each in the order first met. */
-  records(): SourceRecord[] {
-    return [...this.categories.values(), ...this.venues.values(), ...this.organizers.values()];
+  /** The records made since the last call, in the order first met. */
+  fresh(): SourceRecord[] {
+    const made = this.made;
+    this.made = [];
+    return made;
+  }
+
+  private add(made: Set<string>, record: SourceRecord): void {
+    made.add(record.sourceId);
+    this.made.push(record);
   }
 
   /** The source id of the category `name`. */
   category(name: string): string {
     const sourceId = `category:${keyOf(name)}`;
     if (!this.categories.has(sourceId))
-      this.categories.set(sourceId, { kind: 'category', sourceId, lang: this.lang, modified: null, payload: { name } });
+      this.add(this.categories, { kind: 'category', sourceId, lang: this.lang, modified: null, payload: { name } });
     return sourceId;
   }
 
@@ -53,7 +66,7 @@ export class LinkedRecords {
       const geo = component.getFirstPropertyValue('geo');
       if (Array.isArray(geo) && geo.length === 2)
         Object.assign(payload, { geo_lat: Number(geo[0]), geo_lng: Number(geo[1]) });
-      this.venues.set(sourceId, { kind: 'venue', sourceId, lang: this.lang, modified: null, payload });
+      this.add(this.venues, { kind: 'venue', sourceId, lang: this.lang, modified: null, payload });
     }
     return sourceId;
   }
@@ -71,7 +84,7 @@ export class LinkedRecords {
     if (!name) return undefined;
     const sourceId = `organizer:${email || keyOf(name)}`;
     if (!this.organizers.has(sourceId))
-      this.organizers.set(sourceId, {
+      this.add(this.organizers, {
         kind: 'organizer',
         sourceId,
         lang: this.lang,

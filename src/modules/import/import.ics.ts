@@ -109,38 +109,72 @@ function parseVevent(text: string, block: VeventBlock, calendar: Component, note
 /** Why a VEVENT could not be read, in one line (ical.js may quote the whole line it failed on). */
 const failure = (error: unknown) => `unreadable: ${excerpt(error instanceof Error ? error.message : String(error))}`;
 
-/** The records of a feed, what was skipped and why, and warnings; throws SourceError when it is not a calendar. */
-export function readIcs(input: string, options: IcsOptions): IcsRead {
-  const steps = readSteps(input, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+/** The part of a feed read between two writes: the linked records it met first, then its events. */
+export interface IcsChunk {
+  records: SourceRecord[];
+  skipped: Skipped[];
 }
 
-/** VEVENTs read between two turns of the event loop by readIcsAsync. */
-const VEVENTS_PER_TURN = 200;
+/** What is known of a feed once all of it is read. */
+export interface IcsEnd {
+  warnings: string[];
+  calendarName: string | null;
+}
+
+/** A feed scanned and ready to be read a chunk at a time. */
+export interface IcsStream {
+  /** The VEVENTs that will be read (the latest revision of each, overrides included). */
+  readonly vevents: number;
+  /** The records, VEVENTS_PER_CHUNK VEVENTs at a time; then what is known of the whole feed. */
+  chunks(): Generator<IcsChunk, IcsEnd>;
+}
+
+/** VEVENTs read into one chunk: records held at once, and the event loop's turn between two. */
+const VEVENTS_PER_CHUNK = 250;
 
 /**
- * readIcs giving the event loop a turn every VEVENTS_PER_TURN VEVENTs: the admin route reads a
- * feed inside the server, where 50,000 events read in one go would hold every request for seconds.
+ * The records of a feed in chunks, for an import that writes each chunk before reading the next:
+ * the records of a 50,000-event feed are never all held at once (memory stays flat as the feed
+ * grows, but for its text), and the event loop turns between chunks. Every linked record (venue,
+ * organizer, category) is in the chunk of the first event naming it, before that event; an
+ * override is in its series' chunk, after it. Throws SourceError at once when it is not a calendar.
  */
-export async function readIcsAsync(input: string, options: IcsOptions): Promise<IcsRead> {
-  const steps = readSteps(input, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
-
-/** The reading of a feed, yielding after every VEVENTS_PER_TURN VEVENTs. */
-function* readSteps(input: string, options: IcsOptions): Generator<void, IcsRead> {
+export function streamIcs(input: string, options: IcsOptions): IcsStream {
   const prepared = prepareText(input);
   const scanned = scanCalendar(prepared);
   const notes = new IcsNotes();
   const calendar = parseCalendar(scanned.calendarText, notes);
   const { kept, dropped } = latestRevisions(scanned.blocks);
+  return { vevents: kept.length, chunks: () => readChunks(prepared, calendar, notes, kept, dropped, options) };
+}
+
+/** The records of a feed, what was skipped and why, and warnings; throws SourceError when it is not a calendar. */
+export function readIcs(input: string, options: IcsOptions): IcsRead {
+  const chunks = streamIcs(input, options).chunks();
+  const linked: SourceRecord[] = [];
+  const events: SourceRecord[] = [];
+  const skipped: Skipped[] = [];
+  for (;;) {
+    const step = chunks.next();
+    if (step.done) {
+      // Linked records first, by kind (categories, venues, organizers), each in the order first met.
+      const order = ['category', 'venue', 'organizer'];
+      linked.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+      return { records: [...linked, ...events], skipped, ...step.value };
+    }
+    for (const record of step.value.records) (record.kind === 'event' ? events : linked).push(record);
+    skipped.push(...step.value.skipped);
+  }
+}
+
+function* readChunks(
+  prepared: string,
+  calendar: Component,
+  notes: IcsNotes,
+  kept: VeventBlock[],
+  dropped: number,
+  options: IcsOptions,
+): Generator<IcsChunk, IcsEnd> {
   // Which UIDs have their series here, and the overrides of each (read with it).
   const masters = new Set(kept.filter((b) => b.uid && !b.recurrenceId).map((b) => b.uid));
   const overrideBlocks = new Map<string, VeventBlock[]>();
@@ -151,8 +185,11 @@ function* readSteps(input: string, options: IcsOptions): Generator<void, IcsRead
     else overrideBlocks.set(block.uid, [block]);
   }
 
-  const events: SourceRecord[] = [];
-  const skipped: Skipped[] = [];
+  let chunk: IcsChunk = { records: [], skipped: [] };
+  // Source ids of the events read so far: two records under one id would be written over each
+  // other on every run, never unchanged, so the first is kept.
+  const eventIds = new Set<string>();
+  let repeated = 0;
   const lines = new WeakMap<Component, number>();
   let batch: (SourceRecord | Skipped)[] = [];
   const parse = (block: VeventBlock): Component => {
@@ -161,7 +198,7 @@ function* readSteps(input: string, options: IcsOptions): Generator<void, IcsRead
     return component;
   };
   const skip = (block: VeventBlock, reason: string): void => {
-    skipped.push({ kind: 'event', sourceId: block.uid || '?', lang: options.lang, reason, line: block.line });
+    chunk.skipped.push({ kind: 'event', sourceId: block.uid || '?', lang: options.lang, reason, line: block.line });
   };
   // A skip says on which line its VEVENT starts (an override's own, else its series').
   const withLine = (record: Skipped, line: number): Skipped => ({ ...record, line: record.line ?? line });
@@ -189,8 +226,12 @@ function* readSteps(input: string, options: IcsOptions): Generator<void, IcsRead
     lineOf: (component) => lines.get(component),
     add: (record) => batch.push(record),
   };
+  const events: SourceRecord[] = [];
   for (const [index, block] of kept.entries()) {
-    if (index % VEVENTS_PER_TURN === VEVENTS_PER_TURN - 1) yield;
+    if (index % VEVENTS_PER_CHUNK === 0 && index > 0) {
+      yield { records: [...reading.linked.fresh(), ...events.splice(0)], skipped: chunk.skipped };
+      chunk = { records: [], skipped: [] };
+    }
     if (block.recurrenceId && masters.has(block.uid)) continue; // read with its series
     batch = [];
     try {
@@ -201,34 +242,23 @@ function* readSteps(input: string, options: IcsOptions): Generator<void, IcsRead
       continue;
     }
     for (const record of batch) {
-      if (!('reason' in record)) events.push(record);
-      else skipped.push(withLine(record, block.line));
+      if ('reason' in record) chunk.skipped.push(withLine(record, block.line));
+      else if (eventIds.has(record.sourceId)) repeated += 1;
+      else {
+        eventIds.add(record.sourceId);
+        events.push(record);
+      }
     }
   }
+  yield { records: [...reading.linked.fresh(), ...events.splice(0)], skipped: chunk.skipped };
+  if (repeated > 0) reading.warnings.push(`${repeated} event(s) named an occurrence already read: read once.`);
   if (dropped > 0)
     reading.warnings.push(
       `${dropped} VEVENT(s) were earlier revisions of another with the same UID (lower SEQUENCE, or older): only the latest of each was read.`,
     );
   reading.warnings.push(...reading.zones.warnings());
   const name = options.calendarName ?? (text(calendar, 'x-wr-calname') || text(calendar, 'name') || null);
-  return {
-    records: [...reading.linked.records(), ...uniqueIds(events, reading.warnings)],
-    skipped,
-    warnings: reading.warnings,
-    calendarName: name,
-  };
-}
-
-/**
- * The records with one of each source id (the first): two records under one id would be written
- * over each other on every run, never unchanged.
- */
-function uniqueIds(records: SourceRecord[], warnings: string[]): SourceRecord[] {
-  const seen = new Set<string>();
-  const unique = records.filter((r) => !seen.has(r.sourceId) && seen.add(r.sourceId));
-  if (unique.length < records.length)
-    warnings.push(`${records.length - unique.length} event(s) named an occurrence already read: read once.`);
-  return unique;
+  return { warnings: reading.warnings, calendarName: name };
 }
 
 /** One VEVENT of the feed: an event, a series, or an override (read with its series, if the feed has it). */

@@ -274,46 +274,56 @@ async function importIcs(context: ImportContext, options: ImportOptions): Promis
   if (!config.languages.includes(lang))
     throw new SourceError(`--language ${lang} is not a site language (${config.languages.join(', ')}).`);
   // Loaded for iCalendar imports only (ical.js is not needed otherwise).
-  const { readIcs } = await import('./import.ics.js');
+  const { streamIcs } = await import('./import.ics.js');
   const since = options.since ?? icsSince(config.recurrenceHorizonDays);
   // The reader checks each series against the policy the writes will meet, `since` included.
   const recurrence = { max: config.recurrenceMax, horizonDays: config.recurrenceHorizonDays, since };
-  const read = readIcs(source.text, {
+  // Scanned now (a file that is not a calendar is refused before anything is written), then read
+  // a chunk at a time, each chunk written before the next is read: what is held is the feed's
+  // text and one chunk's records, however many events the feed has.
+  const stream = streamIcs(source.text, {
     lang,
     category: options.category,
     calendarName: options.calendarName,
     recurrence,
   });
-  // Not needed while the records are written (a 50,000-event file is some 30 MB of it).
-  source.text = '';
   const writer = new ImportWriter(context.app, key, context.actor, context.author, options.dryRun === true, {
     since,
   });
   await writer.load();
   const run = new Run(context, writer, options);
-  for (const skipped of read.skipped) run.report.skip(skipped);
-  for (const warning of read.warnings) run.report.warn(warning);
-  const byKind = new Map<Kind, SourceRecord[]>(KINDS.map((k) => [k, read.records.filter((r) => r.kind === k)]));
-  for (const kind of KINDS) {
-    const records = byKind.get(kind)!;
-    context.progress?.total(kind, lang, records.length);
-    if (kind === 'category') for (const record of records) await run.write(record);
-    else {
-      // Overrides of occurrences once every series is written (they edit its occurrences).
-      await eachLimited(
-        records.filter((r) => !r.occurrence),
-        CONCURRENCY,
-        (record) => run.write(record),
-      );
-      await eachLimited(
-        records.filter((r) => r.occurrence),
-        CONCURRENCY,
-        (record) => run.write(record),
-      );
+  const seen = new Map<Kind, Set<string>>(KINDS.map((k) => [k, new Set()]));
+  const chunks = stream.chunks();
+  let step = chunks.next();
+  while (!step.done) {
+    for (const skipped of step.value.skipped) run.report.skip(skipped);
+    for (const kind of KINDS) {
+      const records = step.value.records.filter((r) => r.kind === kind);
+      if (records.length === 0) continue;
+      const ids = seen.get(kind)!;
+      for (const record of records) ids.add(record.sourceId);
+      // A VEVENT may make several events (a series expanded): the total grows past the VEVENTs.
+      context.progress?.total(kind, lang, kind === 'event' ? Math.max(stream.vevents, ids.size) : ids.size);
+      if (kind === 'category') for (const record of records) await run.write(record);
+      else {
+        // Overrides of occurrences after the series they edit (in the same chunk as it).
+        await eachLimited(
+          records.filter((r) => !r.occurrence),
+          CONCURRENCY,
+          (record) => run.write(record),
+        );
+        await eachLimited(
+          records.filter((r) => r.occurrence),
+          CONCURRENCY,
+          (record) => run.write(record),
+        );
+      }
     }
-    await run.gone(kind, lang, new Set(records.map((r) => r.sourceId)));
+    step = chunks.next();
   }
-  if (read.calendarName) run.report.warn(`Calendar: ${read.calendarName}`);
+  for (const kind of KINDS) await run.gone(kind, lang, seen.get(kind)!);
+  for (const warning of step.value.warnings) run.report.warn(warning);
+  if (step.value.calendarName) run.report.warn(`Calendar: ${step.value.calendarName}`);
   return run.report.finish();
 }
 

@@ -18,7 +18,6 @@ import {
   isSlugTaken,
   languageTaken,
   renameGroupAfterHeir,
-  takenSlugs,
   type PostTableName,
 } from './post.repository.js';
 
@@ -211,9 +210,12 @@ export function assertMayAssignAuthor(actor: Actor | null, author: number | unde
 }
 
 /**
- * The first free slug of `base` among the language's records not in the trash (SPEC item 22).
- * Candidates are looked up by exact value, so the (lang, slug) index serves it: the base alone
- * first (usually free), then a batch at a time.
+ * A free slug of `base` among the language's records not in the trash (SPEC item 22): `base`, else
+ * the first free `base-N`. Copies take their suffixes in turn (-2, -3, …), so the suffixes in use
+ * run without gaps: the look-up doubles N until one is free, then halves back to the first free one
+ * after a taken one, 2·log2(n) look-ups by exact value (the (lang, slug) index) for the n-th copy
+ * instead of n (a feed with 5,000 "Standup" events). Where a copy was trashed below the highest
+ * one, the answer may be a later free suffix than that gap: still unique.
  */
 export async function uniqueSlug(
   db: Db,
@@ -222,14 +224,19 @@ export async function uniqueSlug(
   base: string,
   excludeId: number | null,
 ): Promise<string> {
-  if (!(await isSlugTaken(db, table, { lang, slug: base, excludeId: excludeId ?? 0 }))) return base;
-  const BATCH = 20;
-  for (let first = 2; ; first += BATCH) {
-    const candidates = Array.from({ length: BATCH }, (_, i) => slugCandidate(base, first + i));
-    const taken = await takenSlugs(db, table, lang, candidates, excludeId);
-    const free = candidates.find((c) => !taken.has(c));
-    if (free !== undefined) return free;
+  const taken = (n: number) =>
+    isSlugTaken(db, table, { lang, slug: slugCandidate(base, n), excludeId: excludeId ?? 0 });
+  if (!(await taken(1))) return base;
+  let low = 1; // taken
+  let high = 2;
+  while (await taken(high)) [low, high] = [high, high * 2];
+  // low is taken and high free: the first free suffix after a taken one lies in (low, high].
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (await taken(middle)) low = middle;
+    else high = middle;
   }
+  return slugCandidate(base, high);
 }
 
 /** Columns for a new record from its checked common fields; allocates the shared post id. */

@@ -82,25 +82,6 @@ export async function isSlugTaken(
   return (await slugTaken[table](db, args)).length > 0;
 }
 
-/** Which of `candidates` the language's records not in the trash (but `excludeId`) have as slug. */
-export async function takenSlugs(
-  db: Db,
-  table: PostTableName,
-  lang: string,
-  candidates: string[],
-  excludeId: number | null,
-): Promise<Set<string>> {
-  const rows = await posts(db)
-    .selectFrom(table)
-    .select('slug')
-    .where('lang', '=', lang)
-    .where('slug', 'in', candidates)
-    .where('status', '<>', 'trash')
-    .$if(excludeId !== null, (qb) => qb.where('id', '<>', excludeId!))
-    .execute();
-  return new Set(rows.map((r) => r.slug));
-}
-
 /** Whether another live record of the group of `record` is in its language. */
 export async function languageTaken(
   trx: Db,

@@ -420,6 +420,23 @@ for (const backend of backends()) {
         assert.deepEqual([a.data.slug, b.data.slug, c.data.slug], ['same-title', 'same-title-2', 'same-title-3']);
       });
 
+      it('should number many copies of one title in turn, and give a free slug when a copy in between was trashed', async () => {
+        const when = { start_date: '2031-03-01 10:00:00', end_date: '2031-03-01 11:00:00' };
+        const slugs: string[] = [];
+        const ids: number[] = [];
+        for (let i = 0; i < 12; i += 1) {
+          const res = await create({ title: 'Standup', ...when });
+          slugs.push(res.data.slug);
+          ids.push(res.data.id);
+        }
+        assert.deepEqual(slugs, ['standup', ...Array.from({ length: 11 }, (_, i) => `standup-${i + 2}`)]);
+        const trashed = await t.request({ method: 'DELETE', url: `${EVENTS}/${ids[4]}`, auth: editor.authorization });
+        assert.equal(trashed.statusCode, 200);
+        const next = await create({ title: 'Standup', ...when });
+        assert.match(next.data.slug, /^standup-\d+$/);
+        assert.ok(!slugs.filter((_, i) => i !== 4).includes(next.data.slug), `${next.data.slug} is free`);
+      });
+
       it('should ignore generated fields sent on input', async () => {
         const res = await create({
           title: 'Generated',

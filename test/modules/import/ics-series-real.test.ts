@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
 import { runImport } from '../../../src/modules/import/import.service.js';
 import type { ImportReport } from '../../../src/modules/import/import.report.js';
-import { readIcs, readIcsAsync } from '../../../src/modules/import/import.ics.js';
+import { readIcs, streamIcs } from '../../../src/modules/import/import.ics.js';
 
 /**
  * The iCalendar reader's series, revisions and per-event isolation, each case a small calendar
@@ -53,28 +53,38 @@ describe('iCalendar reader: one VEVENT at a time', () => {
     );
   });
 
-  it('reads a large feed giving the event loop turns (readIcsAsync), with what readIcs reads', async () => {
+  it('reads a large feed a chunk at a time (streamIcs), each linked record before the first event naming it, with what readIcs reads', () => {
     const events = Array.from({ length: 1000 }, (_, i) =>
       vevent(
         `e${i}@example.org`,
         `SUMMARY:Event ${i}`,
         `DTSTART:2027${String((i % 12) + 1).padStart(2, '0')}10T100000Z`,
+        `LOCATION:Hall ${i % 300}`,
       ),
     );
     const text = calendar(...events);
     const options = { lang: 'en', now: new Date('2026-11-27T00:00:00Z') };
-    let turns = 0;
-    let reading = true;
-    const tick = () => {
-      turns += 1;
-      if (reading) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const read = await readIcsAsync(text, options);
-    reading = false;
-    assert.ok(turns >= 4, `the event loop turned ${turns} times while 1,000 events were read`);
-    assert.deepEqual(read, readIcs(text, options));
-    assert.equal(read.records.length, 1000);
+    const stream = streamIcs(text, options);
+    assert.equal(stream.vevents, 1000);
+    const chunks = stream.chunks();
+    const written = new Set<string>();
+    const sizes: number[] = [];
+    let step = chunks.next();
+    while (!step.done) {
+      sizes.push(step.value.records.filter((r) => r.kind === 'event').length);
+      for (const record of step.value.records) {
+        if (record.links?.venue !== undefined)
+          assert.ok(written.has(record.links.venue), `${record.sourceId}: its venue came first`);
+        assert.ok(!written.has(record.sourceId), `${record.sourceId} once`);
+        written.add(record.sourceId);
+      }
+      step = chunks.next();
+    }
+    assert.ok(sizes.length >= 4 && Math.max(...sizes) <= 250, `chunks of ${sizes.join(', ')} events`);
+    const whole = readIcs(text, options);
+    assert.equal(whole.records.length, 1300);
+    assert.deepEqual(new Set(whole.records.map((r) => r.sourceId)), written);
+    assert.deepEqual(step.value, { warnings: whole.warnings, calendarName: whole.calendarName });
   });
 
   it("reads folded UIDs, not an alarm's; an unreadable event or override costs itself, with its line; an unclosed one is read", () => {
