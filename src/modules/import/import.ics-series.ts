@@ -324,6 +324,7 @@ export function readSeries(reading: IcsReading, vevent: Component, event: IcalEv
     if (!('reason' in record)) record.payload['recurrence'] = series.checked.recurrence;
     reading.add(record);
   }
+  readEarlyDates(context);
   for (const override of context.overrides) {
     if (plan.standalone.includes(override)) {
       if (!override.cancelled) readAlone(context.reading, override.component, context.uid, context.tzids);
@@ -346,6 +347,42 @@ export function readSeries(reading: IcsReading, vevent: Component, event: IcalEv
     reading.warnings.push(
       `${label}: ${before} override(s) of occurrences before the import's since: their dates left out of the rule, the edited ones imported as events of their own.`,
     );
+}
+
+/** Whether a rule of the VEVENT has no end (no COUNT, no UNTIL): its occurrences are made from the import's since. */
+const isEndless = (vevent: Component): boolean =>
+  vevent.getAllProperties('rrule').some((p) => !/(?:^|;)(COUNT|UNTIL)=/i.test(String(p.getFirstValue())));
+
+/**
+ * RDATEs before DTSTART (Google's birthdays write the earlier years so): RFC 5545 makes them
+ * occurrences, but a series of this service starts at its first, so each is an event of its own
+ * (`uid@date`), with the series' text and length. An override naming one is read in its place
+ * (readAlone); an endless series' dates before the import's since are left out, as its own are.
+ */
+function readEarlyDates(context: SeriesContext): void {
+  const { reading, vevent, uid, tzids, startLocal, overrides, label } = context;
+  const since = isEndless(vevent) && context.policy.since ? `${context.policy.since} 00:00:00` : null;
+  const excluded = new Set(dateValues(vevent, 'exdate').map((d) => wallOf(context, d.time, d.tzid)));
+  // Each date by its wall time, named by its own value as an occurrence is (`uid@20131210`, `uid@20131210T100000`).
+  const dates = new Map<string, Time>();
+  for (const d of dateValues(vevent, 'rdate')) {
+    const wall = wallOf(context, d.time, d.tzid);
+    if (
+      wall < startLocal &&
+      !excluded.has(wall) &&
+      !overrides.some((o) => o.wall === wall) &&
+      (since === null || wall >= since)
+    )
+      dates.set(wall, d.time);
+  }
+  const walls = [...dates.keys()].sort();
+  for (const wall of walls) {
+    const { start, end } = timesAt(context, wall);
+    const id = `${uid}@${compact(dates.get(wall)!)}`;
+    reading.add(eventRecord(reading, vevent, id, start, end, tzids.start, tzids.end));
+  }
+  if (walls.length > 0)
+    reading.warnings.push(`${label}: ${walls.length} RDATE(s) before its DTSTART imported as events of their own.`);
 }
 
 /**
@@ -582,10 +619,7 @@ function readOccurrences(context: SeriesContext): void {
   const from = Math.max(now.getTime(), event.startDate.toJSDate().getTime());
   const horizon = ICAL.Time.fromJSDate(new Date(from + horizonDays * 86_400_000), true);
   // Like the service's own series: one without an end from `since`, one with an end whole.
-  const endless = vevent
-    .getAllProperties('rrule')
-    .some((p) => !/(?:^|;)(COUNT|UNTIL)=/i.test(String(p.getFirstValue())));
-  const sinceDay = endless ? options.recurrence?.since : undefined;
+  const sinceDay = isEndless(vevent) ? options.recurrence?.since : undefined;
   const since = sinceDay ? `${sinceDay} 00:00:00` : null;
   // Each override replaces the instance whose wall time in the series' zone its RECURRENCE-ID
   // names: ical.js knows only the zones a feed defines, so it would miss one written in UTC.

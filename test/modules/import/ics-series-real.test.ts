@@ -53,6 +53,58 @@ describe('iCalendar reader: one VEVENT at a time', () => {
     );
   });
 
+  it("reads RDATEs before DTSTART as events of their own (an override in place of its date), leaving out an endless series' before since", () => {
+    const read = readIcs(
+      calendar(
+        vevent(
+          'birthday@example.org',
+          'SUMMARY:Birthday',
+          'DTSTART;VALUE=DATE:20141210',
+          'DTEND;VALUE=DATE:20141211',
+          'RRULE:FREQ=DAILY;COUNT=1',
+          'RDATE:20131210Z',
+          'RDATE:20121210Z',
+          'RDATE:20111210Z',
+        ),
+        vevent(
+          'birthday@example.org',
+          'RECURRENCE-ID;VALUE=DATE:20111210',
+          'SUMMARY:Party',
+          'DTSTART;VALUE=DATE:20111211',
+        ),
+        vevent(
+          'weekly@example.org',
+          'SUMMARY:Weekly',
+          'DTSTART:20260105T100000Z',
+          'RRULE:FREQ=WEEKLY',
+          'RDATE:20251229T100000Z',
+          'RDATE:20200106T100000Z',
+        ),
+      ),
+      {
+        lang: 'en',
+        now: new Date('2026-11-27T00:00:00Z'),
+        recurrence: { max: 1000, horizonDays: 730, since: '2024-11-27' },
+      },
+    );
+    assert.deepEqual(
+      read.records.map((r) => [
+        r.sourceId,
+        r.payload['title'],
+        r.payload['start_date'],
+        r.payload['recurrence'] ? 'series' : 'event',
+      ]),
+      [
+        ['birthday@example.org', 'Birthday', '2014-12-10', 'series'],
+        ['birthday@example.org@20121210', 'Birthday', '2012-12-10', 'event'],
+        ['birthday@example.org@20131210', 'Birthday', '2013-12-10', 'event'],
+        ['birthday@example.org@20111210', 'Party', '2011-12-11', 'event'],
+        ['weekly@example.org', 'Weekly', '2026-01-05 10:00:00', 'series'],
+        ['weekly@example.org@20251229T100000', 'Weekly', '2025-12-29 10:00:00', 'event'],
+      ],
+    );
+  });
+
   it('reads a large feed a chunk at a time (streamIcs), each linked record before the first event naming it, with what readIcs reads', () => {
     const events = Array.from({ length: 1000 }, (_, i) =>
       vevent(
