@@ -48,6 +48,14 @@ export function encodeBody(body: Buffer, coding: Coding): Buffer {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: body.length > LARGE ? 5 : 9,
       [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      // A window as large as the body and no larger: the same bytes out, and the encoder's buffers
+      // (4 MB at the default window) sized to a 5 KB answer when that is what it compresses.
+      [constants.BROTLI_PARAM_LGWIN]: windowBits(body.length),
     },
   });
+}
+
+/** The brotli window (log2 of its bytes, 10–22 as the format allows; 16 bytes of it are not usable) that holds `length` bytes. */
+export function windowBits(length: number): number {
+  return Math.min(22, Math.max(10, Math.ceil(Math.log2(length + 16))));
 }

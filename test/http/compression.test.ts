@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { CACHE_BUDGET } from '../../src/lib/cache-budget.js';
+import { encodeBody, windowBits } from '../../src/http/encodings.js';
 import { backends, createTestApp, type TestApp } from '../helpers/app.js';
 
 const NS = '/cal/events/v1';
@@ -248,5 +249,17 @@ describe('compression of the admin application’s files', () => {
     assert.equal(png.statusCode, 200);
     assert.equal(png.headers['content-encoding'], undefined, 'a picture is compressed already');
     assert.equal(png.rawPayload.length, 4096);
+  });
+});
+
+describe('stored codings', () => {
+  it('sizes the brotli window to the body, and every size decodes to its bytes', () => {
+    assert.deepEqual([0, 1000, 1008, 1009, 300_000, 50_000_000].map(windowBits), [10, 10, 10, 11, 19, 22]);
+    for (const size of [1024, 1009, 65_520, 65_536, 70_000, 300_000]) {
+      // Text that repeats at a distance near the body's size: a window too small would still decode, only larger.
+      const body = Buffer.from(Array.from({ length: size }, (_, i) => 'abcdefghij'[(i * 7 + (i >> 12)) % 10]).join(''));
+      assert.ok(brotliDecompressSync(encodeBody(body, 'br')).equals(body), `${size} bytes`);
+      assert.ok(gunzipSync(encodeBody(body, 'gzip')).equals(body), `${size} bytes, gzip`);
+    }
   });
 });
