@@ -507,12 +507,11 @@ async function main(): Promise<void> {
           '--report',
           path.join(target.dataDir, 'report.json'),
         ]);
-        const seconds = run.seconds;
         const report = JSON.parse(fs.readFileSync(path.join(target.dataDir, 'report.json'), 'utf8')) as {
           rate: number;
         };
         console.log(
-          `import of ${EVENTS} events and their linked records: ${seconds.toFixed(1)} s, ${report.rate} records/s`,
+          `import of ${EVENTS} events and their linked records: ${run.seconds.toFixed(1)} s, ${report.rate} records/s`,
         );
         record(rateRow(`11. import (${EVENTS} events), records/s`, report.rate));
       } finally {

@@ -98,10 +98,8 @@ class Occurrences {
   constructor(context: SeriesContext) {
     const { vevent, event } = context;
     this.start = event.startDate;
-    this.exdates = new Set(dateValues(vevent, 'exdate').map((d) => wallOf(context, d.time, d.tzid)));
-    this.rdates = dateValues(vevent, 'rdate')
-      .map((d) => ({ time: d.time, wall: wallOf(context, d.time, d.tzid) }))
-      .sort((a, b) => (a.wall < b.wall ? 1 : -1)); // latest first: popped from the end
+    this.exdates = new Set(datesOf(context, 'exdate').map((d) => d.wall));
+    this.rdates = datesOf(context, 'rdate').sort((a, b) => (a.wall < b.wall ? 1 : -1)); // latest first: popped from the end
     this.rules = vevent.getAllProperties('rrule').map((p) => {
       const iterator = (p.getFirstValue() as InstanceType<typeof ICAL.Recur>).iterator(event.startDate) as {
         next(): Time | null;
@@ -156,6 +154,10 @@ class Occurrences {
 /** A time of the series (an instance, an RDATE, an EXDATE) as a wall time in its zone. */
 const wallOf = (context: SeriesContext, time: Time, tzid: string | undefined): string =>
   occurrenceWall(context.reading.zones, time, tzid, context.timezone, context.startLocal);
+
+/** The RDATEs or EXDATEs of the series, each with its wall time in the series' zone. */
+const datesOf = (context: SeriesContext, name: 'rdate' | 'exdate'): { time: Time; wall: string }[] =>
+  dateValues(context.vevent, name).map((d) => ({ time: d.time, wall: wallOf(context, d.time, d.tzid) }));
 
 /** An override of one occurrence of a series: its RECURRENCE-ID as the series' wall time, and whether it cancels it. */
 interface Override {
@@ -362,18 +364,17 @@ const isEndless = (vevent: Component): boolean =>
 function readEarlyDates(context: SeriesContext): void {
   const { reading, vevent, uid, tzids, startLocal, overrides, label } = context;
   const since = isEndless(vevent) && context.policy.since ? `${context.policy.since} 00:00:00` : null;
-  const excluded = new Set(dateValues(vevent, 'exdate').map((d) => wallOf(context, d.time, d.tzid)));
+  const excluded = new Set(datesOf(context, 'exdate').map((d) => d.wall));
   // Each date by its wall time, named by its own value as an occurrence is (`uid@20131210`, `uid@20131210T100000`).
   const dates = new Map<string, Time>();
-  for (const d of dateValues(vevent, 'rdate')) {
-    const wall = wallOf(context, d.time, d.tzid);
+  for (const { time, wall } of datesOf(context, 'rdate')) {
     if (
       wall < startLocal &&
       !excluded.has(wall) &&
       !overrides.some((o) => o.wall === wall) &&
       (since === null || wall >= since)
     )
-      dates.set(wall, d.time);
+      dates.set(wall, time);
   }
   const walls = [...dates.keys()].sort();
   for (const wall of walls) {
@@ -430,7 +431,7 @@ function timesAt(context: SeriesContext, wall: string): { start: Time; end: Time
  * are those the original makes (the first CHECKED_OCCURRENCES of them, walked by ical.js's rules).
  */
 function planSeries(context: SeriesContext, written: string[]): Plan {
-  const { reading, vevent, startLocal, timezone, overrides, uid } = context;
+  const { reading, startLocal, timezone, overrides, uid } = context;
   // COUNT and UNTIL together (RFC 5545 forbids it, some programs write it): the COUNT, if the
   // occurrences then are the same (the comparison below says).
   const rules = written.map((r) =>
@@ -441,8 +442,7 @@ function planSeries(context: SeriesContext, written: string[]): Plan {
           .join(';')
       : r,
   );
-  const walls = (name: string) =>
-    dateValues(vevent, name).map((d) => occurrenceWall(reading.zones, d.time, d.tzid, timezone, startLocal));
+  const walls = (name: 'rdate' | 'exdate') => datesOf(context, name).map((d) => d.wall);
   const rdates = walls('rdate');
   const cancelled = new Set(overrides.filter((o) => o.cancelled).map((o) => o.wall));
   const exdates = [...new Set([...walls('exdate'), ...cancelled])];

@@ -185,7 +185,8 @@ function* readChunks(
     else overrideBlocks.set(block.uid, [block]);
   }
 
-  let chunk: IcsChunk = { records: [], skipped: [] };
+  // The chunk being read: its skips (its records are the linked ones made and `events`).
+  let skipped: Skipped[] = [];
   // Source ids of the events read so far: two records under one id would be written over each
   // other on every run, never unchanged, so the first is kept.
   const eventIds = new Set<string>();
@@ -198,7 +199,7 @@ function* readChunks(
     return component;
   };
   const skip = (block: VeventBlock, reason: string): void => {
-    chunk.skipped.push({ kind: 'event', sourceId: block.uid || '?', lang: options.lang, reason, line: block.line });
+    skipped.push({ kind: 'event', sourceId: block.uid || '?', lang: options.lang, reason, line: block.line });
   };
   // A skip says on which line its VEVENT starts (an override's own, else its series').
   const withLine = (record: Skipped, line: number): Skipped => ({ ...record, line: record.line ?? line });
@@ -229,8 +230,8 @@ function* readChunks(
   const events: SourceRecord[] = [];
   for (const [index, block] of kept.entries()) {
     if (index % VEVENTS_PER_CHUNK === 0 && index > 0) {
-      yield { records: [...reading.linked.fresh(), ...events.splice(0)], skipped: chunk.skipped };
-      chunk = { records: [], skipped: [] };
+      yield { records: [...reading.linked.fresh(), ...events.splice(0)], skipped };
+      skipped = [];
     }
     if (block.recurrenceId && masters.has(block.uid)) continue; // read with its series
     batch = [];
@@ -242,7 +243,7 @@ function* readChunks(
       continue;
     }
     for (const record of batch) {
-      if ('reason' in record) chunk.skipped.push(withLine(record, block.line));
+      if ('reason' in record) skipped.push(withLine(record, block.line));
       else if (eventIds.has(record.sourceId)) repeated += 1;
       else {
         eventIds.add(record.sourceId);
@@ -250,7 +251,7 @@ function* readChunks(
       }
     }
   }
-  yield { records: [...reading.linked.fresh(), ...events.splice(0)], skipped: chunk.skipped };
+  yield { records: [...reading.linked.fresh(), ...events.splice(0)], skipped };
   if (repeated > 0) reading.warnings.push(`${repeated} event(s) named an occurrence already read: read once.`);
   if (dropped > 0)
     reading.warnings.push(
