@@ -4,13 +4,14 @@ import type { Progress } from '../import/import.types.js';
 /**
  * The metrics an app exports, each with its name, help, labels and buckets: requests and their
  * latency by route pattern (never the raw URL, which would make a series per event) and status
- * class, page-cache hits and misses, database statement time, the process (event-loop delay,
+ * class, page-cache hits and misses, database statement time and write retries, the process (event-loop delay,
  * heap, CPU: prom-client's defaults), webhook deliveries by status and imports running. Those
  * read at each scrape take their values from `sources` (metrics.service.ts).
  */
 
 export interface MetricSources {
   pageCache(): { hits: number; misses: number };
+  writeRetries(): { unique: number; deadlock: number };
   /** Runs `read` against the database; when it fails or is slow, the metric is left out. */
   fromDatabase(what: string, read: () => Promise<void>): Promise<void>;
   deliveriesByStatus(): Promise<{ status: string; n: number }[]>;
@@ -59,6 +60,16 @@ export function defineMetrics(registry: Registry, sources: MetricSources): Obser
       },
     });
   }
+  new Counter({
+    name: 'cal_db_write_retries_total',
+    help: 'Write transactions run again: a unique value another writer inserted first, or a deadlock',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [reason, n] of Object.entries(sources.writeRetries())) this.inc({ reason }, n);
+    },
+  });
   new Gauge({
     name: 'cal_webhook_deliveries',
     help: 'Webhook deliveries by status',

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
+import { writeRetries } from '../../db/transaction.js';
 import type { Progress } from '../import/import.types.js';
 import { defineMetrics, type MetricSources } from './metrics.definitions.js';
 import { deliveriesByStatus, runningImports } from './metrics.repository.js';
@@ -29,6 +30,7 @@ function sourcesOf(app: FastifyInstance): MetricSources {
   const { db } = app.services.storage;
   return {
     pageCache: () => pageCache.stats,
+    writeRetries,
     // Read from the database at each scrape; a scrape while the database is down or slow leaves them
     // out (the error is logged) rather than failing or holding up the process metrics with it.
     async fromDatabase(what, read) {

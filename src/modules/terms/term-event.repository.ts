@@ -126,14 +126,14 @@ export async function recountTerms(trx: Db, termIds: number[]): Promise<void> {
     .execute();
 }
 
-const addCounts = prepared((db, args: { ids: number[]; by: number }) =>
+const addCount = prepared((db, args: { id: number; by: number }) =>
   db
     .updateTable('terms')
     .set((eb) => ({ count: eb('count', '+', args.by) }))
-    .where('id', 'in', args.ids),
+    .where('id', '=', args.id),
 );
 
-/** Adds `by` (negative: subtracts) to the counts of the terms. */
-export async function addToCounts(trx: Db, ids: number[], by: number): Promise<void> {
-  await addCounts(trx, { ids, by });
+/** Adds `by` (negative: subtracts) to the count of the term. */
+export async function addToCount(trx: Db, id: number, by: number): Promise<void> {
+  await addCount(trx, { id, by });
 }

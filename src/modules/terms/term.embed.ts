@@ -1,4 +1,5 @@
 import type { Db, TermRow } from '../../db/database.js';
+import { atTransactionEnd } from '../../db/transaction.js';
 import type { RequestContext } from '../../http/context.js';
 import { slugify } from '../../lib/slug.js';
 import { toEmbeddedTerm, type TermTranslations } from './term.mapper.js';
@@ -6,7 +7,7 @@ import type { EmbeddedTerm } from './term.schema.js';
 import type { Taxonomy } from './term.taxonomy.js';
 import { insertTerm } from './term.service.js';
 import { lockNames } from './term.repository.js';
-import { addToCounts, findNamed, findTermIds, type EmbeddedTermRow } from './term-event.repository.js';
+import { addToCount, findNamed, findTermIds, type EmbeddedTermRow } from './term-event.repository.js';
 
 export {
   EMBEDDED_TERM_COLUMNS,
@@ -160,11 +161,28 @@ export async function applyTermInputs(
   return [...new Set(ids)];
 }
 
+/** The count changes of one write transaction, by term id, applied at its end (applyCounts). */
+const PENDING_COUNTS = Symbol('term counts');
+
+/**
+ * Applies a transaction's count changes, one term at a time by ascending id: a category's count row
+ * is a hot row on PostgreSQL (most writes of a busy calendar touch the same few), so it is locked
+ * last, held only to the commit, and in the same order by every writer, so that no two writers
+ * wait on each other in a cycle. (A series' occurrences used to lock their day counts after its
+ * terms, a plain event the other way round; and one statement for several terms locks them in the
+ * order it finds their rows, which updates keep moving.)
+ */
+async function applyCounts(trx: Db, pending: Map<number, number>): Promise<void> {
+  const changes = [...pending].filter(([, by]) => by !== 0).sort(([a], [b]) => a - b);
+  for (const [id, by] of changes) await addToCount(trx, id, by);
+}
+
 /**
  * Moves counts by what one event write changed: a term counts the event when it is linked and the
  * event is published. Exact because it runs in the write's transaction with the before and after
  * of that one event; cheaper than recounting a large category on every write. `events`: how many
- * events made that same change (the occurrences of a series move together).
+ * events made that same change (the occurrences of a series move together). The changes are
+ * summed and applied at the transaction's end (applyCounts); at once outside inTransaction.
  */
 export async function shiftTermCounts(
   trx: Db,
@@ -176,8 +194,14 @@ export async function shiftTermCounts(
   const counted = (side: { termIds: number[]; published: boolean }) => new Set(side.published ? side.termIds : []);
   const was = counted(before);
   const is = counted(after);
-  const gained = [...is].filter((id) => !was.has(id));
-  const lost = [...was].filter((id) => !is.has(id));
-  if (gained.length > 0) await addToCounts(trx, gained, events);
-  if (lost.length > 0) await addToCounts(trx, lost, -events);
+  const changes = new Map<number, number>();
+  for (const id of is) if (!was.has(id)) changes.set(id, events);
+  for (const id of was) if (!is.has(id)) changes.set(id, -events);
+  if (changes.size === 0) return;
+  const pending = atTransactionEnd(trx, PENDING_COUNTS, () => ({
+    state: new Map<number, number>(),
+    flush: applyCounts,
+  }));
+  if (pending === null) return applyCounts(trx, changes);
+  for (const [id, by] of changes) pending.set(id, (pending.get(id) ?? 0) + by);
 }
