@@ -7,6 +7,7 @@ import { bulkCache, tuneSqliteMemory } from './sqlite-memory.js';
 import { addSqliteFunctions } from './sqlite-functions.js';
 import { SqliteReadersDialect } from './sqlite-dialect.js';
 import { useNamedStatements } from './pg-named.js';
+import { keepStatistics } from './pg-statistics.js';
 import type { SqliteReaders } from './sqlite-readers.js';
 import { privateDirectory, privateFiles, withPrivateUmask } from '../lib/private-files.js';
 import * as initial from './migrations/001_initial.js';
@@ -93,6 +94,11 @@ export interface StorageOptions {
   databaseUrl?: string | undefined;
   /** PostgreSQL: most connections in the pool (CAL_PG_POOL_SIZE; 10 when not given). */
   pgPoolSize?: number | undefined;
+  /**
+   * PostgreSQL: how often stale planner statistics are looked for and refreshed (pg-statistics.ts),
+   * in ms; 10 s when not given, 0 for never.
+   */
+  statisticsIntervalMs?: number | undefined;
   /** Sees every SQL statement; used by tests that assert a constant number of queries, and bench/explain-lists.ts. */
   onQuery?: (sql: string, durationMs: number, parameters: readonly unknown[]) => void;
   /**
@@ -126,7 +132,20 @@ export async function connect(options: StorageOptions): Promise<Storage> {
     // the pool; without a listener its 'error' event would crash the process.
     pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log });
-    return { db, dialect: 'postgres', bulkWrites: (work) => work(), close: () => db.destroy() };
+    const interval = options.statisticsIntervalMs ?? 10_000;
+    const stopStatistics =
+      interval > 0
+        ? keepStatistics(pool, interval, (err) => process.emitWarning(`Statistics not refreshed: ${err.message}`))
+        : async () => undefined;
+    return {
+      db,
+      dialect: 'postgres',
+      bulkWrites: (work) => work(),
+      close: async () => {
+        await stopStatistics();
+        await db.destroy();
+      },
+    };
   }
   privateDirectory(options.dataDir);
   const file = path.join(options.dataDir, SQLITE_FILE);

@@ -18,6 +18,16 @@ export function backends(): Backend[] {
   return process.env['TEST_DATABASE_URL'] ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 
+/**
+ * The databases the long browser suites (the admin, moderation, the public pages, the grids) run
+ * on: SQLite, the embedded default. Their screens are the same on both; each request they make is
+ * one the API's own suites run on both databases, and the shorter browser suites (embeds,
+ * security) still drive PostgreSQL. Run on both, they took a third of CI's browser time.
+ */
+export function browserBackends(): Backend[] {
+  return ['sqlite'];
+}
+
 export interface TestApp {
   app: FastifyInstance;
   storage: Storage;
@@ -78,6 +88,9 @@ export async function createTestApp(
   const storage = await connect({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
+    // No statistics refreshed in the background (test/db/pg-statistics.test.ts tests it): a test's
+    // plans stay those of its own statements, not of when a check happened to run.
+    statisticsIntervalMs: 0,
     onQuery: (text, ms) => {
       queries.count += 1;
       // A few, to tell a statement under test from a background job's (the webhook worker, the horizon step).

@@ -97,27 +97,3 @@ export async function recordExists(
 ): Promise<boolean> {
   return (await trx.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
-
-/** The tables an import writes and reads back as it goes. */
-const IMPORTED_TABLES = [
-  'events',
-  'event_organizers',
-  'event_terms',
-  'event_recurrence',
-  'venues',
-  'organizers',
-  'terms',
-  'posts',
-  'import_map',
-] as const;
-
-/**
- * PostgreSQL plans from its tables' statistics, which only ANALYZE refreshes (autovacuum's, when
- * it is on, a minute and 10 % of the rows behind): an import into a new database went on planning
- * for the empty tables it started with, reading every row of event_organizers for each event it
- * wrote (a 20,000-event feed fell from 78 to 19 events a second). SQLite plans these statements
- * by their indexes alone: nothing to do there.
- */
-export async function refreshStatistics(db: Db): Promise<void> {
-  if (dialectOf(db) === 'postgres') await sql.raw(`analyze ${IMPORTED_TABLES.join(', ')}`).execute(db);
-}

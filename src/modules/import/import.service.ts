@@ -9,7 +9,6 @@ import { ReportBuilder, type ImportReport } from './import.report.js';
 import { ImportWriter, RecordRefused } from './import-writer.service.js';
 import { getText, SourceError, type HttpOptions } from './import.source-http.js';
 import { RestSource } from './import.source-rest.js';
-import { refreshStatistics } from './import.repository.js';
 
 /**
  * One import, from a REST source or an iCalendar feed: reads records kind by kind (categories,
@@ -122,15 +121,8 @@ function parentsFirst(records: SourceRecord[]): SourceRecord[] {
   return out;
 }
 
-/** Records written before the tables' statistics are first refreshed; then each time the count doubles. */
-const FIRST_ANALYZE = 500;
-
 class Run {
   readonly report: ReportBuilder;
-  /** Records handled so far, and at how many the statistics are refreshed next (refreshStatistics). */
-  private handled = 0;
-  private nextAnalyze = FIRST_ANALYZE;
-  private analyzing: Promise<void> | null = null;
 
   constructor(
     private readonly context: ImportContext,
@@ -165,14 +157,6 @@ class Run {
       });
     }
     this.context.progress?.tick(record.kind, record.lang);
-    if (++this.handled >= this.nextAnalyze && this.analyzing === null) {
-      // A doubling schedule: a few refreshes in all, each while the tables have grown by half.
-      this.nextAnalyze *= 2;
-      this.analyzing = refreshStatistics(this.context.app.services.storage.db).finally(() => {
-        this.analyzing = null;
-      });
-      await this.analyzing;
-    }
   }
 
   /**
