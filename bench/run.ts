@@ -30,6 +30,8 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     // Scenario 11b: the VEVENTs of the generated iCalendar feed (default: --events, at most 50,000).
     'ics-events': { type: 'string' },
+    // Scenario 5 at each of these client counts (comma-separated, e.g. "8,16,32"; default: --connections).
+    'create-connections': { type: 'string' },
     // Writes a V8 CPU profile of the service to this directory (open it in Chrome DevTools).
     'cpu-prof': { type: 'string' },
   },
@@ -41,6 +43,7 @@ const ONLY = args.only
 const EVENTS = Number(args.events);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
+const CREATE_CONNECTIONS = (args['create-connections'] ?? String(CONNECTIONS)).split(',').map(Number);
 const ICS_EVENTS = Number(args['ics-events'] ?? Math.min(EVENTS, 50_000));
 /** Scenario 12 (issue 18): series and, for comparison, plain events with the same dates. */
 const SERIES = 10_000;
@@ -335,7 +338,7 @@ async function main(): Promise<void> {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         // Writers run side by side up to the pool's size: as many as the clients.
-        CAL_PG_POOL_SIZE: String(Math.max(10, CONNECTIONS)),
+        CAL_PG_POOL_SIZE: String(Math.max(10, CONNECTIONS, ...CREATE_CONNECTIONS)),
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     },
@@ -373,44 +376,47 @@ async function main(): Promise<void> {
     );
     record(await onService('4. single event', { url: `${base}/cal/events/v1/events/${seeded.eventId}` }));
     let n = 0;
-    record(
-      await onService('5. create (auth)', {
-        url: `${base}/cal/events/v1/events`,
-        method: 'POST',
-        headers: { authorization, 'content-type': 'application/json' },
-        setupClient: (client) => {
-          client.setBody(
-            JSON.stringify({
-              title: `Bench create ${n}`,
-              start_date: '2031-01-01 10:00:00',
-              end_date: '2031-01-01 12:00:00',
-            }),
-          );
-        },
-        requests: [
-          {
-            setupRequest: (request) => {
-              n += 1;
-              // As a calendar fills: days spread over two years, each event with a venue, an
-              // organizer, a category and a tag (writers on one day share its count rows).
-              const day = new Date(Date.UTC(2031, 0, 1 + (n % 730))).toISOString().slice(0, 10);
-              return {
-                ...request,
-                body: JSON.stringify({
-                  title: `Bench create ${n}`,
-                  start_date: `${day} 10:00:00`,
-                  end_date: `${day} 12:00:00`,
-                  categories: [seeded.categorySlugs[n % seeded.categorySlugs.length]],
-                  tags: [seeded.tagSlugs[n % seeded.tagSlugs.length]],
-                  venue: seeded.venueIds[n % seeded.venueIds.length],
-                  organizer: [seeded.organizerIds[n % seeded.organizerIds.length]],
-                }),
-              };
-            },
+    for (const connections of CREATE_CONNECTIONS) {
+      record(
+        await onService(`5. create (auth)${CREATE_CONNECTIONS.length > 1 ? `, ${connections} clients` : ''}`, {
+          connections,
+          url: `${base}/cal/events/v1/events`,
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json' },
+          setupClient: (client) => {
+            client.setBody(
+              JSON.stringify({
+                title: `Bench create ${n}`,
+                start_date: '2031-01-01 10:00:00',
+                end_date: '2031-01-01 12:00:00',
+              }),
+            );
           },
-        ],
-      }),
-    );
+          requests: [
+            {
+              setupRequest: (request) => {
+                n += 1;
+                // As a calendar fills: days spread over two years, each event with a venue, an
+                // organizer, a category and a tag (writers on one day share its count rows).
+                const day = new Date(Date.UTC(2031, 0, 1 + (n % 730))).toISOString().slice(0, 10);
+                return {
+                  ...request,
+                  body: JSON.stringify({
+                    title: `Bench create ${n}`,
+                    start_date: `${day} 10:00:00`,
+                    end_date: `${day} 12:00:00`,
+                    categories: [seeded.categorySlugs[n % seeded.categorySlugs.length]],
+                    tags: [seeded.tagSlugs[n % seeded.tagSlugs.length]],
+                    venue: seeded.venueIds[n % seeded.venueIds.length],
+                    organizer: [seeded.organizerIds[n % seeded.organizerIds.length]],
+                  }),
+                };
+              },
+            },
+          ],
+        }),
+      );
+    }
 
     // 7. Uncached lists as real traffic asks for them: a fixed, seeded mix of distinct URLs, so that
     // neither the page cache nor (within a run) the count cache answers. One client at a time per kind
