@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { backends } from '../helpers/app.js';
+import { browserBackends } from '../helpers/app.js';
 import {
   ADMIN_PASSWORD,
   axeFindings,
@@ -71,7 +71,7 @@ function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
 
-for (const backend of backends()) {
+for (const backend of browserBackends()) {
   describe(`the admin in a browser [${backend}]`, { skip: browserSkip }, () => {
     let s: AdminService;
     let browser: Browser;
@@ -181,45 +181,38 @@ for (const backend of backends()) {
       assert.ok(firstScreen > 0 && firstScreen <= 360 * 1024, `first screen: ${firstScreen} bytes compressed`);
     });
 
-    // Screens alone, the same on both databases (the session rules have HTTP tests on both): SQLite's run checks them.
-    const sqliteOnly = { skip: backend === 'postgres' ? 'the same screens as on SQLite' : false };
-
-    it(
-      'refuses a wrong password with one message and stays on sign-in, then signs in the CAL_ADMIN_USER administrator',
-      sqliteOnly,
-      async () => {
-        const context = await newContext(browser);
-        const { page, problems } = await openPage(context);
-        await page.goto(`${s.base}/admin/`);
-        await page.waitForURL(/\/admin\/login/);
-        // One message, and the same whichever part was wrong: an unknown user, then a wrong password.
-        const messages: string[] = [];
-        for (const [username, password] of [
-          ['nobody-here', ADMIN_PASSWORD],
-          [s.adminUser, 'not-the-password'],
-        ]) {
-          await signIn(page, username!, password!);
-          const alert = page.getByRole('alert').filter({ hasText: /./ });
-          await alert.first().waitFor();
-          const shown = (await alert.allTextContents()).map((text) => text.trim()).filter(Boolean);
-          assert.equal(shown.length, 1, `one message: ${JSON.stringify(shown)}`);
-          messages.push(shown[0]!);
-          // The message stays until the next try (sending the form clears it first).
-        }
-        assert.equal(messages[0], messages[1], 'the message does not say which part was wrong');
-        assert.match(page.url(), /\/admin\/login/);
-        await signIn(page, s.adminUser, ADMIN_PASSWORD);
-        await page.waitForURL((url) => !url.pathname.endsWith('/login'), { timeout: 10_000 });
-        await settle(page);
-        // Signed in: the browser's cookie is a session of the administrator, as the API says.
-        const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-        const session = await s.t.request({ method: 'GET', url: `${ADMIN_NS}/session`, headers: { cookie } });
-        assert.equal(session.statusCode, 200, session.body);
-        assert.equal(session.data.user.username, s.adminUser);
-        problems.assertNone('sign-in');
-        await context.close();
-      },
-    );
+    it('refuses a wrong password with one message and stays on sign-in, then signs in the CAL_ADMIN_USER administrator', async () => {
+      const context = await newContext(browser);
+      const { page, problems } = await openPage(context);
+      await page.goto(`${s.base}/admin/`);
+      await page.waitForURL(/\/admin\/login/);
+      // One message, and the same whichever part was wrong: an unknown user, then a wrong password.
+      const messages: string[] = [];
+      for (const [username, password] of [
+        ['nobody-here', ADMIN_PASSWORD],
+        [s.adminUser, 'not-the-password'],
+      ]) {
+        await signIn(page, username!, password!);
+        const alert = page.getByRole('alert').filter({ hasText: /./ });
+        await alert.first().waitFor();
+        const shown = (await alert.allTextContents()).map((text) => text.trim()).filter(Boolean);
+        assert.equal(shown.length, 1, `one message: ${JSON.stringify(shown)}`);
+        messages.push(shown[0]!);
+        // The message stays until the next try (sending the form clears it first).
+      }
+      assert.equal(messages[0], messages[1], 'the message does not say which part was wrong');
+      assert.match(page.url(), /\/admin\/login/);
+      await signIn(page, s.adminUser, ADMIN_PASSWORD);
+      await page.waitForURL((url) => !url.pathname.endsWith('/login'), { timeout: 10_000 });
+      await settle(page);
+      // Signed in: the browser's cookie is a session of the administrator, as the API says.
+      const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+      const session = await s.t.request({ method: 'GET', url: `${ADMIN_NS}/session`, headers: { cookie } });
+      assert.equal(session.statusCode, 200, session.body);
+      assert.equal(session.data.user.username, s.adminUser);
+      problems.assertNone('sign-in');
+      await context.close();
+    });
 
     it('creates an event with a venue, a category and a tag in the editor', async () => {
       const { page, problems } = await open('/events');
@@ -456,82 +449,71 @@ for (const backend of backends()) {
       await page.close();
     });
 
-    it(
-      'signs in and opens the event editor with the keyboard alone, the focus always visible',
-      sqliteOnly,
-      async () => {
-        const context = await newContext(browser);
-        const { page, problems } = await openPage(context);
-        await page.goto(`${s.base}/admin/`);
-        await page.waitForURL(/\/admin\/login/);
-        await settle(page);
-        const steps: [RegExp, string?][] = [
-          [/"Username"/, s.adminUser],
-          [/"Password"/, ADMIN_PASSWORD],
-          [/button "Sign in"/],
-        ];
-        for (const [target, text] of steps) {
-          await tabTo(page, target, 10);
-          const shown = await focusVisible(page);
-          assert.ok(shown.visible, `${target} focused visibly: ${shown.how}`);
-          if (text) await page.keyboard.type(text);
-        }
-        await page.keyboard.press('Enter');
-        await page.waitForURL((url) => !url.pathname.endsWith('/login'), { timeout: 10_000 });
-        await page.goto(`${s.base}/admin/events`);
-        await settle(page);
-        await tabTo(page, /^(link|button) "(Create|New event)"/, 80);
+    it('signs in and opens the event editor with the keyboard alone, the focus always visible', async () => {
+      const context = await newContext(browser);
+      const { page, problems } = await openPage(context);
+      await page.goto(`${s.base}/admin/`);
+      await page.waitForURL(/\/admin\/login/);
+      await settle(page);
+      const steps: [RegExp, string?][] = [
+        [/"Username"/, s.adminUser],
+        [/"Password"/, ADMIN_PASSWORD],
+        [/button "Sign in"/],
+      ];
+      for (const [target, text] of steps) {
+        await tabTo(page, target, 10);
         const shown = await focusVisible(page);
-        assert.ok(shown.visible, `"Create" focused visibly: ${shown.how}`);
-        await page.keyboard.press('Enter');
-        await page.waitForURL(/\/admin\/events\/create/);
-        await settle(page);
-        await tabTo(page, /"Title"/, 80);
-        assert.ok((await focusVisible(page)).visible, 'the Title field shows its focus');
-        assert.match(await focused(page), /"Title"/);
-        problems.assertNone('the keyboard walk');
-        await context.close();
-      },
-    );
+        assert.ok(shown.visible, `${target} focused visibly: ${shown.how}`);
+        if (text) await page.keyboard.type(text);
+      }
+      await page.keyboard.press('Enter');
+      await page.waitForURL((url) => !url.pathname.endsWith('/login'), { timeout: 10_000 });
+      await page.goto(`${s.base}/admin/events`);
+      await settle(page);
+      await tabTo(page, /^(link|button) "(Create|New event)"/, 80);
+      const shown = await focusVisible(page);
+      assert.ok(shown.visible, `"Create" focused visibly: ${shown.how}`);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\/admin\/events\/create/);
+      await settle(page);
+      await tabTo(page, /"Title"/, 80);
+      assert.ok((await focusVisible(page)).visible, 'the Title field shows its focus');
+      assert.match(await focused(page), /"Title"/);
+      problems.assertNone('the keyboard walk');
+      await context.close();
+    });
 
-    // The markup does not depend on the database, and axe takes a second or more a screen.
-    it(
-      'has no serious or critical axe violation on any screen, fits 375 px without sideways scrolling, and takes screenshots',
-      sqliteOnly,
-      async () => {
-        const findings: string[] = [];
-        const overflows: string[] = [];
-        const problemsSeen: string[] = [];
-        const signInContext = await newContext(browser);
-        const contexts: [BrowserContext, [string, string][]][] = [
-          [signInContext, [['sign-in', '/login']]],
-          [await adminDesk(), SCREENS],
-        ];
-        for (const [context, screens] of contexts) {
-          const { page, problems } = await openPage(context);
-          for (const width of [1280, 375]) {
-            await page.setViewportSize({ width, height: 900 });
-            for (const [screen, path] of screens) {
-              await page.goto(`${s.base}/admin${path}`);
-              await settle(page);
-              findings.push(...(await axeFindings(page, `${screen} @${width}`)));
-              if (width === 375) {
-                const overflow = await sidewaysOverflow(page);
-                if (overflow > 0) overflows.push(`${screen} scrolls sideways by ${overflow}px`);
-              }
-              await screenshot(page, screen);
-              problemsSeen.push(...problems.found.splice(0).map((problem) => `${screen} @${width}: ${problem}`));
+    // Axe takes a second or more a screen.
+    it('has no serious or critical axe violation on any screen, fits 375 px without sideways scrolling, and takes screenshots', async () => {
+      const findings: string[] = [];
+      const overflows: string[] = [];
+      const problemsSeen: string[] = [];
+      const signInContext = await newContext(browser);
+      const contexts: [BrowserContext, [string, string][]][] = [
+        [signInContext, [['sign-in', '/login']]],
+        [await adminDesk(), SCREENS],
+      ];
+      for (const [context, screens] of contexts) {
+        const { page, problems } = await openPage(context);
+        for (const width of [1280, 375]) {
+          await page.setViewportSize({ width, height: 900 });
+          for (const [screen, path] of screens) {
+            await page.goto(`${s.base}/admin${path}`);
+            await settle(page);
+            findings.push(...(await axeFindings(page, `${screen} @${width}`)));
+            if (width === 375) {
+              const overflow = await sidewaysOverflow(page);
+              if (overflow > 0) overflows.push(`${screen} scrolls sideways by ${overflow}px`);
             }
+            await screenshot(page, screen);
+            problemsSeen.push(...problems.found.splice(0).map((problem) => `${screen} @${width}: ${problem}`));
           }
-          await page.close();
         }
-        await signInContext.close();
-        assert.deepEqual(
-          { axe: findings, overflows, problems: problemsSeen },
-          { axe: [], overflows: [], problems: [] },
-        );
-      },
-    );
+        await page.close();
+      }
+      await signInContext.close();
+      assert.deepEqual({ axe: findings, overflows, problems: problemsSeen }, { axe: [], overflows: [], problems: [] });
+    });
   });
 }
 

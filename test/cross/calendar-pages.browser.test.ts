@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { capture } from '../helpers/admin-browser.js';
-import { backends, createTestApp, type TestApp } from '../helpers/app.js';
+import { browserBackends, createTestApp, type TestApp } from '../helpers/app.js';
 
 /**
  * The public pages in a real browser: Debian's Chromium driven by playwright-core (no browser
@@ -26,7 +26,7 @@ interface Dom {
 
 const skip = fs.existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM} (apt-get install chromium)`;
 
-for (const backend of backends()) {
+for (const backend of browserBackends()) {
   describe(`public pages in a browser [${backend}]`, { skip }, () => {
     let t: TestApp;
     let base: string;

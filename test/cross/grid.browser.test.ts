@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { capture } from '../helpers/admin-browser.js';
-import { backends, createTestApp, type TestApp } from '../helpers/app.js';
+import { browserBackends, createTestApp, type TestApp } from '../helpers/app.js';
 import { seedGridCalendar } from '../helpers/grid-seed.js';
 
 /**
@@ -32,7 +32,7 @@ interface Dom {
   };
 }
 
-for (const backend of backends()) {
+for (const backend of browserBackends()) {
   describe(`month and week grids in a browser [${backend}]`, { skip }, () => {
     let t: TestApp;
     let base: string;

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { backends } from '../helpers/app.js';
+import { browserBackends } from '../helpers/app.js';
 import {
   ADMIN_PASSWORD,
   axeFindings,
@@ -66,7 +66,7 @@ async function showTab(page: Page, name: string, state: string): Promise<void> {
   await settle(page);
 }
 
-for (const backend of backends()) {
+for (const backend of browserBackends()) {
   describe(`moderating public submissions in the admin [${backend}]`, { skip: browserSkip }, () => {
     let s: AdminService;
     let browser: Browser;

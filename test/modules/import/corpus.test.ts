@@ -146,6 +146,15 @@ describe('iCalendar corpus: the reference expansion (ical.js) reads files as cal
   });
 });
 
+/**
+ * The files each database imports: every file on SQLite; on PostgreSQL every fourth (all of them
+ * with CAL_CORPUS_ALL=1). What a file exercises is the reader, which is the same on both; the
+ * writes behind it are the importer's, which the import suites run on both databases, and the
+ * whole corpus on PostgreSQL took the longest file of CI's suite.
+ */
+const filesOn = (backend: string): string[] =>
+  backend === 'postgres' && process.env['CAL_CORPUS_ALL'] !== '1' ? files.filter((_, i) => i % 4 === 0) : files;
+
 for (const backend of backends()) {
   describe(`iCalendar corpus [${backend}]`, () => {
     let t: TestApp;
@@ -183,7 +192,7 @@ for (const backend of backends()) {
       return res.body.replace(/^DTSTAMP:.*\r\n/gm, '');
     };
 
-    files.forEach((file, index) => {
+    filesOn(backend).forEach((file, index) => {
       it(file, async () => {
         const category = `corpus-${index}`;
         const text = readFileSync(path.join(CORPUS, file), 'utf8');
@@ -266,7 +275,7 @@ for (const backend of backends()) {
       console.log(table.join('\n'));
       const out = process.env['CAL_CORPUS_REPORT'];
       if (out) writeFileSync(`${out}.${backend}.json`, JSON.stringify(outcomes, null, 2));
-      assert.equal(totals.files, files.length, 'every file was tried');
+      assert.equal(totals.files, filesOn(backend).length, 'every file was tried');
     });
   });
 }
