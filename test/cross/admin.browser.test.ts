@@ -419,6 +419,20 @@ for (const backend of browserBackends()) {
       await editor.close();
     });
 
+    it('names the loading spinner, as axe asks, on a screen caught loading', async () => {
+      const { page } = await open('/events');
+      // The list's next load held back, so that the spinner is there to be looked at.
+      await page.route(`${s.base}${NS}/events?**`, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      });
+      await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+      await page.getByRole('progressbar', { name: 'Loading' }).waitFor();
+      assert.deepEqual(await axeFindings(page, 'events while loading'), []);
+      await page.unroute(`${s.base}${NS}/events?**`);
+      await page.close();
+    });
+
     it('moves an event on the calendar screen by dragging it two days later', async () => {
       const now = new Date();
       const month = `${now.getUTCFullYear()}-${pad(now.getUTCMonth() + 1)}`;

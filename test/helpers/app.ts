@@ -72,7 +72,9 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-test-'));
   const pgDb =
-    backend === 'postgres' ? await createScratchDatabase(process.env['TEST_DATABASE_URL']!, 'cal_test') : null;
+    backend === 'postgres'
+      ? await createScratchDatabase(process.env['TEST_DATABASE_URL']!, 'cal_test', { durable: false })
+      : null;
   // The overload guard is off unless a test turns it on: a busy CI machine must not answer 503 to tests.
   const config = loadConfig(
     {

@@ -1,5 +1,16 @@
 import type { ReactNode } from 'react';
-import { AppBar, Layout as RaLayout, Menu, TitlePortal, useGetList, usePermissions, useTranslate } from 'react-admin';
+import {
+  AppBar,
+  Layout as RaLayout,
+  LoadingIndicator,
+  LocalesMenuButton,
+  Menu,
+  TitlePortal,
+  useGetList,
+  useLocales,
+  usePermissions,
+  useTranslate,
+} from 'react-admin';
 import InboxIcon from '@mui/icons-material/Inbox';
 import CalendarMonthIcon from '@mui/icons-material/CalendarMonth';
 import SettingsIcon from '@mui/icons-material/Settings';
@@ -49,10 +60,28 @@ function AdminMenu() {
   );
 }
 
+/**
+ * react-admin's toolbar (the language menu, the refresh button and its spinner), with a name for
+ * the spinner: MUI's progress circle has the progressbar role and no name, which axe counts as a
+ * serious violation (aria-progressbar-name) on any screen caught loading. The indicator passes
+ * the props it does not know on to the circle.
+ */
+function AdminToolbar() {
+  const translate = useTranslate();
+  const locales = useLocales();
+  const named = { 'aria-label': translate('ra.page.loading') };
+  return (
+    <>
+      {locales.length > 1 ? <LocalesMenuButton /> : null}
+      <LoadingIndicator {...named} />
+    </>
+  );
+}
+
 /** Each screen's title is the page's one level-one heading (react-admin's is a plain span). */
 function AdminAppBar() {
   return (
-    <AppBar>
+    <AppBar toolbar={<AdminToolbar />}>
       <TitlePortal component="h1" />
     </AppBar>
   );
