@@ -4,19 +4,17 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { browserBackends } from '../helpers/app.js';
 import {
   ADMIN_PASSWORD,
-  axeFindings,
   browserSkip,
   choose,
   eventually,
   launchChromium,
   openPage,
-  screenshot,
   settle,
-  sidewaysOverflow,
   signedInContext,
   startAdmin,
   type AdminService,
   type PageProblems,
+  checkScreen,
 } from '../helpers/admin-browser.js';
 import type { SubmissionFields } from '../../src/modules/submissions/submission.schema.js';
 import { BLANK_SUBMISSION } from '../helpers/submission.js';
@@ -389,8 +387,7 @@ for (const backend of browserBackends()) {
       { skip: backend === 'postgres' ? 'the same screens as on SQLite' : false },
       async () => {
         const id = (await submissionTitled('Harbour Lantern Walk')).id;
-        const findings: string[] = [];
-        const overflows: string[] = [];
+        const found = { axe: [] as string[], overflows: [] as string[] };
         const { page, problems } = await openPage(await editorDesk());
         for (const width of [1280, 375]) {
           await page.setViewportSize({ width, height: 900 });
@@ -398,19 +395,12 @@ for (const backend of browserBackends()) {
             ['submissions', '/submissions?filter=%7B%22state%22%3A%22all%22%7D'],
             ['submission', `/submissions/${id}/show`],
           ] as const) {
-            await page.goto(`${s.base}/admin${path}`);
-            await settle(page);
-            findings.push(...(await axeFindings(page, `${screen} @${width}`)));
-            if (width === 375) {
-              const overflow = await sidewaysOverflow(page);
-              if (overflow > 0) overflows.push(`${screen} scrolls sideways by ${overflow}px`);
-            }
-            await screenshot(page, screen);
+            await checkScreen(page, `${s.base}/admin${path}`, screen, found);
           }
         }
         problems.assertNone('the moderation screens');
         await page.close();
-        assert.deepEqual({ axe: findings, overflows }, { axe: [], overflows: [] });
+        assert.deepEqual(found, { axe: [], overflows: [] });
       },
     );
   });

@@ -240,6 +240,27 @@ export function sidewaysOverflow(page: Page): Promise<number> {
   });
 }
 
+/**
+ * Opens one screen at the page's width and checks it: axe's serious findings, at 375 px whether it
+ * scrolls sideways, and its screenshot; what it finds is added to `found`.
+ */
+export async function checkScreen(
+  page: Page,
+  url: string,
+  screen: string,
+  found: { axe: string[]; overflows: string[] },
+): Promise<void> {
+  await page.goto(url);
+  await settle(page);
+  const width = page.viewportSize()?.width ?? 0;
+  found.axe.push(...(await axeFindings(page, `${screen} @${width}`)));
+  if (width === 375) {
+    const overflow = await sidewaysOverflow(page);
+    if (overflow > 0) found.overflows.push(`${screen} scrolls sideways by ${overflow}px`);
+  }
+  await screenshot(page, screen);
+}
+
 /** The focused element as the accessibility tree names it, e.g. `textbox "Username"`. */
 export async function focused(page: Page): Promise<string> {
   // The focus may move between finding the element and describing it (a screen still loading).

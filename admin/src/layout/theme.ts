@@ -26,7 +26,14 @@ export const theme: RaThemeOptions = {
           root: (ownerState: Record<string, unknown>) =>
             ownerState['aria-label'] === undefined ? {} : { 'aria-label': undefined },
           input: (ownerState: Record<string, unknown>) =>
-            ownerState['aria-label'] === undefined ? {} : { 'aria-label': String(ownerState['aria-label']) },
+            ownerState['aria-label'] !== undefined
+              ? { 'aria-label': String(ownerState['aria-label']) }
+              : ownerState['onChange'] === undefined && ownerState['checked'] === false
+                ? // The grey rows a list shows while it loads (react-admin's DatagridLoading) hold
+                  // checkboxes with neither a name nor an action: a placeholder, kept out of the
+                  // accessibility tree and the tab order.
+                  { 'aria-hidden': true, tabIndex: -1, disabled: true }
+                : {},
         },
       },
     },
