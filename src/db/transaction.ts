@@ -100,6 +100,8 @@ export async function inTransaction<T>(db: Db, work: (trx: Transaction<Database>
         if (check) await check(trx);
         const written = await work(trx);
         for (const step of steps.values()) await step.flush(trx);
+        // Flushed once: a use of `trx` after this (none today) applies its change at once, never lost.
+        endSteps.delete(trx);
         if (commit && !commit.taken) took = await commit.step(trx, written);
         return written;
       });

@@ -15,7 +15,8 @@ import { CHROMIUM_FLAGS, startRealisticService, type RealisticService } from '..
  * - Lighthouse (npm lighthouse with Debian's Chromium): 100 for accessibility, best practices and
  *   SEO on the month, week, list, day, event, venue and map pages with the mobile preset (the
  *   stricter: tap targets, font sizes, the viewport), and on the month, list and event pages, the
- *   three layouts the others share, with the desktop preset too (each run takes 8-25 s). Performance is not asserted (it swings with a shared machine's load);
+ *   three layouts the others share, with the desktop preset too (each run takes 8-25 s).
+ *   Performance is not asserted (it swings with a shared machine's load);
  *   CAL_LIGHTHOUSE_PERFORMANCE=1 measures it on mobile and prints the scores.
  * The pages are the same on both databases, so this runs once, on SQLite. A view that is not
  * routed yet (404) is skipped with a message rather than failed.

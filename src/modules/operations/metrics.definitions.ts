@@ -4,9 +4,9 @@ import type { Progress } from '../import/import.types.js';
 /**
  * The metrics an app exports, each with its name, help, labels and buckets: requests and their
  * latency by route pattern (never the raw URL, which would make a series per event) and status
- * class, page-cache hits and misses, database statement time and write retries, the process (event-loop delay,
- * heap, CPU: prom-client's defaults), webhook deliveries by status and imports running. Those
- * read at each scrape take their values from `sources` (metrics.service.ts).
+ * class, page-cache hits and misses, database statement time and write retries, the process
+ * (event-loop delay, heap, CPU: prom-client's defaults), webhook deliveries by status and imports
+ * running. Those read at each scrape take their values from `sources` (metrics.service.ts).
  */
 
 export interface MetricSources {
