@@ -2,8 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
-import { capture } from '../helpers/admin-browser.js';
+import { axeFindings, capture, sidewaysOverflow } from '../helpers/admin-browser.js';
 import { browserBackends, createTestApp, type TestApp } from '../helpers/app.js';
 
 /**
@@ -19,7 +18,6 @@ const SHOTS = new URL('../../test-output/screenshots/', import.meta.url);
 interface Dom {
   document: {
     activeElement: { className: string; textContent: string | null } | null;
-    documentElement: { scrollWidth: number; clientWidth: number };
   };
   getComputedStyle(element: unknown): { outlineStyle: string; outlineWidth: string };
 }
@@ -222,24 +220,8 @@ for (const backend of browserBackends()) {
         ['/event/spring-concert/', 375] as const,
       ];
       for (const [path, width] of runs) {
-        const started = performance.now();
         const page = await open(path, width, path.includes('no-such') ? 404 : 200);
-        // Legacy mode runs axe in the page itself; the default opens a blank page per run to join
-        // the results of every frame, a second or more each here, and these pages have no frames.
-        const results = await new AxeBuilder({ page })
-          .setLegacyMode()
-          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-          .analyze();
-        for (const v of results.violations)
-          console.log(`axe ${path} @${width}: ${v.id} (${v.impact}) ×${v.nodes.length}`);
-        console.log(
-          `axe ${path} @${width}: ${results.violations.length} violations, ${results.passes.length} rules passed (${Math.round(performance.now() - started)} ms)`,
-        );
-        found.push(
-          ...results.violations
-            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-            .map((v) => `${path} @${width}: ${v.id}`),
-        );
+        found.push(...(await axeFindings(page, `${path} @${width}`)));
         await page.close();
       }
       console.log(`axe: ${runs.length} pages, ${found.length} serious or critical violations`);
@@ -254,10 +236,7 @@ for (const backend of browserBackends()) {
       ] as const) {
         for (const width of [375, 1280]) {
           const page = await open(path, width);
-          const overflow = await page.evaluate(() => {
-            const root = (globalThis as unknown as Dom).document.documentElement;
-            return root.scrollWidth - root.clientWidth;
-          });
+          const overflow = await sidewaysOverflow(page);
           assert.ok(overflow <= 0, `${path} at ${width}px scrolls sideways by ${overflow}px`);
           const file = new URL(`${backend}-${name}-${width}.png`, SHOTS);
           await capture(page, file.pathname);
@@ -267,10 +246,7 @@ for (const backend of browserBackends()) {
       }
       // 320 px, the narrowest the pages are made for.
       const narrow = await open('/events/month/2027-03/', 320);
-      const narrowOverflow = await narrow.evaluate(() => {
-        const root = (globalThis as unknown as Dom).document.documentElement;
-        return root.scrollWidth - root.clientWidth;
-      });
+      const narrowOverflow = await sidewaysOverflow(narrow);
       assert.ok(narrowOverflow <= 0, `320 px scrolls sideways by ${narrowOverflow}px`);
       await narrow.close();
     });

@@ -2,8 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
-import { capture } from '../helpers/admin-browser.js';
+import { axeFindings, capture, sidewaysOverflow } from '../helpers/admin-browser.js';
 import { browserBackends, createTestApp, type TestApp } from '../helpers/app.js';
 import { seedGridCalendar } from '../helpers/grid-seed.js';
 
@@ -27,7 +26,6 @@ interface Box {
 }
 interface Dom {
   document: {
-    documentElement: { scrollWidth: number; clientWidth: number };
     querySelector(selector: string): { getBoundingClientRect(): Box } | null;
   };
 }
@@ -93,24 +91,9 @@ for (const backend of browserBackends()) {
       ] as const) {
         for (const width of [375, 1280]) {
           const page = await open(path, width);
-          const overflow = await page.evaluate(() => {
-            const root = (globalThis as unknown as Dom).document.documentElement;
-            return root.scrollWidth - root.clientWidth;
-          });
+          const overflow = await sidewaysOverflow(page);
           assert.ok(overflow <= 0, `${path} at ${width}px scrolls sideways by ${overflow}px`);
-          if (backend === 'sqlite') {
-            const results = await new AxeBuilder({ page })
-              .setLegacyMode()
-              .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-              .analyze();
-            for (const v of results.violations)
-              console.log(`axe ${path} @${width}: ${v.id} (${v.impact}) ×${v.nodes.length}`);
-            found.push(
-              ...results.violations
-                .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-                .map((v) => `${path} @${width}: ${v.id}`),
-            );
-          }
+          found.push(...(await axeFindings(page, `${path} @${width}`)));
           await capture(page, new URL(`${backend}-${name}-${width}.png`, SHOTS).pathname);
           await page.close();
         }
