@@ -15,6 +15,7 @@ import { authProvider } from './api/authProvider';
 import { i18nProvider } from './i18n/i18nProvider';
 import { Layout } from './layout/Layout';
 import { LoginPage } from './layout/LoginPage';
+import { StartingPage } from './layout/NamedProgress';
 import { theme } from './layout/theme';
 
 // Every screen is its own chunk: the sign-in screen loads only what it shows.
@@ -57,6 +58,7 @@ function AdminApp() {
       i18nProvider={i18nProvider}
       layout={Layout}
       loginPage={LoginPage}
+      loading={StartingPage}
       theme={theme}
       requireAuth
       disableTelemetry

@@ -418,20 +418,44 @@ for (const backend of browserBackends()) {
       await editor.close();
     });
 
-    it('names the loading spinner and hides the placeholder rows, as axe asks, on a list caught loading', async () => {
-      const { page } = await openPage(await adminDesk());
-      // The list's loads held back, so that the spinner and, after a second, the grey placeholder
-      // rows (react-admin's DatagridLoading, whose checkboxes have no name) are there to be looked at.
-      const held = `${s.base}${NS}/events?**`;
-      await page.route(held, async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 3000));
-        await route.continue().catch(() => undefined);
+    it('names every progress bar and keeps the loading texts readable, as axe asks, on a screen caught loading', async () => {
+      await api('POST', `${NS}/events`, {
+        title: 'Caught Loading',
+        start_date: '2031-05-01 10:00:00',
+        end_date: '2031-05-01 11:00:00',
+        status: 'draft',
       });
+      const { page } = await openPage(await adminDesk());
+      // Each load held back in turn, so that each loading state is there to be looked at: the
+      // screen's code (react-admin's full-page Loading: a circle and two lines of text), the list
+      // (the toolbar's spinner, then grey placeholder rows whose checkboxes have no name), and the
+      // authors the rows refer to (a bar in each row's author cell).
+      const holds = [
+        `${s.base}/admin/assets/EventList-*.js`,
+        `${s.base}${NS}/events?**`,
+        `${s.base}${ADMIN_NS}/users**`,
+      ];
+      for (const [i, held] of holds.entries()) {
+        await page.route(held, async (route) => {
+          await new Promise((resolve) => setTimeout(resolve, i === 0 ? 4000 : 3000));
+          await route.continue().catch(() => undefined);
+        });
+      }
       await page.goto(`${s.base}/admin/events`);
-      await page.getByRole('progressbar', { name: 'Loading' }).waitFor();
-      await page.locator('.RaDatagrid-expandIconCell').first().waitFor();
-      assert.deepEqual(await axeFindings(page, 'events while loading'), []);
-      await page.unroute(held);
+      const fullPage = page.locator('.RaLoading-icon');
+      await fullPage.waitFor({ timeout: 15_000 });
+      const findings = await axeFindings(page, 'the events screen while its code loads');
+      assert.equal(await fullPage.getAttribute('aria-label'), 'Loading', 'the full-page circle was judged');
+      await page.locator('.RaDatagrid-expandIconCell').first().waitFor({ timeout: 15_000 });
+      findings.push(...(await axeFindings(page, 'the events list while it loads')));
+      await page.locator('.column-author [role=progressbar]').first().waitFor({ timeout: 15_000 });
+      findings.push(...(await axeFindings(page, 'the events list while its authors load')));
+      assert.deepEqual(findings, []);
+      assert.equal(
+        await page.locator('.column-author [role=progressbar]').first().getAttribute('aria-label'),
+        'Loading',
+      );
+      for (const held of holds) await page.unroute(held);
       await page.close();
     });
 

@@ -17,6 +17,7 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import { can } from '../api/permissions';
 import type { Role } from '../api/session';
+import { NamedProgress } from './NamedProgress';
 
 /** "Pending submissions (N)": the queue of events from the public form, with how many wait (X-Cal-Total of one row). */
 function PendingSubmissionsItem() {
@@ -60,20 +61,13 @@ function AdminMenu() {
   );
 }
 
-/**
- * react-admin's toolbar (the language menu, the refresh button and its spinner), with a name for
- * the spinner: MUI's progress circle has the progressbar role and no name, which axe counts as a
- * serious violation (aria-progressbar-name) on any screen caught loading. The indicator passes
- * the props it does not know on to the circle.
- */
+/** react-admin's toolbar: the language menu, the refresh button and its spinner (named: NamedProgress). */
 function AdminToolbar() {
-  const translate = useTranslate();
   const locales = useLocales();
-  const named = { 'aria-label': translate('ra.page.loading') };
   return (
     <>
       {locales.length > 1 ? <LocalesMenuButton /> : null}
-      <LoadingIndicator {...named} />
+      <LoadingIndicator />
     </>
   );
 }
@@ -89,8 +83,10 @@ function AdminAppBar() {
 
 export function Layout({ children }: { children: ReactNode }) {
   return (
-    <RaLayout menu={AdminMenu} appBar={AdminAppBar}>
-      {children}
-    </RaLayout>
+    <NamedProgress>
+      <RaLayout menu={AdminMenu} appBar={AdminAppBar}>
+        {children}
+      </RaLayout>
+    </NamedProgress>
   );
 }

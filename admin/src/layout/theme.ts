@@ -12,12 +12,14 @@ export const theme: RaThemeOptions = {
     // react-admin names its row checkboxes with `aria-label` on the Checkbox, which MUI 9 puts on
     // the decorative wrapper (where ARIA forbids it) and not on the input (left without a name):
     // the name moves to the input, where screen readers and axe look for it.
-    // react-admin's "nothing here yet" text is the palette's disabled grey, below 4.5:1 on the page.
+    // react-admin's "nothing here yet" text and its full-page "loading" text are the palette's
+    // disabled grey, below 4.5:1 on the page.
     RaEmpty: {
       styleOverrides: {
         root: { '& .RaEmpty-message': { color: 'rgba(0, 0, 0, 0.68)' }, '& .RaEmpty-icon': { opacity: 0.6 } },
       },
     },
+    RaLoading: { styleOverrides: { root: { '& .RaLoading-message': { color: 'rgba(0, 0, 0, 0.68)' } } } },
     // A sort control is a target: at least 24 px each way (WCAG 2.2 target size).
     MuiTableSortLabel: { styleOverrides: { root: { minHeight: 24, minWidth: 24 } } },
     MuiCheckbox: {
