@@ -2,6 +2,7 @@
 // Runs every test file under test/ with node's test runner (Node 20's --test does not expand globs).
 // PostgreSQL tests run when TEST_DATABASE_URL (or DATABASE_URL) is set; each test file makes its own database.
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -23,6 +24,8 @@ const env = {
   TEST_DATABASE_URL: process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? '',
   CAL_VERIFY_PREPARED: '1',
   CAL_VERIFY_COUNTS: '1',
+  // Names this run's PostgreSQL template databases (test/helpers/scratch-postgres.ts), dropped below.
+  CAL_TEST_RUN: `${process.pid}_${randomBytes(3).toString('hex')}`,
 };
 delete env.DATABASE_URL;
 const result = spawnSync(
@@ -30,4 +33,20 @@ const result = spawnSync(
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
   { stdio: 'inherit', env },
 );
+if (env.TEST_DATABASE_URL) await dropTemplates(env.TEST_DATABASE_URL, env.CAL_TEST_RUN);
 process.exit(result.status ?? 1);
+
+// The databases the run's test processes filled once and copied for each test app.
+async function dropTemplates(url, run) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query("SELECT datname FROM pg_database WHERE datname LIKE $1 ESCAPE '!'", [
+      `cal!_template!_${run}!_%`,
+    ]);
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}

@@ -8,7 +8,7 @@ import { connect, migrate, type Storage } from '../../src/db/connect.js';
 import { isValidTimezone } from '../../src/lib/dates.js';
 import { createUser } from '../../src/modules/users/user.service.js';
 import type { Role } from '../../src/auth/roles.js';
-import { createScratchDatabase } from './scratch-postgres.js';
+import { createScratchDatabase, runTemplate } from './scratch-postgres.js';
 import { observeQuery } from '../../src/modules/operations/metrics.service.js';
 
 export type Backend = 'sqlite' | 'postgres';
@@ -59,6 +59,19 @@ export function injector(app: FastifyInstance): TestApp['request'] {
   };
 }
 
+/** A new database, copied from the run's migrated template when there is one (helpers/scratch-postgres.ts). */
+async function scratchDatabase(adminUrl: string, dataDir: string) {
+  const template = await runTemplate(adminUrl, 'migrated', async (url) => {
+    const storage = await connect({ dataDir, databaseUrl: url, statisticsIntervalMs: 0 });
+    try {
+      await migrate(storage.db);
+    } finally {
+      await storage.close();
+    }
+  });
+  return createScratchDatabase(adminUrl, 'cal_test', { durable: false, template });
+}
+
 export interface TestAppOptions {
   /** A built admin to serve at /admin/ (test/helpers/admin-browser.ts builds one); dist/admin otherwise. */
   adminDir?: string;
@@ -71,10 +84,7 @@ export async function createTestApp(
   options: TestAppOptions = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-test-'));
-  const pgDb =
-    backend === 'postgres'
-      ? await createScratchDatabase(process.env['TEST_DATABASE_URL']!, 'cal_test', { durable: false })
-      : null;
+  const pgDb = backend === 'postgres' ? await scratchDatabase(process.env['TEST_DATABASE_URL']!, dataDir) : null;
   // The overload guard is off unless a test turns it on: a busy CI machine must not answer 503 to tests.
   const config = loadConfig(
     {
