@@ -49,13 +49,13 @@ async function applyLinks(
       const id = await applyLink(trx, plan, ORGANIZER, ctx);
       if (!organizerIds.includes(id)) organizerIds.push(id);
     }
-    await events.setOrganizers(trx, eventId, organizerIds, before === null);
+    if (before !== null) await events.setOrganizers(trx, eventId, organizerIds);
   }
   const termsChange = changes.categories !== undefined || changes.tags !== undefined;
   const statusBefore = before?.status ?? null;
   const statusAfter = changes.common.status ?? statusBefore;
-  if (!termsChange && (statusAfter === 'publish') === (statusBefore === 'publish')) return organizerIds;
-  const termsBefore = before === null ? [] : await events.allTermIds(trx, eventId);
+  const countsMove = termsChange || (statusAfter === 'publish') !== (statusBefore === 'publish');
+  const termsBefore = before === null || !countsMove ? [] : await events.allTermIds(trx, eventId);
   const applied: number[] = [];
   for (const [key, taxonomy] of [
     ['categories', 'cal_events_cat'],
@@ -63,11 +63,13 @@ async function applyLinks(
   ] as const) {
     const input = changes[key];
     if (input === undefined) continue;
-    const previous = before === null ? [] : await events.termIds(trx, eventId, taxonomy);
     const next = await applyTermInputs(trx, taxonomy, input, ctx.lang);
-    await events.setTerms(trx, eventId, previous, next);
+    if (before !== null) await events.setTerms(trx, eventId, await events.termIds(trx, eventId, taxonomy), next);
     applied.push(...next);
   }
+  // A new event's links all at once (one statement on PostgreSQL).
+  if (before === null) await events.linkNew(trx, eventId, organizerIds ?? [], applied);
+  if (!countsMove) return organizerIds;
   // A new event's terms are exactly those just applied; an update's need reading back.
   const termsAfter = !termsChange ? termsBefore : before === null ? applied : await events.allTermIds(trx, eventId);
   await shiftTermCounts(

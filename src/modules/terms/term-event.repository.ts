@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { dialectOf } from '../../db/dialect.js';
 import { prepared } from '../../db/prepared.js';
 import type { Taxonomy } from './term.taxonomy.js';
 import { TERM_COLUMNS } from './term.repository.js';
@@ -133,7 +134,44 @@ const addCount = prepared((db, args: { id: number; by: number }) =>
     .where('id', '=', args.id),
 );
 
-/** Adds `by` (negative: subtracts) to the count of the term. */
-export async function addToCount(trx: Db, id: number, by: number): Promise<void> {
-  await addCount(trx, { id, by });
+/**
+ * Several terms' counts in one statement (PostgreSQL), their rows locked first in ascending id (the
+ * sorted sub-select's row locks are taken in its order), whatever order the update then finds them in.
+ */
+const addCounts = prepared((db, args: { ids: number[]; by: number[] }) =>
+  db
+    .updateTable('terms')
+    .from(
+      db
+        .selectFrom('terms as locked')
+        .innerJoin(
+          sql<{
+            id: number;
+            by: number;
+          }>`(values ${sql.join(args.ids.map((id, i) => sql`(${id}::int, ${args.by[i]}::int)`))})`.as(
+            sql`change(id, by)`,
+          ),
+          'change.id',
+          'locked.id',
+        )
+        .select(['locked.id', 'change.by'])
+        .orderBy('locked.id')
+        .forNoKeyUpdate('locked')
+        .as('counted'),
+    )
+    .set((eb) => ({ count: eb('terms.count', '+', eb.ref('counted.by')) }))
+    .whereRef('terms.id', '=', 'counted.id'),
+);
+
+/**
+ * Adds to each term's count its change (negative: subtracts). `changes` in ascending id: one term at
+ * a time in that order, or on PostgreSQL all in one statement locking in that order; either way no
+ * two writers wait on each other's terms in a cycle.
+ */
+export async function addToCounts(trx: Db, changes: readonly (readonly [id: number, by: number])[]): Promise<void> {
+  if (changes.length > 1 && dialectOf(trx) === 'postgres') {
+    await addCounts(trx, { ids: changes.map(([id]) => id), by: changes.map(([, by]) => by) });
+    return;
+  }
+  for (const [id, by] of changes) await addCount(trx, { id, by });
 }

@@ -7,7 +7,7 @@ import type { EmbeddedTerm } from './term.schema.js';
 import type { Taxonomy } from './term.taxonomy.js';
 import { insertTerm } from './term.service.js';
 import { lockNames } from './term.repository.js';
-import { addToCount, findNamed, findTermIds, type EmbeddedTermRow } from './term-event.repository.js';
+import { addToCounts, findNamed, findTermIds, type EmbeddedTermRow } from './term-event.repository.js';
 
 export {
   EMBEDDED_TERM_COLUMNS,
@@ -165,7 +165,7 @@ export async function applyTermInputs(
 const PENDING_COUNTS = Symbol('term counts');
 
 /**
- * Applies a transaction's count changes, one term at a time by ascending id: a category's count row
+ * Applies a transaction's count changes in ascending term id (addToCounts): a category's count row
  * is a hot row on PostgreSQL (most writes of a busy calendar touch the same few), so it is locked
  * last, held only to the commit, and in the same order by every writer, so that no two writers
  * wait on each other in a cycle. (A series' occurrences used to lock their day counts after its
@@ -174,7 +174,7 @@ const PENDING_COUNTS = Symbol('term counts');
  */
 async function applyCounts(trx: Db, pending: Map<number, number>): Promise<void> {
   const changes = [...pending].filter(([, by]) => by !== 0).sort(([a], [b]) => a - b);
-  for (const [id, by] of changes) await addToCount(trx, id, by);
+  await addToCounts(trx, changes);
 }
 
 /**
