@@ -426,35 +426,38 @@ for (const backend of browserBackends()) {
         status: 'draft',
       });
       const { page } = await openPage(await adminDesk());
-      // Each load held back in turn, so that each loading state is there to be looked at: the
-      // screen's code (react-admin's full-page Loading: a circle and two lines of text), the list
-      // (the toolbar's spinner, then grey placeholder rows whose checkboxes have no name), and the
-      // authors the rows refer to (a bar in each row's author cell).
+      // Each load held back until its loading state has been judged: the screen's code (react-admin's
+      // full-page Loading: a circle and two lines of text), the list (the toolbar's spinner, then grey
+      // placeholder rows whose checkboxes have no name), and the authors the rows refer to (a bar in
+      // each row's author cell). Released in turn, so a slow machine cannot move past a state unseen.
       const holds = [
         `${s.base}/admin/assets/EventList-*.js`,
         `${s.base}${NS}/events?**`,
         `${s.base}${ADMIN_NS}/users**`,
       ];
-      for (const [i, held] of holds.entries()) {
+      const releases: (() => void)[] = [];
+      for (const held of holds) {
+        const released = new Promise<void>((resolve) => releases.push(resolve));
         await page.route(held, async (route) => {
-          await new Promise((resolve) => setTimeout(resolve, i === 0 ? 4000 : 3000));
+          await released;
           await route.continue().catch(() => undefined);
         });
       }
       await page.goto(`${s.base}/admin/events`);
       const fullPage = page.locator('.RaLoading-icon');
       await fullPage.waitFor({ timeout: 15_000 });
+      assert.equal(await fullPage.getAttribute('aria-label'), 'Loading');
       const findings = await axeFindings(page, 'the events screen while its code loads');
-      assert.equal(await fullPage.getAttribute('aria-label'), 'Loading', 'the full-page circle was judged');
+      releases[0]!();
       await page.locator('.RaDatagrid-expandIconCell').first().waitFor({ timeout: 15_000 });
       findings.push(...(await axeFindings(page, 'the events list while it loads')));
-      await page.locator('.column-author [role=progressbar]').first().waitFor({ timeout: 15_000 });
+      releases[1]!();
+      const authorBar = page.locator('.column-author [role=progressbar]').first();
+      await authorBar.waitFor({ timeout: 15_000 });
+      assert.equal(await authorBar.getAttribute('aria-label'), 'Loading');
       findings.push(...(await axeFindings(page, 'the events list while its authors load')));
+      releases[2]!();
       assert.deepEqual(findings, []);
-      assert.equal(
-        await page.locator('.column-author [role=progressbar]').first().getAttribute('aria-label'),
-        'Loading',
-      );
       for (const held of holds) await page.unroute(held);
       await page.close();
     });
