@@ -20,6 +20,18 @@ export const theme: RaThemeOptions = {
       },
     },
     RaLoading: { styleOverrides: { root: { '& .RaLoading-message': { color: 'rgba(0, 0, 0, 0.68)' } } } },
+    // On a phone the language button is its name alone, without its two icons, so that the
+    // screen's title beside it is not cut off.
+    RaLocalesMenuButton: {
+      styleOverrides: {
+        root: {
+          // Below MUI's `sm` breakpoint (600 px), as theme.breakpoints.down('sm') writes it.
+          '@media (max-width: 599.95px)': {
+            '& .MuiButton-startIcon, & .MuiButton-endIcon': { display: 'none' },
+          },
+        },
+      },
+    },
     // A sort control is a target: at least 24 px each way (WCAG 2.2 target size).
     MuiTableSortLabel: { styleOverrides: { root: { minHeight: 24, minWidth: 24 } } },
     MuiCheckbox: {
