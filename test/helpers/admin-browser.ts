@@ -192,6 +192,8 @@ export async function axeFindings(page: Page, screen: string): Promise<string[]>
   const results = await new AxeBuilder({ page })
     .setLegacyMode()
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    // Every node of a violation, one of each pass (axe skips collecting the rest).
+    .options({ resultTypes: ['violations'] })
     .analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   for (const v of results.violations) console.log(`axe ${screen}: ${v.id} (${v.impact}) ×${v.nodes.length}`);
