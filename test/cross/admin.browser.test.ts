@@ -443,23 +443,27 @@ for (const backend of browserBackends()) {
           await route.continue().catch(() => undefined);
         });
       }
-      await page.goto(`${s.base}/admin/events`);
-      const fullPage = page.locator('.RaLoading-icon');
-      await fullPage.waitFor({ timeout: 15_000 });
-      assert.equal(await fullPage.getAttribute('aria-label'), 'Loading');
-      const findings = await axeFindings(page, 'the events screen while its code loads');
-      releases[0]!();
-      await page.locator('.RaDatagrid-expandIconCell').first().waitFor({ timeout: 15_000 });
-      findings.push(...(await axeFindings(page, 'the events list while it loads')));
-      releases[1]!();
-      const authorBar = page.locator('.column-author [role=progressbar]').first();
-      await authorBar.waitFor({ timeout: 15_000 });
-      assert.equal(await authorBar.getAttribute('aria-label'), 'Loading');
-      findings.push(...(await axeFindings(page, 'the events list while its authors load')));
-      releases[2]!();
-      assert.deepEqual(findings, []);
-      for (const held of holds) await page.unroute(held);
-      await page.close();
+      try {
+        await page.goto(`${s.base}/admin/events`);
+        const fullPage = page.locator('.RaLoading-icon');
+        await fullPage.waitFor({ timeout: 15_000 });
+        assert.equal(await fullPage.getAttribute('aria-label'), 'Loading');
+        const findings = await axeFindings(page, 'the events screen while its code loads');
+        releases[0]!();
+        await page.locator('.RaDatagrid-expandIconCell').first().waitFor({ timeout: 15_000 });
+        findings.push(...(await axeFindings(page, 'the events list while it loads')));
+        releases[1]!();
+        const authorBar = page.locator('.column-author [role=progressbar]').first();
+        await authorBar.waitFor({ timeout: 15_000 });
+        assert.equal(await authorBar.getAttribute('aria-label'), 'Loading');
+        findings.push(...(await axeFindings(page, 'the events list while its authors load')));
+        assert.deepEqual(findings, []);
+      } finally {
+        // Whatever failed, nothing stays held.
+        for (const release of releases) release();
+        for (const held of holds) await page.unroute(held);
+        await page.close();
+      }
     });
 
     it('moves an event on the calendar screen by dragging it two days later', async () => {

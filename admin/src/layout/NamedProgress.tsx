@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useCallback, type ReactNode } from 'react';
 import { Loading, useTranslate } from 'react-admin';
 import { ThemeProvider, type Theme } from '@mui/material/styles';
 
@@ -11,20 +11,25 @@ import { ThemeProvider, type Theme } from '@mui/material/styles';
 export function NamedProgress({ children }: { children: ReactNode }) {
   const translate = useTranslate();
   const label = translate('ra.page.loading');
-  const named = (outer: Theme): Theme => ({
-    ...outer,
-    components: {
-      ...outer.components,
-      MuiCircularProgress: {
-        ...outer.components?.MuiCircularProgress,
-        defaultProps: { ...outer.components?.MuiCircularProgress?.defaultProps, 'aria-label': label },
+  // The same function while the language stays: a new one makes MUI rebuild the theme for every
+  // component inside.
+  const named = useCallback(
+    (outer: Theme): Theme => ({
+      ...outer,
+      components: {
+        ...outer.components,
+        MuiCircularProgress: {
+          ...outer.components?.MuiCircularProgress,
+          defaultProps: { ...outer.components?.MuiCircularProgress?.defaultProps, 'aria-label': label },
+        },
+        MuiLinearProgress: {
+          ...outer.components?.MuiLinearProgress,
+          defaultProps: { ...outer.components?.MuiLinearProgress?.defaultProps, 'aria-label': label },
+        },
       },
-      MuiLinearProgress: {
-        ...outer.components?.MuiLinearProgress,
-        defaultProps: { ...outer.components?.MuiLinearProgress?.defaultProps, 'aria-label': label },
-      },
-    },
-  });
+    }),
+    [label],
+  );
   return <ThemeProvider theme={named}>{children}</ThemeProvider>;
 }
 
