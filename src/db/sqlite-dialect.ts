@@ -57,11 +57,50 @@ function savepointNode(command: string, name: string): RawNode {
 /** Raw statements whose read-only answer is known (bounded: raw SQL rarely varies). */
 const MAX_KNOWN = 500;
 
+/**
+ * Group commit: write transactions that queue for the main connection while one runs join its
+ * SQLite transaction, each in a savepoint, and commit with it. A commit writes every page the
+ * transaction changed to the WAL (some 44 for a new event: one per table and index it touches,
+ * most of them the same pages for the next event) and pays SQLite's checkpoints for them; writers
+ * sharing one commit write the shared pages once (measured: creates 1.8 times as fast at 16
+ * concurrent writers, 40 % less CPU each).
+ *
+ * - better-sqlite3 runs a transaction without giving the event loop a turn, so the first of a
+ *   group, with no writer in line, waits one turn (setImmediate) before it begins, in which writes
+ *   already under way queue behind it; with none, it commits alone, as before. It waits before
+ *   SQLite's write lock is taken: another connection to the file (another process, or a second
+ *   instance in a test) is not held up by that turn.
+ * - While a group is open, writers go first: a statement asked for meanwhile (a read outside a
+ *   transaction) runs after the group's commit, so a read never sees a write that has not
+ *   committed. No writer joins a group of MAX_GROUP members or one that began MAX_GROUP_MS ago,
+ *   so that statement, and the first member's answer, wait for a few writes at most.
+ * - Each member's commit resolves only when the group's has; a member that fails is rolled back
+ *   to its savepoint alone; a commit that fails fails every member (none of them was answered).
+ */
+const MAX_GROUP = 32;
+const MAX_GROUP_MS = 5;
+/** The savepoint of a transaction that joined a group (one at a time: members run one after another). */
+const MEMBER = 'cal_group_member';
+
+interface Settle {
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** The SQLite transaction a group's members share: open, with the members that ended in it. */
+interface Group {
+  started: number;
+  /** Members that ended well, waiting for the commit (the one ending it is not among them). */
+  waiting: Settle[];
+}
+
 class SqliteReadersDriver implements Driver {
   readonly #sqlite: BetterSqlite3.Database;
   readonly #database: SqliteDatabase;
-  readonly #main = new Mutex();
+  readonly #main = new MainConnection();
   readonly #readers: SqliteReaders | null;
+  /** The group of write transactions open on the main connection, if any (see MAX_GROUP). */
+  #group: Group | null = null;
   readonly #rawReadOnly = new Map<string, boolean>();
   /** Connections are plain routing objects, reused so Kysely wraps each with its logging once. */
   readonly #free: RoutedConnection[] = [];
@@ -98,18 +137,88 @@ class SqliteReadersDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const routed = connection as RoutedConnection;
-    await this.#main.lock();
+    await this.#main.lock('transaction');
     routed.holdsMain = true;
-    // Through the connection, so Kysely's logging sees it as with its own driver.
-    await connection.executeQuery(CompiledQuery.raw('begin'));
+    // A group is open only when the transaction before this one handed the connection on to it.
+    routed.member = this.#group !== null;
+    // The first of a group waits one turn of the event loop, holding the connection but not yet
+    // SQLite's write lock, so that writes already under way queue behind it (see MAX_GROUP).
+    if (!routed.member && !this.#main.transactionWaits) await new Promise((resolve) => setImmediate(resolve));
+    try {
+      // Through the connection, so Kysely's logging sees it as with its own driver.
+      await connection.executeQuery(CompiledQuery.raw(routed.member ? `savepoint ${MEMBER}` : 'begin'));
+    } catch (error) {
+      // Kysely only releases the connection now: the members waiting in the group must not be left open.
+      if (routed.member) await this.#commitGroup(connection).catch(() => undefined);
+      throw error;
+    }
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
+    const routed = connection as RoutedConnection;
+    if (routed.member) await connection.executeQuery(CompiledQuery.raw(`release ${MEMBER}`));
+    const group = (this.#group ??= { started: performance.now(), waiting: [] });
+    if (this.#groupGoesOn(group)) {
+      const committed = new Promise<void>((resolve, reject) => group.waiting.push({ resolve, reject }));
+      // The next writer runs in the same SQLite transaction; this one's commit is the group's.
+      routed.holdsMain = false;
+      this.#main.unlockToTransaction();
+      return committed;
+    }
+    await this.#commitGroup(connection);
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    const routed = connection as RoutedConnection;
+    // It ended well and handed the connection on; its group's commit failed (and was rolled back).
+    if (!routed.holdsMain) return;
+    const group = this.#group;
+    if (!this.#sqlite.inTransaction) {
+      // SQLite ended the transaction itself (a full disk, an I/O error): the group's earlier members went with it.
+      this.#group = null;
+      for (const member of group?.waiting ?? []) member.reject(new Error('SQLite rolled back the write transaction'));
+      return;
+    }
+    if (!routed.member) {
+      // It began the transaction and no member ended in it yet, or its commit failed: all of it goes.
+      this.#group = null;
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+      for (const member of group?.waiting ?? []) member.reject(new Error('the write transaction was rolled back'));
+      return;
+    }
+    await connection.executeQuery(CompiledQuery.raw(`rollback to ${MEMBER}`));
+    await connection.executeQuery(CompiledQuery.raw(`release ${MEMBER}`));
+    // The members before it keep their work: the group goes on, or commits now.
+    if (this.#groupGoesOn(group!)) {
+      routed.holdsMain = false;
+      this.#main.unlockToTransaction();
+      return;
+    }
+    await this.#commitGroup(connection).catch(() => undefined);
+  }
+
+  /** Whether the group stays open for the next writer, who is first in line for the connection. */
+  #groupGoesOn(group: Group): boolean {
+    return (
+      this.#main.transactionWaits &&
+      group.waiting.length + 1 < MAX_GROUP &&
+      performance.now() - group.started < MAX_GROUP_MS
+    );
+  }
+
+  /** Commits the open group through `connection` (its last member's), settling the members that wait for it. */
+  async #commitGroup(connection: DatabaseConnection): Promise<void> {
+    const waiting = this.#group?.waiting ?? [];
+    this.#group = null;
+    try {
+      await connection.executeQuery(CompiledQuery.raw('commit'));
+    } catch (error) {
+      if (this.#sqlite.inTransaction)
+        await connection.executeQuery(CompiledQuery.raw('rollback')).catch(() => undefined);
+      for (const member of waiting) member.reject(error);
+      throw error;
+    }
+    for (const member of waiting) member.resolve();
   }
 
   async savepoint(connection: DatabaseConnection, name: string, compile: SavepointCompiler): Promise<void> {
@@ -145,7 +254,7 @@ class SqliteReadersDriver implements Driver {
   async *stream(connection: RoutedConnection, query: CompiledQuery): AsyncIterableIterator<QueryResult<unknown>> {
     if (!SelectQueryNode.is(query.query)) throw new Error('Sqlite driver only supports streaming of select queries');
     const held = connection.holdsMain;
-    if (!held) await this.#main.lock();
+    if (!held) await this.#main.lock('statement');
     try {
       for (const row of this.#database.prepare(query.sql).iterate(query.parameters)) yield { rows: [row] };
     } finally {
@@ -166,7 +275,7 @@ class SqliteReadersDriver implements Driver {
   }
 
   async #exclusive<T>(work: () => T): Promise<T> {
-    await this.#main.lock();
+    await this.#main.lock('statement');
     try {
       return work();
     } finally {
@@ -195,6 +304,8 @@ class SqliteReadersDriver implements Driver {
 class RoutedConnection implements DatabaseConnection {
   /** Holds the main connection: inside a transaction, from `begin` to its release. */
   holdsMain = false;
+  /** Its transaction joined an open group, in a savepoint (see MAX_GROUP). */
+  member = false;
   readonly #driver: SqliteReadersDriver;
 
   constructor(driver: SqliteReadersDriver) {
@@ -210,20 +321,40 @@ class RoutedConnection implements DatabaseConnection {
   }
 }
 
-/** Kysely's SQLite mutex: the main connection runs one transaction (or statement) at a time. */
-class Mutex {
-  #promise: Promise<void> | undefined;
-  #resolve: (() => void) | undefined;
+type Use = 'transaction' | 'statement';
 
-  async lock(): Promise<void> {
-    while (this.#promise) await this.#promise;
-    this.#promise = new Promise((resolve) => (this.#resolve = resolve));
+/**
+ * The main connection runs one transaction (or statement) at a time, as Kysely's SQLite mutex
+ * has it, handed on in the order asked for; what the next in line wants decides whether a group
+ * of write transactions goes on.
+ */
+class MainConnection {
+  #held = false;
+  readonly #line: { use: Use; take: () => void }[] = [];
+
+  lock(use: Use): Promise<void> {
+    if (!this.#held) {
+      this.#held = true;
+      return Promise.resolve();
+    }
+    return new Promise((take) => this.#line.push({ use, take }));
   }
 
   unlock(): void {
-    const resolve = this.#resolve;
-    this.#promise = undefined;
-    this.#resolve = undefined;
-    resolve?.();
+    const next = this.#line.shift();
+    if (next) next.take();
+    else this.#held = false;
+  }
+
+  /** Whether a transaction waits in line (statements may be before it). */
+  get transactionWaits(): boolean {
+    return this.#line.some((waiting) => waiting.use === 'transaction');
+  }
+
+  /** Hands the connection to the first transaction in line, ahead of statements asked for before it. */
+  unlockToTransaction(): void {
+    const index = this.#line.findIndex((waiting) => waiting.use === 'transaction');
+    if (index < 0) return this.unlock();
+    this.#line.splice(index, 1)[0]!.take();
   }
 }
