@@ -62,23 +62,24 @@ const MAX_KNOWN = 500;
  * SQLite transaction, each in a savepoint, and commit with it. A commit writes every page the
  * transaction changed to the WAL (some 44 for a new event: one per table and index it touches,
  * most of them the same pages for the next event) and pays SQLite's checkpoints for them; writers
- * sharing one commit write the shared pages once (measured: creates 1.8 times as fast at 16
- * concurrent writers, 40 % less CPU each).
+ * sharing one commit write the shared pages once (16 clients creating events: some 1.4 to 1.6
+ * times as many creates a second, a third less CPU each; issue 30's note).
  *
- * - better-sqlite3 runs a transaction without giving the event loop a turn, so the first of a
- *   group, with no writer in line, waits one turn (setImmediate) before it begins, in which writes
- *   already under way queue behind it; with none, it commits alone, as before. It waits before
- *   SQLite's write lock is taken: another connection to the file (another process, or a second
- *   instance in a test) is not held up by that turn.
- * - While a group is open, writers go first: a statement asked for meanwhile (a read outside a
- *   transaction) runs after the group's commit, so a read never sees a write that has not
- *   committed. No writer joins a group of MAX_GROUP members or one that began MAX_GROUP_MS ago,
- *   so that statement, and the first member's answer, wait for a few writes at most.
+ * - better-sqlite3 runs a transaction without giving the event loop a turn, so other writers
+ *   never queue by themselves. When writes come as a stream (one ended under STREAM_MS ago), the
+ *   first of a group waits one turn before it begins, holding the connection but not yet SQLite's
+ *   write lock (another connection to the file is not held up by it), in which writes under way
+ *   queue behind it. A lone write does not wait and commits alone, as before.
+ * - A group goes on only while nothing but transactions waits: a statement in line (a read outside
+ *   a transaction) ends it and runs in its turn after the commit, so it never reads a write that
+ *   has not committed. No writer joins a group of `groupLimits.members` or one begun `groupLimits.ms` ago.
  * - Each member's commit resolves only when the group's has; a member that fails is rolled back
  *   to its savepoint alone; a commit that fails fails every member (none of them was answered).
  */
-const MAX_GROUP = 32;
-const MAX_GROUP_MS = 5;
+/** The most writes a group takes in, and for how long (ms) from its start; tests that must see a whole group on a loaded machine raise the time. */
+export const groupLimits = { members: 32, ms: 5 };
+/** A transaction that ended less than this long ago (ms) before another begins: writes come as a stream. */
+const STREAM_MS = 5;
 /** The savepoint of a transaction that joined a group (one at a time: members run one after another). */
 const MEMBER = 'cal_group_member';
 
@@ -99,8 +100,10 @@ class SqliteReadersDriver implements Driver {
   readonly #database: SqliteDatabase;
   readonly #main = new MainConnection();
   readonly #readers: SqliteReaders | null;
-  /** The group of write transactions open on the main connection, if any (see MAX_GROUP). */
+  /** The group of write transactions open on the main connection, if any (see groupLimits). */
   #group: Group | null = null;
+  /** When the last transaction ended its work (performance.now()). */
+  #lastEnd = -Infinity;
   readonly #rawReadOnly = new Map<string, boolean>();
   /** Connections are plain routing objects, reused so Kysely wraps each with its logging once. */
   readonly #free: RoutedConnection[] = [];
@@ -141,9 +144,10 @@ class SqliteReadersDriver implements Driver {
     routed.holdsMain = true;
     // A group is open only when the transaction before this one handed the connection on to it.
     routed.member = this.#group !== null;
-    // The first of a group waits one turn of the event loop, holding the connection but not yet
-    // SQLite's write lock, so that writes already under way queue behind it (see MAX_GROUP).
-    if (!routed.member && !this.#main.transactionWaits) await new Promise((resolve) => setImmediate(resolve));
+    // Under a stream of writes, the first of a group waits one turn of the event loop, holding the
+    // connection but not yet SQLite's write lock, so that writes under way queue behind it (groupLimits).
+    if (!routed.member && !this.#main.transactionWaits && performance.now() - this.#lastEnd < STREAM_MS)
+      await new Promise((resolve) => setImmediate(resolve));
     try {
       // Through the connection, so Kysely's logging sees it as with its own driver.
       await connection.executeQuery(CompiledQuery.raw(routed.member ? `savepoint ${MEMBER}` : 'begin'));
@@ -156,13 +160,14 @@ class SqliteReadersDriver implements Driver {
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const routed = connection as RoutedConnection;
+    this.#lastEnd = performance.now();
     if (routed.member) await connection.executeQuery(CompiledQuery.raw(`release ${MEMBER}`));
     const group = (this.#group ??= { started: performance.now(), waiting: [] });
     if (this.#groupGoesOn(group)) {
       const committed = new Promise<void>((resolve, reject) => group.waiting.push({ resolve, reject }));
       // The next writer runs in the same SQLite transaction; this one's commit is the group's.
       routed.holdsMain = false;
-      this.#main.unlockToTransaction();
+      this.#main.unlock();
       return committed;
     }
     await this.#commitGroup(connection);
@@ -170,6 +175,7 @@ class SqliteReadersDriver implements Driver {
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const routed = connection as RoutedConnection;
+    this.#lastEnd = performance.now();
     // It ended well and handed the connection on; its group's commit failed (and was rolled back).
     if (!routed.holdsMain) return;
     const group = this.#group;
@@ -191,7 +197,7 @@ class SqliteReadersDriver implements Driver {
     // The members before it keep their work: the group goes on, or commits now.
     if (this.#groupGoesOn(group!)) {
       routed.holdsMain = false;
-      this.#main.unlockToTransaction();
+      this.#main.unlock();
       return;
     }
     await this.#commitGroup(connection).catch(() => undefined);
@@ -200,9 +206,9 @@ class SqliteReadersDriver implements Driver {
   /** Whether the group stays open for the next writer, who is first in line for the connection. */
   #groupGoesOn(group: Group): boolean {
     return (
-      this.#main.transactionWaits &&
-      group.waiting.length + 1 < MAX_GROUP &&
-      performance.now() - group.started < MAX_GROUP_MS
+      this.#main.onlyTransactionsWait &&
+      group.waiting.length + 1 < groupLimits.members &&
+      performance.now() - group.started < groupLimits.ms
     );
   }
 
@@ -304,7 +310,7 @@ class SqliteReadersDriver implements Driver {
 class RoutedConnection implements DatabaseConnection {
   /** Holds the main connection: inside a transaction, from `begin` to its release. */
   holdsMain = false;
-  /** Its transaction joined an open group, in a savepoint (see MAX_GROUP). */
+  /** Its transaction joined an open group, in a savepoint (see groupLimits). */
   member = false;
   readonly #driver: SqliteReadersDriver;
 
@@ -346,15 +352,13 @@ class MainConnection {
     else this.#held = false;
   }
 
-  /** Whether a transaction waits in line (statements may be before it). */
+  /** A transaction waits for the connection (statements may too). */
   get transactionWaits(): boolean {
     return this.#line.some((waiting) => waiting.use === 'transaction');
   }
 
-  /** Hands the connection to the first transaction in line, ahead of statements asked for before it. */
-  unlockToTransaction(): void {
-    const index = this.#line.findIndex((waiting) => waiting.use === 'transaction');
-    if (index < 0) return this.unlock();
-    this.#line.splice(index, 1)[0]!.take();
+  /** Transactions, and only transactions, wait for the connection. */
+  get onlyTransactionsWait(): boolean {
+    return this.#line.length > 0 && this.#line.every((waiting) => waiting.use === 'transaction');
   }
 }

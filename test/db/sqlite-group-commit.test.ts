@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { connect, type Storage } from '../../src/db/connect.js';
+import { groupLimits } from '../../src/db/sqlite-dialect.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 /**
@@ -62,10 +63,16 @@ const control = (statements: string[], from: number) =>
 
 describe('SQLite group commit', () => {
   let s: Opened;
+  const limits = { ...groupLimits };
   before(async () => {
     s = await open(0);
+    // A loaded machine may take more than the few milliseconds a group is given.
+    groupLimits.ms = 60_000;
   });
-  after(() => close(s));
+  after(async () => {
+    Object.assign(groupLimits, limits);
+    await close(s);
+  });
   beforeEach(async () => {
     await sql`delete from gc_rows`.execute(s.storage.db);
   });
@@ -132,20 +139,23 @@ describe('SQLite group commit', () => {
     assert.deepEqual(await values(s.storage.db), ['a', 'c']);
   });
 
-  it('should run a statement asked for while a group is open after its commit, never inside it', async () => {
+  it('should end a group for a statement waiting in line: it runs in its turn and reads only what has committed', async () => {
+    const from = s.statements.length;
     const held = gate();
     const first = s.storage.db.transaction().execute(async (trx) => {
       await insert(trx, 'a');
       await held.opened;
     });
     await turns();
-    // Asked before the second writer: the group's writers go first, then the read sees all of it.
+    // Asked before the second writer: the first commits alone, the read runs, then the second.
     const read = values(s.storage.db);
     const second = s.storage.db.transaction().execute((trx) => insert(trx, 'b'));
     await turns();
     held.open();
-    assert.deepEqual(await read, ['a', 'b']);
+    assert.deepEqual(await read, ['a']);
     await Promise.all([first, second]);
+    assert.deepEqual(control(s.statements, from), ['begin', 'commit', 'begin', 'commit']);
+    assert.deepEqual(await values(s.storage.db), ['a', 'b']);
   });
 
   it('should fail every member when the group cannot commit, and leave no transaction open', async () => {
