@@ -62,24 +62,28 @@ const MAX_KNOWN = 500;
  * SQLite transaction, each in a savepoint, and commit with it. A commit writes every page the
  * transaction changed to the WAL (some 44 for a new event: one per table and index it touches,
  * most of them the same pages for the next event) and pays SQLite's checkpoints for them; writers
- * sharing one commit write the shared pages once (16 clients creating events: some 1.4 to 1.6
+ * sharing one commit write the shared pages once (16 clients creating events: some 1.3 to 1.5
  * times as many creates a second, a third less CPU each; issue 30's note).
  *
  * - better-sqlite3 runs a transaction without giving the event loop a turn, so other writers
- *   never queue by themselves. When writes come as a stream (one ended under STREAM_MS ago), the
- *   first of a group waits one turn before it begins, holding the connection but not yet SQLite's
- *   write lock (another connection to the file is not held up by it), in which writes under way
- *   queue behind it. A lone write does not wait and commits alone, as before.
+ *   never queue by themselves. When writes come as a stream (one ended under `groupLimits.streamMs` ago), the
+ *   first of a group waits one turn before it begins, in which writes under way queue behind it
+ *   while statements (reads) still run; SQLite's write lock is not taken yet, so another
+ *   connection to the file is not held up either. A lone write does not wait and commits alone.
  * - A group goes on only while nothing but transactions waits: a statement in line (a read outside
  *   a transaction) ends it and runs in its turn after the commit, so it never reads a write that
  *   has not committed. No writer joins a group of `groupLimits.members` or one begun `groupLimits.ms` ago.
  * - Each member's commit resolves only when the group's has; a member that fails is rolled back
  *   to its savepoint alone; a commit that fails fails every member (none of them was answered).
  */
+
 /** The most writes a group takes in, and for how long (ms) from its start; tests that must see a whole group on a loaded machine raise the time. */
-export const groupLimits = { members: 32, ms: 5 };
-/** A transaction that ended less than this long ago (ms) before another begins: writes come as a stream. */
-const STREAM_MS = 5;
+export const groupLimits = {
+  members: 32,
+  ms: 5,
+  /** A transaction that ended less than this long ago (ms) before another begins: writes come as a stream. */
+  streamMs: 5,
+};
 /** The savepoint of a transaction that joined a group (one at a time: members run one after another). */
 const MEMBER = 'cal_group_member';
 
@@ -144,10 +148,11 @@ class SqliteReadersDriver implements Driver {
     routed.holdsMain = true;
     // A group is open only when the transaction before this one handed the connection on to it.
     routed.member = this.#group !== null;
-    // Under a stream of writes, the first of a group waits one turn of the event loop, holding the
-    // connection but not yet SQLite's write lock, so that writes under way queue behind it (groupLimits).
-    if (!routed.member && !this.#main.transactionWaits && performance.now() - this.#lastEnd < STREAM_MS)
-      await new Promise((resolve) => setImmediate(resolve));
+    // Under a stream of writes, the first of a group waits one turn of the event loop before
+    // SQLite's write lock is taken, so that writes under way queue behind it (groupLimits);
+    // statements use the connection meanwhile.
+    if (!routed.member && !this.#main.transactionWaits && performance.now() - this.#lastEnd < groupLimits.streamMs)
+      await this.#main.holdTurn();
     try {
       // Through the connection, so Kysely's logging sees it as with its own driver.
       await connection.executeQuery(CompiledQuery.raw(routed.member ? `savepoint ${MEMBER}` : 'begin'));
@@ -331,15 +336,18 @@ type Use = 'transaction' | 'statement';
 
 /**
  * The main connection runs one transaction (or statement) at a time, as Kysely's SQLite mutex
- * has it, handed on in the order asked for; what the next in line wants decides whether a group
- * of write transactions goes on.
+ * has it, handed on in the order asked for; what waits in line decides whether a group of write
+ * transactions goes on. A transaction that waits a turn to start a group (`holdTurn`) lets
+ * statements have the connection meanwhile, and keeps later transactions in line behind it.
  */
 class MainConnection {
   #held = false;
+  /** A transaction is waiting its turn (holdTurn): statements may take the connection, transactions queue. */
+  #turn: { resume: (() => void) | null } | null = null;
   readonly #line: { use: Use; take: () => void }[] = [];
 
   lock(use: Use): Promise<void> {
-    if (!this.#held) {
+    if (!this.#held && (use === 'statement' || !this.#turn)) {
       this.#held = true;
       return Promise.resolve();
     }
@@ -347,9 +355,30 @@ class MainConnection {
   }
 
   unlock(): void {
-    const next = this.#line.shift();
-    if (next) next.take();
-    else this.#held = false;
+    // A transaction whose turn is over takes the connection back first.
+    const resume = this.#turn?.resume;
+    if (resume) {
+      this.#turn!.resume = null;
+      return resume();
+    }
+    const index = this.#turn ? this.#line.findIndex((waiting) => waiting.use === 'statement') : 0;
+    if (index >= 0 && index < this.#line.length) return this.#line.splice(index, 1)[0]!.take();
+    this.#held = false;
+  }
+
+  /**
+   * Gives up the connection for one turn of the event loop to statements only (a transaction
+   * holding it calls this before it begins), then takes it back ahead of every transaction that
+   * asked for it meanwhile.
+   */
+  async holdTurn(): Promise<void> {
+    const turn: { resume: (() => void) | null } = { resume: null };
+    this.#turn = turn;
+    this.unlock();
+    await new Promise((resolve) => setImmediate(resolve));
+    if (this.#held) await new Promise<void>((resume) => (turn.resume = resume));
+    else this.#held = true;
+    this.#turn = null;
   }
 
   /** A transaction waits for the connection (statements may too). */

@@ -68,6 +68,7 @@ describe('SQLite group commit', () => {
     s = await open(0);
     // A loaded machine may take more than the few milliseconds a group is given.
     groupLimits.ms = 60_000;
+    groupLimits.streamMs = 60_000;
   });
   after(async () => {
     Object.assign(groupLimits, limits);
@@ -156,6 +157,23 @@ describe('SQLite group commit', () => {
     await Promise.all([first, second]);
     assert.deepEqual(control(s.statements, from), ['begin', 'commit', 'begin', 'commit']);
     assert.deepEqual(await values(s.storage.db), ['a', 'b']);
+  });
+
+  it('should let a read asked while a writer waits its turn to start a group run first', async () => {
+    // A write just ended: the next is taken for a stream of writes and waits a turn for others.
+    await s.storage.db.transaction().execute((trx) => insert(trx, 'before'));
+    const happened: string[] = [];
+    const writer = s.storage.db.transaction().execute(async (trx) => {
+      happened.push('writer began');
+      await insert(trx, 'a');
+    });
+    const read = values(s.storage.db).then((rows) => {
+      happened.push('read');
+      return rows;
+    });
+    assert.deepEqual(await read, ['before']);
+    await writer;
+    assert.deepEqual(happened, ['read', 'writer began']);
   });
 
   it('should fail every member when the group cannot commit, and leave no transaction open', async () => {
