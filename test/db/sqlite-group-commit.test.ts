@@ -45,6 +45,16 @@ function gate(): { opened: Promise<void>; open(): void } {
   return { opened, open };
 }
 
+/** A transaction that writes `value` and holds the connection until `held` opens. */
+function holding(db: Storage['db'], value: string) {
+  const held = gate();
+  const first = db.transaction().execute(async (trx) => {
+    await insert(trx, value);
+    await held.opened;
+  });
+  return { held, first };
+}
+
 /** Lets queued work reach the connection's line (several turns of the event loop). */
 const turns = async (n = 5) => {
   for (let i = 0; i < n; i += 1) await new Promise((resolve) => setImmediate(resolve));
@@ -80,12 +90,8 @@ describe('SQLite group commit', () => {
 
   it('should commit the writers queued behind a transaction with it, once, each in a savepoint', async () => {
     const from = s.statements.length;
-    const held = gate();
     const happened: string[] = [];
-    const first = s.storage.db.transaction().execute(async (trx) => {
-      await insert(trx, 'a');
-      await held.opened;
-    });
+    const { held, first } = holding(s.storage.db, 'a');
     void first.then(() => happened.push('a committed'));
     await turns();
     const others = ['b', 'c', 'd'].map((value) =>
@@ -120,11 +126,7 @@ describe('SQLite group commit', () => {
   });
 
   it("should lose only a failing member's work, and tell only that member", async () => {
-    const held = gate();
-    const first = s.storage.db.transaction().execute(async (trx) => {
-      await insert(trx, 'a');
-      await held.opened;
-    });
+    const { held, first } = holding(s.storage.db, 'a');
     await turns();
     const failing = assert.rejects(
       s.storage.db.transaction().execute(async (trx) => {
@@ -142,11 +144,7 @@ describe('SQLite group commit', () => {
 
   it('should end a group for a statement waiting in line: it runs in its turn and reads only what has committed', async () => {
     const from = s.statements.length;
-    const held = gate();
-    const first = s.storage.db.transaction().execute(async (trx) => {
-      await insert(trx, 'a');
-      await held.opened;
-    });
+    const { held, first } = holding(s.storage.db, 'a');
     await turns();
     // Asked before the second writer: the first commits alone, the read runs, then the second.
     const read = values(s.storage.db);
@@ -178,14 +176,9 @@ describe('SQLite group commit', () => {
 
   it('should fail every member when the group cannot commit, and leave no transaction open', async () => {
     await sql`delete from gc_child`.execute(s.storage.db);
-    const held = gate();
-    const first = assert.rejects(
-      s.storage.db.transaction().execute(async (trx) => {
-        await insert(trx, 'a');
-        await held.opened;
-      }),
-      /FOREIGN KEY/,
-    );
+    const holder = holding(s.storage.db, 'a');
+    const held = holder.held;
+    const first = assert.rejects(holder.first, /FOREIGN KEY/);
     await turns();
     // A foreign key checked at the commit (deferred), naming no parent: the commit itself fails.
     const breaking = assert.rejects(
@@ -214,11 +207,7 @@ describe('SQLite group commit with reader threads', () => {
   after(() => close(s));
 
   it('should show a reader thread nothing of an open group, and all of it once committed', async () => {
-    const held = gate();
-    const first = s.storage.db.transaction().execute(async (trx) => {
-      await insert(trx, 'a');
-      await held.opened;
-    });
+    const { held, first } = holding(s.storage.db, 'a');
     await turns();
     const secondRan = gate();
     const secondHeld = gate();
