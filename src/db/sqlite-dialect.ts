@@ -66,18 +66,23 @@ const MAX_KNOWN = 500;
  * times as many creates a second, a third less CPU each; issue 30's note).
  *
  * - better-sqlite3 runs a transaction without giving the event loop a turn, so other writers
- *   never queue by themselves. When writes come as a stream (one ended under `groupLimits.streamMs` ago), the
- *   first of a group waits one turn before it begins, in which writes under way queue behind it
- *   while statements (reads) still run; SQLite's write lock is not taken yet, so another
- *   connection to the file is not held up either. A lone write does not wait and commits alone.
+ *   never queue by themselves. When writes come as a stream (one ended under
+ *   `groupLimits.streamMs` ago), the first of a group waits one turn before it begins, in which
+ *   writes under way queue behind it while statements (reads) still run; SQLite's write lock is
+ *   not taken yet, so another connection to the file is not held up either. A lone write does not
+ *   wait and commits alone.
  * - A group goes on only while nothing but transactions waits: a statement in line (a read outside
  *   a transaction) ends it and runs in its turn after the commit, so it never reads a write that
- *   has not committed. No writer joins a group of `groupLimits.members` or one begun `groupLimits.ms` ago.
+ *   has not committed. No writer joins a group of `groupLimits.members` or one begun
+ *   `groupLimits.ms` ago.
  * - Each member's commit resolves only when the group's has; a member that fails is rolled back
  *   to its savepoint alone; a commit that fails fails every member (none of them was answered).
  */
 
-/** The most writes a group takes in, and for how long (ms) from its start; tests that must see a whole group on a loaded machine raise the time. */
+/**
+ * The most writes a group takes in, and for how long (ms) from its start; tests that must see a
+ * whole group on a loaded machine raise the time.
+ */
 export const groupLimits = {
   members: 32,
   ms: 5,
@@ -171,8 +176,7 @@ class SqliteReadersDriver implements Driver {
     if (this.#groupGoesOn(group)) {
       const committed = new Promise<void>((resolve, reject) => group.waiting.push({ resolve, reject }));
       // The next writer runs in the same SQLite transaction; this one's commit is the group's.
-      routed.holdsMain = false;
-      this.#main.unlock();
+      this.#handOn(routed);
       return committed;
     }
     await this.#commitGroup(connection);
@@ -200,15 +204,17 @@ class SqliteReadersDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw(`rollback to ${MEMBER}`));
     await connection.executeQuery(CompiledQuery.raw(`release ${MEMBER}`));
     // The members before it keep their work: the group goes on, or commits now.
-    if (this.#groupGoesOn(group!)) {
-      routed.holdsMain = false;
-      this.#main.unlock();
-      return;
-    }
+    if (this.#groupGoesOn(group!)) return this.#handOn(routed);
     await this.#commitGroup(connection).catch(() => undefined);
   }
 
-  /** Whether the group stays open for the next writer, who is first in line for the connection. */
+  /** Passes the main connection, and the open group with it, to the next transaction in line. */
+  #handOn(routed: RoutedConnection): void {
+    routed.holdsMain = false;
+    this.#main.unlock();
+  }
+
+  /** Whether the group stays open for the next writer: only transactions wait, and it has room and time left. */
   #groupGoesOn(group: Group): boolean {
     return (
       this.#main.onlyTransactionsWait &&
