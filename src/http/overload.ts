@@ -52,7 +52,7 @@ declare module 'fastify' {
 
 /**
  * Under overload the service says so instead of queueing without bound: while the event-loop delay
- * its own work accounts for, over the last sample, or the heap in use, is above its limit, every
+ * its own work accounts for, over the last two samples, or the heap in use, is above its limit, every
  * request is answered 503 at once, before authentication (a scrypt would add to the load) and before
  * any database work. Registered first, so its hook runs before every other.
  *
@@ -85,6 +85,7 @@ export async function registerOverloadGuard(app: FastifyInstance, limits: Overlo
   let cpuAt = process.cpuUsage();
   let sample: PressureSample = { delayMs: 0, cpuShare: 0, ownDelayMs: 0, heapUsedBytes: 0 };
   let refusing = false;
+  let delayedBefore = false;
   const measure = (): void => {
     const now = performance.now();
     const elapsed = Math.max(1, now - sampledAt);
@@ -105,7 +106,12 @@ export async function registerOverloadGuard(app: FastifyInstance, limits: Overlo
       limits.maxEventLoopDelayMs > 0 &&
       sample.ownDelayMs > limits.maxEventLoopDelayMs &&
       Date.now() - readyAt >= WARM_UP_MS;
-    refusing = delayed || sample.heapUsedBytes > heapLimit;
+    // Refused only once the delay has lasted two samples (a second): a backlog that sheds nothing
+    // by itself lasts that long, while one sample over the limit is as likely a single slow
+    // statement already over, or a stall of the host the CPU share could not tell apart (a process
+    // taken off the CPU for 460 ms in the middle of its work had 15 % of its delay counted as its own).
+    refusing = (delayed && delayedBefore) || sample.heapUsedBytes > heapLimit;
+    delayedBefore = delayed;
   };
   const timer = setInterval(measure, SAMPLE_INTERVAL_MS);
   timer.unref();

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,13 +29,48 @@ export function browserBackends(): Backend[] {
   return ['sqlite'];
 }
 
+/** The statements a piece of work ran, and what it answered. */
+export interface Statements<T> {
+  value: T;
+  texts: string[];
+}
+
+export interface QueryCounter {
+  /** Every statement the app ran, its background jobs' included. */
+  count: number;
+  /**
+   * The statements `work` runs, and only those: each statement is told apart by the asynchronous
+   * context it runs in, so a background job's (the webhook and mail workers' rounds, every second;
+   * the horizon step, five seconds after start-up) is never counted in, however the two interleave.
+   */
+  during<T>(work: () => Promise<T>): Promise<Statements<T>>;
+  /** Called by the storage's query log. */
+  observe(text: string): void;
+}
+
+export function queryCounter(): QueryCounter {
+  const scope = new AsyncLocalStorage<string[]>();
+  return {
+    count: 0,
+    async during(work) {
+      const texts: string[] = [];
+      const value = await scope.run(texts, work);
+      return { value, texts };
+    },
+    observe(text) {
+      this.count += 1;
+      scope.getStore()?.push(text);
+    },
+  };
+}
+
 export interface TestApp {
   app: FastifyInstance;
   storage: Storage;
   config: Config;
   backend: Backend;
-  /** Counts SQL statements, for the constant-queries assertions; `recent` holds the last ones' text. */
-  queries: { count: number; recent: string[] };
+  /** Counts SQL statements, for the constant-queries assertions. */
+  queries: QueryCounter;
   /** Basic header of a new user with that role. */
   asUser(role: Role, username?: string): Promise<{ id: number; authorization: string }>;
   request(
@@ -96,7 +132,7 @@ export async function createTestApp(
     },
     isValidTimezone,
   );
-  const queries = { count: 0, recent: [] as string[] };
+  const queries = queryCounter();
   const storage = await connect({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
@@ -104,10 +140,7 @@ export async function createTestApp(
     // plans stay those of its own statements, not of when a check happened to run.
     statisticsIntervalMs: 0,
     onQuery: (text, ms) => {
-      queries.count += 1;
-      // A few, to tell a statement under test from a background job's (the webhook worker, the horizon step).
-      queries.recent.push(text);
-      if (queries.recent.length > 64) queries.recent.shift();
+      queries.observe(text);
       observeQuery(ms);
     },
   });

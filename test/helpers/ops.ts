@@ -9,7 +9,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { connect, migrate, type Storage } from '../../src/db/connect.js';
 import { isValidTimezone } from '../../src/lib/dates.js';
-import { injector, type TestApp } from './app.js';
+import { injector, queryCounter, type TestApp } from './app.js';
 
 /** What the operator's tests (ops-*, copy*) run: the real CLI and server in child processes, apps on existing databases. */
 
@@ -96,7 +96,7 @@ export async function appOn(env: Record<string, string>): Promise<TestApp> {
     storage,
     config,
     backend: config.databaseUrl ? 'postgres' : 'sqlite',
-    queries: { count: 0, recent: [] },
+    queries: queryCounter(),
     asUser: () => Promise.reject(new Error('appOn: create users through the API')),
     request: injector(app),
     async close() {

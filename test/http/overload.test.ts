@@ -89,6 +89,26 @@ for (const backend of backends()) {
         }
         assert.ok(recovered, 'answers again once the loop is idle');
       });
+
+      it('should not refuse after a single hold of the loop that is already over', async () => {
+        await sleep(WARM_UP_MS + 100);
+        // One hold longer than a sample: the sample taken when it ends is over the limit, and it
+        // alone would have refused until the next one.
+        spin(600);
+        await sleep(20);
+        const sample = t.app.overloadSample();
+        const statuses: number[] = [];
+        for (let i = 0; i < 10; i++) {
+          statuses.push((await t.request({ method: 'GET', url: '/cal/events/v1/events' })).statusCode);
+          await sleep(20);
+        }
+        assert.ok(sample.ownDelayMs > 20, `the hold was seen (${Math.round(sample.ownDelayMs)} ms)`);
+        assert.deepEqual(
+          statuses.filter((status) => status !== 200),
+          [],
+          'one slow moment does not get the next requests refused',
+        );
+      });
     });
 
     describe('work that is not its own', () => {
