@@ -30,7 +30,18 @@ const env = {
 delete env.DATABASE_URL;
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    // The slowest files, printed at the end: where CI's time goes.
+    `--test-reporter=${path.resolve('scripts/file-times-reporter.mjs')}`,
+    '--test-reporter-destination=stdout',
+    ...files,
+  ],
   { stdio: 'inherit', env },
 );
 if (env.TEST_DATABASE_URL) await dropTemplates(env.TEST_DATABASE_URL, env.CAL_TEST_RUN);
