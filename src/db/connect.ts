@@ -36,6 +36,7 @@ import * as submissions from './migrations/024_submissions.js';
 import * as linkOrder from './migrations/025_link_order.js';
 import * as writeOrder from './migrations/026_write_order.js';
 import * as multidayIndex from './migrations/027_multiday_index.js';
+import * as multidayIndexStatus from './migrations/028_multiday_index_status.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -65,6 +66,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '025_link_order': linkOrder,
   '026_write_order': writeOrder,
   '027_multiday_index': multidayIndex,
+  '028_multiday_index_status': multidayIndexStatus,
 };
 
 /** Names of the migrations this version knows (a backup that ran others was made by a later version). */

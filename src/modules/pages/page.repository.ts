@@ -52,7 +52,7 @@ function listed(db: Db, ctx: RequestContext, where: Expression<SqlBool>[]) {
 
 const dayStart = (day: string) => `${day} 00:00:00`;
 
-/** An event that ends on a later day than it starts, as the partial index of such events (027) says it. */
+/** An event that ends on a later day than it starts, as the partial index of such events (027, 028) says it. */
 const lastsSeveralDays = sql<SqlBool>`substr(events.end_local, 1, 10) > substr(events.start_local, 1, 10)`;
 const dayEnd = (day: string) => `${day} 23:59:59`;
 
