@@ -213,6 +213,8 @@ export interface LinkedList {
   link: LinkFilter;
   others: LinkFilter[];
   bounds: Bound[];
+  /** Conditions on the link's own columns (`lk.event_start_local`, `lk.event_end_local`), tested before any event is read. */
+  linkWhere?: Expression<SqlBool>[];
   where: Expression<SqlBool>[] | null;
 }
 
@@ -257,6 +259,7 @@ function linksOf(list: LinkedList, id: number) {
       .where((eb) =>
         eb.and([
           ...bounds.map((b) => sql<SqlBool>`${sql.ref(`lk.event_${b.column}`)} ${sql.raw(b.op)} ${b.value}`),
+          ...(list.linkWhere ?? []),
           ...others.map((other) => linkedEach(list, other)),
         ]),
       )
@@ -368,36 +371,42 @@ export async function linkedFirstOfDays(list: LinkedList, days: string[], limit:
  * 4,000 links for a month at a million events, where the plain statement read all 66,000 of
  * the category's and then each event).
  */
-function within(list: LinkedList, from: string, to: string, endFrom: string, where: Expression<SqlBool>[]): LinkedList {
+function within(list: LinkedList, range: LinkedRange): LinkedList {
   return {
     ...list,
     bounds: [
       ...list.bounds,
-      { column: 'start_local', op: '>=', value: from },
-      { column: 'start_local', op: '<=', value: to },
-      { column: 'end_local', op: '>=', value: endFrom },
+      { column: 'start_local', op: '>=', value: range.from },
+      { column: 'start_local', op: '<=', value: range.to },
+      { column: 'end_local', op: '>=', value: range.endFrom },
     ],
-    where: [...(list.where ?? []), ...where],
+    linkWhere: [...(list.linkWhere ?? []), ...range.linkWhere],
   };
 }
 
+/** Events starting within from..to, ending at `endFrom` or later, whose links pass `linkWhere`. */
+export interface LinkedRange {
+  from: string;
+  to: string;
+  endFrom: string;
+  linkWhere: Expression<SqlBool>[];
+}
+
 /** The first `limit` events of `within`, by start then id. */
-export function linkedWithin(
-  list: LinkedList,
-  range: { from: string; to: string; endFrom: string; where: Expression<SqlBool>[] },
-  limit: number,
-): Promise<EventRow[]> {
-  return linkedPage(within(list, range.from, range.to, range.endFrom, range.where), 'asc', limit, 0);
+export function linkedWithin(list: LinkedList, range: LinkedRange, limit: number): Promise<EventRow[]> {
+  return linkedPage(within(list, range), 'asc', limit, 0);
 }
 
 /** The events of `within` counted by start and end day, each once (an event linked to several ids too). */
 export async function linkedDayPairsWithin(
   list: LinkedList,
-  range: { from: string; to: string; endFrom: string; where: Expression<SqlBool>[] },
+  range: LinkedRange,
 ): Promise<{ start_day: string; end_day: string; n: number }[]> {
-  const narrowed = within(list, range.from, range.to, range.endFrom, range.where);
+  const narrowed = within(list, range);
   const ids = narrowed.link.ids
-    .map((id) => eventsOf(narrowed, id, narrowed.where ?? []).select('lk.event_id'))
+    .map((id) =>
+      (narrowed.where === null ? linksOf(narrowed, id) : eventsOf(narrowed, id, narrowed.where)).select('lk.event_id'),
+    )
     .reduce((all, one) => all.union(one));
   const startDay = sql<string>`substr(events.start_local, 1, 10)`;
   const endDay = sql<string>`substr(events.end_local, 1, 10)`;

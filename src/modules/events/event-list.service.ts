@@ -509,17 +509,10 @@ function linkedList(
 export interface LinkedGrid {
   /** The first `limit` events starting on each of `days`, by start then id. */
   firstOfDays(days: string[], limit: number): Promise<EventRow[]>;
-  /** The first `limit` events starting within from..to and ending at `endFrom` or later that pass `where`. */
-  within(range: GridRange, limit: number): Promise<EventRow[]>;
+  /** The first `limit` events of `range`, by start then id. */
+  within(range: list.LinkedRange, limit: number): Promise<EventRow[]>;
   /** Those events counted by start and end day. */
-  pairsWithin(range: GridRange): Promise<{ start_day: string; end_day: string; n: number }[]>;
-}
-
-export interface GridRange {
-  from: string;
-  to: string;
-  endFrom: string;
-  where: Expression<SqlBool>[];
+  pairsWithin(range: list.LinkedRange): Promise<{ start_day: string; end_day: string; n: number }[]>;
 }
 
 /**

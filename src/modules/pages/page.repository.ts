@@ -81,8 +81,8 @@ function startsWithin(db: Db, ranges: [string, string][]): Expression<SqlBool> {
     : any;
 }
 
-const startsBetween = (from: string, to: string) =>
-  sql<SqlBool>`(events.start_local >= ${from} and events.start_local <= ${to})`;
+const startsBetween = (from: string, to: string, start: RawBuilder<string> = sql.ref('events.start_local')) =>
+  sql<SqlBool>`(${start} >= ${from} and ${start} <= ${to})`;
 
 /**
  * Ranges of start times, before `fromDay`, of the listed events that are still going on that day:
@@ -218,25 +218,27 @@ export async function multiDayPairs(db: Db, lang: string, fromDay: string, toDay
 
 /**
  * What a linked grid (event-list.service.ts linkedGrid) reads for the bars: events starting
- * within the hull of `pairs`' start days (read from the link's copies of the key), ending on
- * `fromDay` or later, lasting several days and starting on one of those days (tested on each).
- * Null without pairs.
+ * within the hull of `pairs`' start days, ending on `fromDay` or later, lasting several days and
+ * starting on one of those days, all of it tested on the link's copies of the event's start and
+ * end, so that only the bars' events are read (a category's one-day events, nine in ten, were
+ * each read to be thrown away: 20 ms of a category's month at a million events). Null without pairs.
  */
 export function lastingRange(
   pairs: DayPair[],
   fromDay: string,
-): { from: string; to: string; endFrom: string; where: Expression<SqlBool>[] } | null {
+): { from: string; to: string; endFrom: string; linkWhere: Expression<SqlBool>[] } | null {
   const ranges = startRanges([...new Set(pairs.map((p) => p.start_day))]);
   if (ranges.length === 0) return null;
+  const start = sql.ref<string>('lk.event_start_local');
   const any = sql<SqlBool>`(${sql.join(
-    ranges.map(([from, to]) => startsBetween(from, to)),
+    ranges.map(([from, to]) => startsBetween(from, to, start)),
     sql` or `,
   )})`;
   return {
     from: ranges[0]![0],
     to: ranges[ranges.length - 1]![1],
     endFrom: dayStart(fromDay),
-    where: [lastsSeveralDays, any],
+    linkWhere: [sql<SqlBool>`substr(lk.event_end_local, 1, 10) > substr(lk.event_start_local, 1, 10)`, any],
   };
 }
 
