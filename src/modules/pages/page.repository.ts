@@ -24,6 +24,7 @@ export interface GridEvent {
   featured: number;
 }
 
+/** What a grid shows of an event: the multi-day index holds them all on SQLite (migration 028), keep it so. */
 const GRID_COLUMNS = [
   'events.id',
   'events.slug',
