@@ -10,6 +10,15 @@
  * import the public names through this file, so they do not depend on how that folder is split.
  */
 export { isValidTimezone, parseZone, zoneOrUtc, type Zone } from './dates/zones.js';
-export { dateDetails, formatSql, localToUtc, shiftDays, toIsoWithOffset, utcToLocal } from './dates/convert.js';
+export {
+  DAY,
+  dateDetails,
+  formatSql,
+  localToUtc,
+  shiftDays,
+  storedWall,
+  toIsoWithOffset,
+  utcToLocal,
+} from './dates/convert.js';
 export { timezoneAbbr } from './dates/abbreviations.js';
 export { DATE_MAX_LENGTH, parseDateInput, parseDateTime } from './dates/natural.js';

@@ -274,10 +274,14 @@ function eventsOf(list: LinkedList, id: number, where: Expression<SqlBool>[]) {
     .where((eb) => eb.and(where));
 }
 
+/** The links of one id that pass the list: read alone when it has no condition on their events. */
+function passingOf(list: LinkedList, id: number) {
+  return list.where === null ? linksOf(list, id) : eventsOf(list, id, list.where);
+}
+
 /** The first `limit` after `offset` of the links of one id in the list's order, as (event_id, event_start_local). */
 function headOf(list: LinkedList, id: number, direction: 'asc' | 'desc', limit: number, offset: number) {
-  const links = list.where === null ? linksOf(list, id) : eventsOf(list, id, list.where);
-  return links
+  return passingOf(list, id)
     .select(['lk.event_id', 'lk.event_start_local'])
     .orderBy(sql.ref('lk.event_start_local'), direction)
     .orderBy(sql.ref('lk.event_id'), direction)
@@ -404,9 +408,7 @@ export async function linkedDayPairsWithin(
 ): Promise<{ start_day: string; end_day: string; n: number }[]> {
   const narrowed = within(list, range);
   const ids = narrowed.link.ids
-    .map((id) =>
-      (narrowed.where === null ? linksOf(narrowed, id) : eventsOf(narrowed, id, narrowed.where)).select('lk.event_id'),
-    )
+    .map((id) => passingOf(narrowed, id).select('lk.event_id'))
     .reduce((all, one) => all.union(one));
   const startDay = sql<string>`substr(events.start_local, 1, 10)`;
   const endDay = sql<string>`substr(events.end_local, 1, 10)`;
@@ -422,8 +424,8 @@ export async function linkedDayPairsWithin(
 
 /** A linked list's total, counted along the link's index (an event linked to several ids once). */
 export function linkedCount(list: LinkedList): CountQuery {
-  const { db, link, where } = list;
-  const each = link.ids.map((id) => (where === null ? linksOf(list, id) : eventsOf(list, id, where)));
+  const { db, link } = list;
+  const each = link.ids.map((id) => passingOf(list, id));
   if (each.length === 1) return each[0]!.select((eb) => eb.fn.countAll<number>().as('n'));
   return db
     .selectFrom(

@@ -2,7 +2,7 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, EventRow, TermRow } from '../../db/database.js';
 import type { RequestContext } from '../../http/context.js';
 import { dayRows, dialectOf } from '../../db/dialect.js';
-import { shiftDays } from '../../lib/dates.js';
+import { DAY, storedWall } from '../../lib/dates.js';
 
 /**
  * Every statement of the public pages. Their events: always the anonymous view (published,
@@ -54,8 +54,13 @@ function listed(db: Db, ctx: RequestContext, where: Expression<SqlBool>[]) {
 
 const dayStart = (day: string) => `${day} 00:00:00`;
 
-/** An event that ends on a later day than it starts, as the partial index of such events (027, 028) says it. */
-const lastsSeveralDays = sql<SqlBool>`substr(events.end_local, 1, 10) > substr(events.start_local, 1, 10)`;
+/**
+ * An event that ends on a later day than it starts, as the partial index of such events (027, 028)
+ * says it; of a link (`lk.event_`), on its copies of the event's start and end.
+ */
+const severalDays = (prefix: 'events.' | 'lk.event_') =>
+  sql<SqlBool>`substr(${sql.raw(prefix)}end_local, 1, 10) > substr(${sql.raw(prefix)}start_local, 1, 10)`;
+const lastsSeveralDays = severalDays('events.');
 const dayEnd = (day: string) => `${day} 23:59:59`;
 
 /**
@@ -71,7 +76,7 @@ function startRanges(startDays: string[]): [string, string][] {
   const runs: [string, string][] = [];
   for (const day of startDays) {
     const last = runs[runs.length - 1];
-    if (last && shiftDays(dayStart(last[1]), 1) === dayStart(day)) last[1] = day;
+    if (last && storedWall(day) - storedWall(last[1]) === DAY) last[1] = day;
     else runs.push([day, day]);
   }
   return runs.map(([from, to]) => [dayStart(from), dayEnd(to)]);
@@ -251,7 +256,7 @@ export function lastingRange(
     from: ranges[0]![0],
     to: ranges[ranges.length - 1]![1],
     endFrom: dayStart(fromDay),
-    linkWhere: [sql<SqlBool>`substr(lk.event_end_local, 1, 10) > substr(lk.event_start_local, 1, 10)`, any],
+    linkWhere: [severalDays('lk.event_'), any],
   };
 }
 
