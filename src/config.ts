@@ -48,6 +48,8 @@ export interface Config {
   readonly pgPoolSize: number;
   /** SQLite: most worker threads that run reads outside transactions beside the event loop; 0: all on the main connection. */
   readonly sqliteReaders: number;
+  /** Most common words whose search totals each instance counts ahead in its background (event-counts.service.ts); 0: none. */
+  readonly commonSearches: number;
   /** Most events one calendar feed holds (the nearest to today first); X-Cal-Total says how many matched. */
   readonly feedMaxEvents: number;
   /** Most occurrences one recurring series may have (a longer rule is a 400). */
@@ -256,6 +258,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
     maxHeapUsedMb,
     pgPoolSize,
     sqliteReaders: int('CAL_SQLITE_READERS', 0, 0, 64),
+    commonSearches: int('CAL_COMMON_SEARCHES', 32, 0, 100),
     feedMaxEvents,
     recurrenceMax,
     recurrenceHorizonDays,

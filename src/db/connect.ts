@@ -37,6 +37,7 @@ import * as linkOrder from './migrations/025_link_order.js';
 import * as writeOrder from './migrations/026_write_order.js';
 import * as multidayIndex from './migrations/027_multiday_index.js';
 import * as multidayIndexStatus from './migrations/028_multiday_index_status.js';
+import * as searchCountsSliced from './migrations/029_search_counts_sliced.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -67,6 +68,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '026_write_order': writeOrder,
   '027_multiday_index': multidayIndex,
   '028_multiday_index_status': multidayIndexStatus,
+  '029_search_counts_sliced': searchCountsSliced,
 };
 
 /** Names of the migrations this version knows (a backup that ran others was made by a later version). */

@@ -280,6 +280,8 @@ export interface SearchPhraseTable {
   id: Generated<number>;
   phrase: string;
   used_utc: string;
+  /** The highest event id its counts hold; null once they hold every event (029). */
+  counted_through: number | null;
 }
 
 export interface SearchPhraseWordTable {

@@ -8,7 +8,7 @@ import { can, PUBLISHED_LIKE_STATUSES } from '../auth/roles.js';
 // single post is src/modules/posts/post.password.ts.
 
 /** Events without a password: those whose every field anonymous readers see (the per-day counts' rule). */
-function unprotectedSql(alias = 'events'): Expression<SqlBool> {
+export function unprotectedSql(alias = 'events'): Expression<SqlBool> {
   return sql<SqlBool>`${sql.ref(`${alias}.password`)} = ''`;
 }
 

@@ -65,21 +65,30 @@ export const ANY_TEXT: SearchedText = {
   columns: 'title, description, excerpt, status, hide_from_listings, lang, start_local, end_local',
 };
 
-/** The triggers that keep the counts of registered searches, looking for their words in `searched`. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function createSearchCountTriggers(db: Kysely<any>, searched: SearchedText): Promise<void> {
-  await createTriggers(db, searchCountTrigger(dialectOf(db) === 'postgres', searched));
+/**
+ * The triggers that keep the counts of registered searches, looking for their words in `searched`;
+ * `sliced`: only of the events a search's counts already hold (029: `counted_through`).
+ */
+export async function createSearchCountTriggers(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  db: Kysely<any>,
+  searched: SearchedText,
+  sliced = false,
+): Promise<void> {
+  await createTriggers(db, searchCountTrigger(dialectOf(db) === 'postgres', searched, sliced));
 }
 
 /** An event written takes itself off the counts its old text matched and onto those its new text matches. */
-function searchCountTrigger(postgres: boolean, searched: SearchedText): RowTrigger {
+function searchCountTrigger(postgres: boolean, searched: SearchedText, sliced = false): RowTrigger {
   /** The list's test of one word (event-search.repository.ts, dialect.ts containsInsensitive) on the event `row`. */
   const contains = (row: string, column: string) =>
     postgres
       ? `${row}.${column} ilike w.pattern escape '\\'`
       : `lower(${row}.${column}) like lower(w.pattern) escape '\\'`;
   /** The ids of the phrases whose every word the event `row` contains. */
-  const matching = (row: string) => `select p.id from search_phrases p where not exists (
+  const counted = (row: string) =>
+    sliced ? `(p.counted_through is null or ${row}.id <= p.counted_through) and ` : '';
+  const matching = (row: string) => `select p.id from search_phrases p where ${counted(row)}not exists (
       select 1 from search_phrase_words w where w.phrase_id = p.id
         and not coalesce(${searched.contains(row, (column) => contains(row, column))}, false))`;
   const visible = (row: string) => `${row}.status = 'publish' and ${row}.hide_from_listings = 0`;

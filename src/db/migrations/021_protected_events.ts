@@ -40,7 +40,7 @@ const UNPROTECTED: CountedEvents = {
 };
 
 /** A protected event is found by its title; others by their title, description or excerpt. */
-const SHOWN_TEXT: SearchedText = {
+export const SHOWN_TEXT: SearchedText = {
   contains: (row, test) =>
     `${test('title')} or (${row}.password = '' and (${test('description')} or ${test('excerpt')}))`,
   columns: `${ANY_TEXT.columns}, password`,

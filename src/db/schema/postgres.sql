@@ -231,6 +231,7 @@ search_phrase_words.pattern text not null
 search_phrases.id integer not null default nextval('search_phrases_id_seq'::regclass)
 search_phrases.phrase text not null
 search_phrases.used_utc text not null
+search_phrases.counted_through integer
 
 -- table search_window_counts
 --   search_window_counts_phrase_id_fkey: FOREIGN KEY (phrase_id) REFERENCES search_phrases(id) ON DELETE CASCADE
@@ -782,11 +783,11 @@ AS $function$
         perform pg_advisory_xact_lock_shared(4201907);
         if tg_op in ('UPDATE', 'DELETE') then update search_window_counts set n = n - 1
       where old.status = 'publish' and old.hide_from_listings = 0 and lang = old.lang and start_day = substr(old.start_local, 1, 10) and end_day = substr(old.end_local, 1, 10)
-        and phrase_id in (select p.id from search_phrases p where not exists (
+        and phrase_id in (select p.id from search_phrases p where (p.counted_through is null or old.id <= p.counted_through) and not exists (
       select 1 from search_phrase_words w where w.phrase_id = p.id
         and not coalesce(old.title ilike w.pattern escape '\' or (old.password = '' and (old.description ilike w.pattern escape '\' or old.excerpt ilike w.pattern escape '\')), false))); end if;
         if tg_op in ('INSERT', 'UPDATE') then insert into search_window_counts (phrase_id, lang, start_day, end_day, n)
-      select m.id, new.lang, substr(new.start_local, 1, 10), substr(new.end_local, 1, 10), 1 from (select p.id from search_phrases p where not exists (
+      select m.id, new.lang, substr(new.start_local, 1, 10), substr(new.end_local, 1, 10), 1 from (select p.id from search_phrases p where (p.counted_through is null or new.id <= p.counted_through) and not exists (
       select 1 from search_phrase_words w where w.phrase_id = p.id
         and not coalesce(new.title ilike w.pattern escape '\' or (new.password = '' and (new.description ilike w.pattern escape '\' or new.excerpt ilike w.pattern escape '\')), false))) m where new.status = 'publish' and new.hide_from_listings = 0
       on conflict (phrase_id, lang, start_day, end_day) do update set n = search_window_counts.n + 1; end if;

@@ -71,7 +71,7 @@ CREATE TABLE "posts" ("id" integer primary key autoincrement, "type" text not nu
 CREATE TABLE "search_phrase_words" ("phrase_id" integer not null references "search_phrases" ("id") on delete cascade, "pattern" text not null, constraint "search_phrase_words_pk" primary key ("phrase_id", "pattern"));
 
 -- table search_phrases
-CREATE TABLE "search_phrases" ("id" integer primary key autoincrement, "phrase" text not null unique, "used_utc" text not null);
+CREATE TABLE "search_phrases" ("id" integer primary key autoincrement, "phrase" text not null unique, "used_utc" text not null, "counted_through" integer);
 
 -- table search_window_counts
 CREATE TABLE "search_window_counts" ("phrase_id" integer not null references "search_phrases" ("id") on delete cascade, "lang" text not null, "start_day" text not null, "end_day" text not null, "n" integer not null, constraint "search_window_counts_pk" primary key ("phrase_id", "lang", "start_day", "end_day"));
@@ -557,13 +557,13 @@ CREATE TRIGGER events_search_update after update of title, description, excerpt 
 -- trigger search_window_count_delete
 CREATE TRIGGER search_window_count_delete after delete on events begin update search_window_counts set n = n - 1
       where old.status = 'publish' and old.hide_from_listings = 0 and lang = old.lang and start_day = substr(old.start_local, 1, 10) and end_day = substr(old.end_local, 1, 10)
-        and phrase_id in (select p.id from search_phrases p where not exists (
+        and phrase_id in (select p.id from search_phrases p where (p.counted_through is null or old.id <= p.counted_through) and not exists (
       select 1 from search_phrase_words w where w.phrase_id = p.id
         and not coalesce(lower(old.title) like lower(w.pattern) escape '\' or (old.password = '' and (lower(old.description) like lower(w.pattern) escape '\' or lower(old.excerpt) like lower(w.pattern) escape '\')), false))); end;
 
 -- trigger search_window_count_insert
 CREATE TRIGGER search_window_count_insert after insert on events begin insert into search_window_counts (phrase_id, lang, start_day, end_day, n)
-      select m.id, new.lang, substr(new.start_local, 1, 10), substr(new.end_local, 1, 10), 1 from (select p.id from search_phrases p where not exists (
+      select m.id, new.lang, substr(new.start_local, 1, 10), substr(new.end_local, 1, 10), 1 from (select p.id from search_phrases p where (p.counted_through is null or new.id <= p.counted_through) and not exists (
       select 1 from search_phrase_words w where w.phrase_id = p.id
         and not coalesce(lower(new.title) like lower(w.pattern) escape '\' or (new.password = '' and (lower(new.description) like lower(w.pattern) escape '\' or lower(new.excerpt) like lower(w.pattern) escape '\')), false))) m where new.status = 'publish' and new.hide_from_listings = 0
       on conflict (phrase_id, lang, start_day, end_day) do update set n = n + 1; end;
@@ -571,10 +571,10 @@ CREATE TRIGGER search_window_count_insert after insert on events begin insert in
 -- trigger search_window_count_update
 CREATE TRIGGER search_window_count_update after update of title, description, excerpt, status, hide_from_listings, lang, start_local, end_local, password on events begin update search_window_counts set n = n - 1
       where old.status = 'publish' and old.hide_from_listings = 0 and lang = old.lang and start_day = substr(old.start_local, 1, 10) and end_day = substr(old.end_local, 1, 10)
-        and phrase_id in (select p.id from search_phrases p where not exists (
+        and phrase_id in (select p.id from search_phrases p where (p.counted_through is null or old.id <= p.counted_through) and not exists (
       select 1 from search_phrase_words w where w.phrase_id = p.id
         and not coalesce(lower(old.title) like lower(w.pattern) escape '\' or (old.password = '' and (lower(old.description) like lower(w.pattern) escape '\' or lower(old.excerpt) like lower(w.pattern) escape '\')), false))); insert into search_window_counts (phrase_id, lang, start_day, end_day, n)
-      select m.id, new.lang, substr(new.start_local, 1, 10), substr(new.end_local, 1, 10), 1 from (select p.id from search_phrases p where not exists (
+      select m.id, new.lang, substr(new.start_local, 1, 10), substr(new.end_local, 1, 10), 1 from (select p.id from search_phrases p where (p.counted_through is null or new.id <= p.counted_through) and not exists (
       select 1 from search_phrase_words w where w.phrase_id = p.id
         and not coalesce(lower(new.title) like lower(w.pattern) escape '\' or (new.password = '' and (lower(new.description) like lower(w.pattern) escape '\' or lower(new.excerpt) like lower(w.pattern) escape '\')), false))) m where new.status = 'publish' and new.hide_from_listings = 0
       on conflict (phrase_id, lang, start_day, end_day) do update set n = n + 1; end;

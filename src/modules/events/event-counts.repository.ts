@@ -2,7 +2,8 @@ import { sql, type Compilable, type SelectQueryBuilder, type SqlBool } from 'kys
 import type { Database, Db, EventFacetWindowCountTable } from '../../db/database.js';
 import { nowUtc } from '../../lib/clock.js';
 import { dialectOf, WRITE_ORDER_LOCK, type DialectName } from '../../db/dialect.js';
-import { containsAll, indexedSubsets, type SearchFilter } from './event-search.repository.js';
+import { unprotectedSql } from '../../db/visibility.js';
+import { containsAll } from './event-search.repository.js';
 
 /**
  * The per-day counts' statements: the counts of a list's filter (countRows, windowCountQuery), the
@@ -106,9 +107,52 @@ export async function assertCountsAgree(
   });
 }
 
-/** A registered search phrase and when it was last used. */
-export function findPhrase(db: Db, phrase: string): Promise<{ id: number; used_utc: string } | undefined> {
-  return db.selectFrom('search_phrases').select(['id', 'used_utc']).where('phrase', '=', phrase).executeTakeFirst();
+/** How much of an event's description and excerpt {@link newestListedTexts} reads: enough for its words' frequency. */
+const SAMPLED_CHARS = 500;
+
+/**
+ * The title and the start of the description and excerpt of the `limit` newest events anonymous
+ * readers find in lists (published, listed, no password: a protected event's text is not read for
+ * any purpose of the public's), newest first through the primary key.
+ */
+export async function newestListedTexts(db: Db, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('events')
+    .select(
+      sql<string>`title || ' ' || substr(excerpt, 1, ${SAMPLED_CHARS}) || ' ' || substr(description, 1, ${SAMPLED_CHARS})`.as(
+        'text',
+      ),
+    )
+    .where('status', '=', 'publish')
+    .where('hide_from_listings', '=', 0)
+    .where('password', '=', '')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.text);
+}
+
+/** How many events anonymous readers find in lists, all languages (what a search's count would test). */
+export async function countListed(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('status', '=', 'publish')
+    .where('hide_from_listings', '=', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A registered search phrase, when it was last used, and how far its counts are taken (029). */
+export function findPhrase(
+  db: Db,
+  phrase: string,
+): Promise<{ id: number; used_utc: string; counted_through: number | null } | undefined> {
+  return db
+    .selectFrom('search_phrases')
+    .select(['id', 'used_utc', 'counted_through'])
+    .where('phrase', '=', phrase)
+    .executeTakeFirst();
 }
 
 export async function touchPhrase(db: Db, id: number): Promise<void> {
@@ -116,57 +160,95 @@ export async function touchPhrase(db: Db, id: number): Promise<void> {
 }
 
 /**
- * One transaction: the phrase, its words, the first count of its events, and room made for it
- * (at most `keep` phrases). On PostgreSQL the write-order lock (which every write of events takes
- * before its trigger reads the phrases) is held from before the count to the commit; on SQLite the
- * phrase's insert takes the write lock first. Either way no write falls between the count and the
- * triggers. Writers take that lock shared and wait behind this exclusive request, so it is given
- * up (null: not registered this time) when a long write (an import) holds it past a moment.
+ * Registers a search: the phrase and its words' patterns, its counts still to take (they hold no
+ * event yet: `countPhraseSlice` takes them), and room made for it (at most `keep` phrases, the
+ * least recently used going). One short transaction, with no count in it. Another request or
+ * instance may have registered it meanwhile: the insert then does nothing.
  */
-export async function registerPhrase(
-  db: Db,
-  phrase: string,
-  search: SearchFilter,
-  keep: number,
-): Promise<number | null> {
+export async function addPhrase(db: Db, phrase: string, patterns: string[], keep: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('search_phrases')
+      .values({ phrase, used_utc: nowUtc(), counted_through: 0 })
+      .onConflict((oc) => oc.column('phrase').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) return;
+    await trx
+      .insertInto('search_phrase_words')
+      .values(patterns.map((pattern) => ({ phrase_id: inserted.id, pattern })))
+      .execute();
+    const evicted = await trx
+      .selectFrom('search_phrases')
+      .select('id')
+      .where('id', '<>', inserted.id)
+      .orderBy('used_utc', 'desc')
+      .orderBy('id', 'desc')
+      .offset(keep - 1)
+      .limit(1000)
+      .execute();
+    // Their words and counts go with them (foreign keys on delete cascade).
+    if (evicted.length > 0)
+      await trx
+        .deleteFrom('search_phrases')
+        .where(
+          'id',
+          'in',
+          evicted.map((r) => r.id),
+        )
+        .execute();
+  });
+}
+
+/** What one slice did: counted one, found every search's counts complete, or gave up the lock. */
+export type SliceOutcome = 'counted' | 'none' | 'busy';
+
+/**
+ * Takes the next slice of the counts of the oldest registered search whose counts are not
+ * complete: its matching listed published events with ids past its `counted_through` and up to
+ * `size` more (all of the rest when they reach the highest id), added to its per-day counts, and
+ * `counted_through` moved past them (null once complete), in one transaction. The triggers count
+ * a written event for the search once `counted_through` has reached it (migration 029), so each
+ * event is counted once. On PostgreSQL the slice holds the write-order lock exclusive, which every
+ * write of events takes shared before its trigger reads the searches: no write falls between the
+ * slice's count and the triggers. Writers wait behind an exclusive request, so the slice gives up
+ * ('busy') when a long write (an import) holds the lock past a moment.
+ */
+export async function countPhraseSlice(db: Db, size: number): Promise<SliceOutcome> {
   const dialect = dialectOf(db);
   try {
-    return await db.transaction().execute((trx) => registerIn(trx, dialect, phrase, search, keep));
+    return await db.transaction().execute((trx) => countSliceIn(trx, dialect, size));
   } catch (error) {
     // 55P03 lock_not_available: lock_timeout passed.
-    if ((error as { code?: string }).code === '55P03') return null;
+    if ((error as { code?: string }).code === '55P03') return 'busy';
     throw error;
   }
 }
 
-async function registerIn(
-  trx: Db,
-  dialect: DialectName,
-  phrase: string,
-  { words, patterns, shown }: SearchFilter,
-  keep: number,
-): Promise<number> {
+async function countSliceIn(trx: Db, dialect: DialectName, size: number): Promise<SliceOutcome> {
   if (dialect === 'postgres') {
     await sql`select set_config('lock_timeout', '100ms', true)`.execute(trx);
     await sql`select pg_advisory_xact_lock(${WRITE_ORDER_LOCK})`.execute(trx);
-    // The count itself may take long: only the wait for the lock is bounded.
     await sql`select set_config('lock_timeout', '0', true)`.execute(trx);
   }
-  const inserted = await trx
-    .insertInto('search_phrases')
-    .values({ phrase, used_utc: nowUtc() })
-    .onConflict((oc) => oc.column('phrase').doNothing())
-    .returning('id')
+  const phrase = await trx
+    .selectFrom('search_phrases')
+    .select(['id', 'counted_through'])
+    .where('counted_through', 'is not', null)
+    .orderBy('id')
+    .limit(1)
     .executeTakeFirst();
-  // Another request or instance registered it meanwhile.
-  if (!inserted)
-    return (await trx.selectFrom('search_phrases').select('id').where('phrase', '=', phrase).executeTakeFirstOrThrow())
-      .id;
-  const id = inserted.id;
-  await trx
-    .insertInto('search_phrase_words')
-    .values(patterns.map((pattern) => ({ phrase_id: id, pattern })))
-    .execute();
+  if (!phrase) return 'none';
+  const from = phrase.counted_through!;
+  const patterns = (
+    await trx.selectFrom('search_phrase_words').select('pattern').where('phrase_id', '=', phrase.id).execute()
+  ).map((w) => w.pattern);
+  const { last } = await trx
+    .selectFrom('events')
+    .select((eb) => eb.fn.max<number | null>('id').as('last'))
+    .executeTakeFirstOrThrow();
+  const through = from + size;
+  const complete = through >= (last ?? 0);
   const startDay = sql<string>`substr(events.start_local, 1, 10)`;
   const endDay = sql<string>`substr(events.end_local, 1, 10)`;
   await trx
@@ -176,37 +258,31 @@ async function registerIn(
       trx
         .selectFrom('events')
         .select((eb) => [
-          eb.lit(id).as('phrase_id'),
+          eb.lit(phrase.id).as('phrase_id'),
           'events.lang',
           startDay.as('start_day'),
           endDay.as('end_day'),
           eb.fn.countAll<number>().as('n'),
         ])
+        // A range of the primary key: the slice reads its own events only.
+        .where('events.id', '>', from)
+        .$if(!complete, (qb) => qb.where('events.id', '<=', through))
         .where(sql<SqlBool>`events.status = 'publish' and events.hide_from_listings = 0`)
-        // SQLite's trigram index names a common word's events faster than a scan of all of them.
-        // `shown` is the anonymous reader's (only public lists register): a protected event by its title.
-        .where((eb) => eb.and([...indexedSubsets(dialect, words), ...containsAll(dialect, patterns, shown)]))
+        // As anonymous readers search (only public lists register): a protected event by its title.
+        .where((eb) => eb.and(containsAll(dialect, patterns, unprotectedSql('events'))))
         .groupBy(['events.lang', startDay, endDay]),
     )
+    // An earlier slice may have counted events of the same days.
+    .onConflict((oc) =>
+      oc
+        .columns(['phrase_id', 'lang', 'start_day', 'end_day'])
+        .doUpdateSet({ n: sql<number>`search_window_counts.n + excluded.n` }),
+    )
     .execute();
-  const evicted = await trx
-    .selectFrom('search_phrases')
-    .select('id')
-    .where('id', '<>', id)
-    .orderBy('used_utc', 'desc')
-    .orderBy('id', 'desc')
-    .offset(keep - 1)
-    .limit(1000)
+  await trx
+    .updateTable('search_phrases')
+    .set({ counted_through: complete ? null : through })
+    .where('id', '=', phrase.id)
     .execute();
-  // Their words and counts go with them (foreign keys on delete cascade).
-  if (evicted.length > 0)
-    await trx
-      .deleteFrom('search_phrases')
-      .where(
-        'id',
-        'in',
-        evicted.map((r) => r.id),
-      )
-      .execute();
-  return id;
+  return 'counted';
 }

@@ -2,10 +2,14 @@ import type { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import type { Db } from '../../db/database.js';
 import { byteBoundedCache, CACHE_BUDGET, stringBytes } from '../../lib/cache-budget.js';
-import type { SearchFilter } from './event-search.repository.js';
+import { unprotectedSql } from '../../db/visibility.js';
+import { searchFilter, type SearchFilter } from './event-search.repository.js';
 import {
+  countListed,
   findPhrase,
-  registerPhrase,
+  newestListedTexts,
+  addPhrase,
+  countPhraseSlice,
   startDayCounts,
   touchPhrase,
   type CountKey,
@@ -16,17 +20,17 @@ export type { CountKey } from './event-counts.repository.js';
 
 /**
  * Per-day counts for searches no index narrows (migration 019). A public list that searches such
- * words registers them (when they come back, below): one count of their matching events grouped
- * by day pair, then the triggers keep it. Every later list of whole days searching the same words sums it, so
- * `search=jazz` over a year costs what `categories=jazz` does, not a test of the year's events.
+ * words registers them (when they come back, below); their counts are then taken in the
+ * background, a slice of events at a time (029, `buildSearchCounts`), and the triggers keep them.
+ * Every later list of whole days searching the same words sums them, so `search=jazz` over a year
+ * costs what `categories=jazz` does, not a test of the year's events.
  *
  * Only searches that would scan are registered (a rare word is counted through its index), and at
  * most MAX_PHRASES of them, the least recently used going first: each costs every write of an
- * event a test of its words. A registration counts every event of the search once and, on
- * PostgreSQL, holds writers back meanwhile; so a search is registered when it comes back (one
- * asked once is counted as before), and an instance registers one search a second at most, so
- * that a stream of distinct searches cannot keep writers waiting. Both are this process's
- * memory on purpose: they only decide when to register, never what a count is.
+ * event a test of its words. So a search is registered when it comes back (one asked once is
+ * counted as before), and an instance registers one search a second at most; the common words are
+ * registered ahead (`registerCommonSearches`). Both are this process's memory on purpose: they only
+ * decide when to register, never what a count is.
  */
 
 export const MAX_PHRASES = 200;
@@ -41,8 +45,13 @@ let lastRegistration = 0;
 /** The least time between two registrations of this instance; tests that register many searches lower it. */
 export const registrationPacing = { gapMs: 1000 };
 
-/** The registered phrase of the words: their JSON, sorted, so that "a b" and "b a" share it. */
-const phraseOf = (words: string[]) => JSON.stringify([...words].sort());
+/**
+ * The registered phrase of the words: their JSON, sorted, so that "a b" and "b a" share it, and
+ * ASCII letters in lower case, so that "Jazz" and "jazz" do (both databases compare ASCII letters
+ * in any case; beyond ASCII SQLite does not, so "É" and "é" keep phrases of their own).
+ */
+const phraseOf = (words: string[]) => JSON.stringify(words.map(asciiLower).sort());
+const asciiLower = (word: string) => word.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 
 /**
  * The id of the per-day counts of `search`, registering them if no index narrows the search; null
@@ -51,12 +60,9 @@ const phraseOf = (words: string[]) => JSON.stringify([...words].sort());
 export async function searchCountsId(db: Db, search: SearchFilter): Promise<number | null> {
   if (search.words.length === 0) return null;
   const phrase = phraseOf(search.words);
-  const known = await findPhrase(db, phrase);
-  if (known) {
-    const stale = DateTime.utc().minus({ hours: TOUCH_AFTER_HOURS }).toFormat('yyyy-MM-dd HH:mm:ss');
-    if (known.used_utc < stale) await touchPhrase(db, known.id);
-    return known.id;
-  }
+  const known = await knownPhrase(db, phrase);
+  // Counts still being taken are not summed: the list is counted row by row meanwhile.
+  if (known !== null) return known.complete ? known.id : null;
   let seenOnce = seen.get(db);
   if (!seenOnce) seen.set(db, (seenOnce = byteBoundedCache(CACHE_BUDGET.searchesSeen, (_, key) => stringBytes(key))));
   if (!seenOnce.has(phrase)) {
@@ -66,7 +72,128 @@ export async function searchCountsId(db: Db, search: SearchFilter): Promise<numb
   if (Date.now() - lastRegistration < registrationPacing.gapMs || (await search.narrow())) return null;
   lastRegistration = Date.now();
   seenOnce.delete(phrase);
-  return registerPhrase(db, phrase, search, MAX_PHRASES);
+  // This list is still counted row by row: the background takes the new counts.
+  await addPhrase(db, phrase, search.patterns, MAX_PHRASES);
+  return null;
+}
+
+/** A registered phrase's id and whether its counts are complete, its last use recorded if stale; null when not registered. */
+async function knownPhrase(db: Db, phrase: string): Promise<{ id: number; complete: boolean } | null> {
+  const known = await findPhrase(db, phrase);
+  if (!known) return null;
+  const stale = DateTime.utc().minus({ hours: TOUCH_AFTER_HOURS }).toFormat('yyyy-MM-dd HH:mm:ss');
+  if (known.used_utc < stale) await touchPhrase(db, known.id);
+  return { id: known.id, complete: known.counted_through === null };
+}
+
+/** Events a slice of a registered search's counts reads (ids): some milliseconds of work. */
+export const SLICE_EVENTS = 5000;
+
+/**
+ * Takes slices of registered searches' counts for about `budgetMs`, yielding to the event loop
+ * between them, until every search's counts are complete; answers the slices taken. Every
+ * instance runs it in its background: slices of two instances take turns (each moves the
+ * search's `counted_through` under the write lock), so they share the work.
+ */
+export async function buildSearchCounts(db: Db, budgetMs: number, size = SLICE_EVENTS): Promise<number> {
+  const until = performance.now() + budgetMs;
+  let slices = 0;
+  while (performance.now() < until && (await countPhraseSlice(db, size)) === 'counted') {
+    slices += 1;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return slices;
+}
+
+/**
+ * Common words counted ahead. Registered when it comes back, a search no index narrows costs
+ * its first asks a count of every event it tests, while the visitor waits (a common word at
+ * 1,000,000 events: about a second). The words such searches are made of are common by
+ * definition, so they are few and found in the events themselves: each instance, in its
+ * background, now and then reads the text of the newest listed events, takes the words the most
+ * of them contain, and registers them. A word an index narrows is left (counted through the
+ * index, it is cheap), as is every word of a calendar too small for a count to be slow. A
+ * visitor's first search of such a word is then summed from its per-day counts, once the
+ * background has taken them.
+ *
+ * Searches of several words, and words the newest events do not share, are registered when they
+ * come back, as before. The words found are this process's memory, as `seen` is: they decide
+ * what to count ahead, never what a count is.
+ */
+export interface CommonSearchOptions {
+  /** Most words counted ahead (CAL_COMMON_SEARCHES; 0: none). */
+  most: number;
+  /** How many of the newest listed events' text is read for the words' frequency. */
+  sample: number;
+  /** The least share of those events a word must be in. */
+  minShare: number;
+  /** The fewest listed events for a search's count to be worth doing ahead. */
+  minListed: number;
+  /** How long the words found are kept before the events are read again (ms). */
+  resampleMs: number;
+}
+
+export const COMMON_SEARCHES: Omit<CommonSearchOptions, 'most'> = {
+  sample: 1000,
+  minShare: 0.02,
+  // About where a count of every listed event starts to take tens of milliseconds.
+  minListed: 20_000,
+  resampleMs: 3_600_000,
+};
+
+/** Words as visitors type them: runs of letters and digits (up to 40; "a" is one, as a search). */
+const WORD = /[\p{L}\p{N}]{1,40}/gu;
+/** Markup is not text: a search for "div" is not what the tags are there for. */
+const TAG = /<[^>]{0,500}>/g;
+
+/**
+ * The words in at least `minShare` of `texts`, the most frequent first, at most `most`; each
+ * text's words counted once, ASCII letters in lower case. Yields to the event loop every hundred
+ * texts: a sample is read in the background, never in one long turn of the loop.
+ */
+export async function commonWords(texts: string[], most: number, minShare: number): Promise<string[]> {
+  const frequency = new Map<string, number>();
+  for (let i = 0; i < texts.length; i++) {
+    if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+    const words = new Set(texts[i]!.replace(TAG, ' ').match(WORD)?.map(asciiLower));
+    for (const word of words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  }
+  const least = Math.max(1, Math.ceil(minShare * texts.length));
+  return [...frequency]
+    .filter(([, n]) => n >= least)
+    .sort(([a, m], [b, n]) => n - m || (a < b ? -1 : 1))
+    .slice(0, most)
+    .map(([word]) => word);
+}
+
+/** Per database: when this instance last read the common words. */
+const commonReadAt = new WeakMap<Db, number>();
+
+/**
+ * Reads the common words again if `resampleMs` has passed, and registers those not registered yet
+ * that no index narrows; one already registered has its use recorded, so that visitors' searches do
+ * not push it out. Answers the words registered.
+ */
+export async function registerCommonSearches(
+  db: Db,
+  options: CommonSearchOptions,
+  now: number = Date.now(),
+): Promise<string[]> {
+  const readAt = commonReadAt.get(db);
+  if (options.most === 0 || (readAt !== undefined && now - readAt < options.resampleMs)) return [];
+  commonReadAt.set(db, now);
+  if ((await countListed(db)) < options.minListed) return [];
+  const registered: string[] = [];
+  for (const word of await commonWords(await newestListedTexts(db, options.sample), options.most, options.minShare)) {
+    const phrase = phraseOf([word]);
+    if ((await knownPhrase(db, phrase)) !== null) continue;
+    // As the public lists search it: anonymous readers see a protected event's title only.
+    const search = await searchFilter(db, word, unprotectedSql('events'));
+    if (await search.narrow()) continue;
+    await addPhrase(db, phrase, search.patterns, MAX_PHRASES);
+    registered.push(word);
+  }
+  return registered;
 }
 
 /** The filters of a public list, once resolved, that decide whether per-day counts hold its events. */

@@ -65,17 +65,6 @@ export function containsAll(
   });
 }
 
-/**
- * SQLite: the events its index names for each word it answers exactly, as subqueries (a superset
- * the LIKE test then checks), for a statement that reads all of a search's events at once.
- */
-export function indexedSubsets(dialect: DialectName, words: string[]): Expression<SqlBool>[] {
-  if (dialect !== 'sqlite') return [];
-  return words
-    .filter((w) => INDEXABLE.test(w))
-    .map((w) => sql<SqlBool>`events.id in (select rowid from events_search where events_search match ${phrase(w)})`);
-}
-
 async function indexedIds(db: Db, word: string): Promise<number[] | null> {
   const rows = await sql<{
     id: number;

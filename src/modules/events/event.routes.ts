@@ -40,6 +40,8 @@ import type { EmbeddedRows } from './event.repository.js';
 import { deleteInScope, updateInScope, type Scope } from './event-scope.service.js';
 import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
 import { startHorizonStep } from '../recurrence/recurrence-horizon.service.js';
+import { runInBackground } from '../../lib/background.js';
+import { buildSearchCounts, COMMON_SEARCHES, registerCommonSearches } from './event-counts.service.js';
 import { negotiateFormat, type Format } from './event.format.js';
 import { checkEventInput, type EventChanges } from './event.input.js';
 
@@ -158,6 +160,11 @@ interface Checked {
   changes: EventChanges;
 }
 
+/** How often an instance looks whether the common words are due to be read again (hourly: COMMON_SEARCHES). */
+const COMMON_SEARCH_ROUND_MS = 60_000;
+/** Of every second (the background's round), how long an instance may spend taking search counts. */
+const SEARCH_COUNT_BUDGET_MS = 100;
+
 const PUBLIC = { access: 'public' } as const;
 const EDITOR = { access: 'edit_posts' } as const;
 const UPDATE_METHODS = ['POST', 'PUT', 'PATCH'];
@@ -173,6 +180,22 @@ export async function eventRoutes(fastify: FastifyInstance, { feeds }: { feeds: 
     now: () => new Date(),
   };
   startHorizonStep(app, db, policy);
+  // Registered searches' counts, a slice at a time, about a tenth of the time.
+  runInBackground(app, 'counting registered searches', async () => {
+    await buildSearchCounts(db, SEARCH_COUNT_BUDGET_MS);
+    return 0;
+  });
+  const common = { ...COMMON_SEARCHES, most: config.commonSearches };
+  if (common.most > 0)
+    runInBackground(
+      app,
+      'registering common searches',
+      async () => {
+        await registerCommonSearches(db, common);
+        return 0;
+      },
+      COMMON_SEARCH_ROUND_MS,
+    );
   const d: Deps = { app, db, feeds, attempts, policy };
   const one = responses({ 200: Type.Ref('Event') });
   const conditional = conditionalResponses({ 200: Type.Ref('Event') });

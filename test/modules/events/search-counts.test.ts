@@ -4,7 +4,13 @@ import { sql } from 'kysely';
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
 import { random } from '../../helpers/random.js';
 import { WRITE_ORDER_LOCK } from '../../../src/db/dialect.js';
-import { MAX_PHRASES, registrationPacing } from '../../../src/modules/events/event-counts.service.js';
+import {
+  buildSearchCounts,
+  MAX_PHRASES,
+  registerCommonSearches,
+  registrationPacing,
+  type CommonSearchOptions,
+} from '../../../src/modules/events/event-counts.service.js';
 
 const EVENTS = '/cal/events/v1/events';
 
@@ -157,10 +163,13 @@ for (const backend of backends()) {
       // Asked once, a search is counted row by row; asked again, it is registered and summed.
       for (const search of SEARCHES)
         assert.equal(await total(search, day(0), day(30)), await expected(search, day(0), day(30)), search);
-      // Only "é ro", the same search as "ro é" (words in any order), came back.
+      // Only "é ro", the same search as "ro é" (words in any order), and "RO", the same as "ro"
+      // (ASCII letters in any case), came back; "É" is not "é" (SQLite tells them apart).
       assert.deepEqual(
-        (await t.storage.db.selectFrom('search_phrases').select('phrase').execute()).map((p) => p.phrase),
-        [JSON.stringify(['é', 'ro'].sort())],
+        (await t.storage.db.selectFrom('search_phrases').select('phrase').orderBy('phrase').execute()).map(
+          (p) => p.phrase,
+        ),
+        [JSON.stringify(['ro']), JSON.stringify(['é', 'ro'].sort())].sort(),
       );
       for (const search of SEARCHES)
         assert.equal(await total(search, day(1), day(29)), await expected(search, day(1), day(29)), search);
@@ -171,6 +180,16 @@ for (const backend of backends()) {
           phrases.some((p) => p.phrase === JSON.stringify(search.split(' ').sort())),
           search,
         );
+      // Their counts are taken in the background, a slice at a time; here all at once, in slices of 7 events.
+      await buildSearchCounts(t.storage.db, Number.POSITIVE_INFINITY, 7);
+      const complete = await t.storage.db
+        .selectFrom('search_phrases')
+        .select('id')
+        .where('counted_through', 'is', null)
+        .execute();
+      assert.equal(complete.length, phrases.length);
+      for (const search of SEARCHES)
+        assert.equal(await total(search, day(2), day(27)), await expected(search, day(2), day(27)), search);
       // A registered search is read from its counts: they hold the window's total.
       const ro = await t.storage.db
         .selectFrom('search_window_counts')
@@ -190,8 +209,11 @@ for (const backend of backends()) {
         await Promise.all([
           ...Array.from({ length: 6 }, write),
           ...(round < racing.length ? [total(racing[round]!, day(0), day(29))] : []),
+          // Slices of 3 events, between the writes: each is counted by a slice or by its trigger.
+          buildSearchCounts(t.storage.db, 5, 3),
         ]);
       }
+      await buildSearchCounts(t.storage.db, Number.POSITIVE_INFINITY);
       for (const search of [...SEARCHES, ...racing]) {
         for (const [from, to] of [
           [day(0), day(30)],
@@ -205,17 +227,18 @@ for (const backend of backends()) {
     });
 
     it(
-      'gives a registration up, and answers exactly, while a long write holds the write-order lock',
+      'gives a slice of counts up, and answers exactly, while a long write holds the write-order lock',
       { skip: backend !== 'postgres' && 'SQLite has no write-order lock: its writers are serial' },
       async () => {
-        /** Asks a one-word search twice (the second ask registers it), checks both totals; whether it is registered. */
-        const askTwice = async (word: string): Promise<number> => {
-          for (const to of [day(30), day(29)])
-            assert.equal(await total(word, day(0), to), await expected(word, day(0), to));
-          const phrase = JSON.stringify([word]);
-          return (await t.storage.db.selectFrom('search_phrases').select('id').where('phrase', '=', phrase).execute())
-            .length;
-        };
+        const phrase = JSON.stringify(['r']);
+        const counted = async () =>
+          (
+            await t.storage.db
+              .selectFrom('search_phrases')
+              .select('counted_through')
+              .where('phrase', '=', phrase)
+              .execute()
+          ).map((p) => p.counted_through);
         // A write under way (an import, say) holds the lock shared from its first event to its commit.
         let release!: () => void;
         const mayCommit = new Promise<void>((resolve) => (release = resolve));
@@ -228,17 +251,24 @@ for (const backend of backends()) {
         });
         await holds;
         try {
-          // Asked twice, the search would register: the registration waits a moment, gives up,
-          // and the total is counted row by row.
-          assert.equal(await askTwice('r'), 0, 'not registered while the write holds the lock');
-          // Writers are not held behind the registration that gave up.
+          // Asked twice, the search registers (no lock needed), each total counted row by row.
+          for (const to of [day(30), day(29)])
+            assert.equal(await total('r', day(0), to), await expected('r', day(0), to));
+          assert.deepEqual(await counted(), [0]);
+          // Its counts wait a moment for the lock, give up, and stay to take.
+          assert.equal(await buildSearchCounts(t.storage.db, Number.POSITIVE_INFINITY), 0);
+          assert.deepEqual(await counted(), [0]);
+          // Writers are not held behind the slice that gave up.
           await write();
         } finally {
           release();
           await longWrite;
         }
-        // Asked again once the write has committed, it registers.
-        assert.equal(await askTwice('r'), 1);
+        // Once the write has committed, its counts are taken, and summed.
+        assert.ok((await buildSearchCounts(t.storage.db, Number.POSITIVE_INFINITY)) > 0);
+        assert.deepEqual(await counted(), [null]);
+        for (const to of [day(30), day(28)])
+          assert.equal(await total('r', day(0), to), await expected('r', day(0), to));
       },
     );
 
@@ -258,6 +288,74 @@ for (const backend of backends()) {
       // An evicted search registers again, and counts right.
       for (const to of [day(30), day(29)])
         assert.equal(await total('ro', day(0), to), await expected('ro', day(0), to));
+    });
+  });
+
+  describe(`common searches counted ahead [${backend}]`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(backend);
+    });
+    after(() => t.close());
+
+    const options: CommonSearchOptions = { most: 10, sample: 100, minShare: 0.2, minListed: 1, resampleMs: 3_600_000 };
+    /** A round `later` read-again periods from now (the words found are kept that long): the words registered. */
+    const registerAt = (later: number, given = options) =>
+      registerCommonSearches(t.storage.db, given, Date.now() + later * given.resampleMs);
+
+    it('registers the words most listed events contain that no index narrows, so that their first search is summed', async () => {
+      const editor = (await t.asUser('editor')).authorization;
+      const create = async (title: string, more: Record<string, unknown> = {}) => {
+        const start = `2031-03-${String(10 + Math.floor(Math.random() * 10))}`;
+        const payload = {
+          title,
+          start_date: `${start} 10:00:00`,
+          end_date: `${start} 11:00:00`,
+          status: 'publish',
+          ...more,
+        };
+        const res = await t.request({ method: 'POST', url: EVENTS, auth: editor, payload });
+        assert.equal(res.statusCode, 201, res.body);
+      };
+      // "ro" and "ab" (two letters: no index narrows them) in most events, "concert" too (an index
+      // narrows it), markup in every description, and "qq" only in protected events' descriptions.
+      for (let i = 0; i < 24; i++) await create(`Ro concert ${i}`, { description: '<div class="box">Live</div>' });
+      for (let i = 0; i < 8; i++) await create(`Ab concert ${i}`, { description: '<div class="box">Live</div>' });
+      for (let i = 0; i < 10; i++) await create(`Secret ${i}`, { password: 'pw', description: 'qq' });
+      await create('Ro hidden', { hide_from_listings: true });
+
+      // A calendar this small is counted as it is asked.
+      assert.deepEqual(await registerAt(0, { ...options, minListed: 1000 }), []);
+      assert.deepEqual(await registerAt(1), ['ro', 'ab']);
+      await buildSearchCounts(t.storage.db, Number.POSITIVE_INFINITY);
+      const phrases = (await t.storage.db.selectFrom('search_phrases').select('phrase').execute()).map((p) => p.phrase);
+      assert.deepEqual(phrases.sort(), ['["ab"]', '["ro"]']);
+
+      // A visitor's first search of it, in any case, is summed from its counts: no test of the rows.
+      const ask = (search: string) =>
+        t.queries.during(() =>
+          t.request({
+            method: 'GET',
+            url: `${EVENTS}?per_page=1&start_date=2031-03-01&end_date=2031-03-31&search=${search}`,
+          }),
+        );
+      const first = await ask('RO');
+      assert.equal(first.value.statusCode, 200);
+      assert.equal(first.value.data.total, 24, 'listed events only, every case');
+      assert.ok(
+        first.texts.some((text) => text.includes('search_window_counts')),
+        'summed from the counts',
+      );
+      // Not vacuous: a search not registered is counted from the rows.
+      const other = await ask('Li');
+      assert.equal(other.value.data.total, 32);
+      assert.ok(!other.texts.some((text) => text.includes('search_window_counts')));
+
+      // The counts follow writes, and the words stay registered: read again, they are found known.
+      await create('ro again');
+      assert.equal((await ask('ro')).value.data.total, 25);
+      assert.deepEqual(await registerAt(2), []);
+      assert.equal((await t.storage.db.selectFrom('search_phrases').select('id').execute()).length, 2);
     });
   });
 }
