@@ -86,8 +86,7 @@ function searchCountTrigger(postgres: boolean, searched: SearchedText, sliced = 
       ? `${row}.${column} ilike w.pattern escape '\\'`
       : `lower(${row}.${column}) like lower(w.pattern) escape '\\'`;
   /** The ids of the phrases whose every word the event `row` contains. */
-  const counted = (row: string) =>
-    sliced ? `(p.counted_through is null or ${row}.id <= p.counted_through) and ` : '';
+  const counted = (row: string) => (sliced ? `(p.counted_through is null or ${row}.id <= p.counted_through) and ` : '');
   const matching = (row: string) => `select p.id from search_phrases p where ${counted(row)}not exists (
       select 1 from search_phrase_words w where w.phrase_id = p.id
         and not coalesce(${searched.contains(row, (column) => contains(row, column))}, false))`;
