@@ -5,7 +5,7 @@ import { byteBoundedCache, CACHE_BUDGET, stringBytes } from '../../lib/cache-bud
 import { unprotectedSql } from '../../db/visibility.js';
 import { searchFilter, type SearchFilter } from './event-search.repository.js';
 import {
-  countListed,
+  listsAtLeast,
   findPhrase,
   newestListedTexts,
   addPhrase,
@@ -182,7 +182,7 @@ export async function registerCommonSearches(
   const readAt = commonReadAt.get(db);
   if (options.most === 0 || (readAt !== undefined && now - readAt < options.resampleMs)) return [];
   commonReadAt.set(db, now);
-  if ((await countListed(db)) < options.minListed) return [];
+  if (!(await listsAtLeast(db, options.minListed))) return [];
   const registered: string[] = [];
   for (const word of await commonWords(await newestListedTexts(db, options.sample), options.most, options.minShare)) {
     const phrase = phraseOf([word]);
