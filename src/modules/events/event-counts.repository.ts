@@ -225,6 +225,9 @@ export type SliceOutcome = 'counted' | 'none' | 'busy';
  */
 export async function countPhraseSlice(db: Db, size: number): Promise<SliceOutcome> {
   const dialect = dialectOf(db);
+  // Looked for first without the lock, which every instance would otherwise take each round, and
+  // writers queue behind: nearly always, every search's counts are complete.
+  if (!(await pendingPhrase(db))) return 'none';
   try {
     return await db.transaction().execute((trx) => countSliceIn(trx, dialect, size));
   } catch (error) {
@@ -236,19 +239,25 @@ export async function countPhraseSlice(db: Db, size: number): Promise<SliceOutco
   }
 }
 
-async function countSliceIn(trx: Db, dialect: DialectName, size: number): Promise<SliceOutcome> {
-  if (dialect === 'postgres') {
-    await sql`select set_config('lock_timeout', '100ms', true)`.execute(trx);
-    await sql`select pg_advisory_xact_lock(${WRITE_ORDER_LOCK})`.execute(trx);
-    await sql`select set_config('lock_timeout', '0', true)`.execute(trx);
-  }
-  const phrase = await trx
+/** The oldest registered search whose counts are not complete (at most 200 rows are read). */
+function pendingPhrase(db: Db): Promise<{ id: number; counted_through: number | null } | undefined> {
+  return db
     .selectFrom('search_phrases')
     .select(['id', 'counted_through'])
     .where('counted_through', 'is not', null)
     .orderBy('id')
     .limit(1)
     .executeTakeFirst();
+}
+
+async function countSliceIn(trx: Db, dialect: DialectName, size: number): Promise<SliceOutcome> {
+  if (dialect === 'postgres') {
+    await sql`select set_config('lock_timeout', '100ms', true)`.execute(trx);
+    await sql`select pg_advisory_xact_lock(${WRITE_ORDER_LOCK})`.execute(trx);
+    await sql`select set_config('lock_timeout', '0', true)`.execute(trx);
+  }
+  // Read again under the lock: another instance's slice may have moved it.
+  const phrase = await pendingPhrase(trx);
   if (!phrase) return 'none';
   const from = phrase.counted_through!;
   const patterns = (

@@ -151,7 +151,7 @@ const TAG = /<[^>]{0,500}>/g;
  * text's words counted once, ASCII letters in lower case. Yields to the event loop every hundred
  * texts: a sample is read in the background, never in one long turn of the loop.
  */
-export async function commonWords(texts: string[], most: number, minShare: number): Promise<string[]> {
+async function commonWords(texts: string[], most: number, minShare: number): Promise<string[]> {
   const frequency = new Map<string, number>();
   for (let i = 0; i < texts.length; i++) {
     if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
