@@ -25,7 +25,7 @@ function stall(ms: number): void {
  * A process that takes this one off the CPU from outside, as a CPU quota (cgroup `cpu.max`) or
  * neighbours that keep every core busy do: stopped for `offMs`, then let run for `onMs`, over and
  * over. A signal, not the scheduler: busy neighbours at a lower priority delayed this loop on one
- * host and hardly at all on another (CI saw no sample over the limit in 20 s), the scheduler's
+ * host and hardly at all on another (CI saw 0 and 2 samples over the limit in 20 s), the scheduler's
  * choice; a stop is the same thing from the process's side, every time.
  *
  * It stops on SIGTERM, letting this process run first; and by itself after `ms`, or once this
