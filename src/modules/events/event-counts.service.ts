@@ -1,6 +1,8 @@
+import type { FastifyInstance } from 'fastify';
 import type { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import type { Db } from '../../db/database.js';
+import { runInBackground } from '../../lib/background.js';
 import { byteBoundedCache, CACHE_BUDGET, stringBytes } from '../../lib/cache-budget.js';
 import { unprotectedSql } from '../../db/visibility.js';
 import { searchFilter, type SearchFilter } from './event-search.repository.js';
@@ -73,7 +75,7 @@ export async function searchCountsId(db: Db, search: SearchFilter): Promise<numb
   lastRegistration = Date.now();
   seenOnce.delete(phrase);
   // This list is still counted row by row: the background takes the new counts.
-  await addPhrase(db, phrase, search.patterns, MAX_PHRASES);
+  await register(db, phrase, search.patterns);
   return null;
 }
 
@@ -96,13 +98,54 @@ export const SLICE_EVENTS = 5000;
  * search's `counted_through` under the write lock), so they share the work.
  */
 export async function buildSearchCounts(db: Db, budgetMs: number, size = SLICE_EVENTS): Promise<number> {
+  if ((idleUntil.get(db) ?? 0) > performance.now()) return 0;
   const until = performance.now() + budgetMs;
   let slices = 0;
-  while (performance.now() < until && (await countPhraseSlice(db, size)) === 'counted') {
+  for (;;) {
+    if (performance.now() >= until) return slices;
+    const before = registrations.get(db) ?? 0;
+    const outcome = await countPhraseSlice(db, size);
+    // Idle only if this instance registered nothing while it looked (its look may have missed it).
+    if (outcome === 'none' && (registrations.get(db) ?? 0) === before)
+      idleUntil.set(db, performance.now() + IDLE_LOOK_MS);
+    if (outcome !== 'counted') return slices;
     slices += 1;
     await new Promise((resolve) => setImmediate(resolve));
   }
-  return slices;
+}
+
+/**
+ * Once every search's counts are complete, how long an instance waits before it looks again
+ * (ms), unless it registers one itself: an idle service reads nothing every second, and another
+ * instance's registration, which that instance starts counting at once, is shared within this.
+ */
+const IDLE_LOOK_MS = 30_000;
+/** Per database: until when this instance does not look for counts to take (performance.now()). */
+const idleUntil = new WeakMap<Db, number>();
+/** Per database: how many searches this instance has registered. */
+const registrations = new WeakMap<Db, number>();
+
+/** Of every second (the background's round), how long an instance may spend taking search counts. */
+const SEARCH_COUNT_BUDGET_MS = 100;
+
+/**
+ * Takes registered searches' counts in this instance's background, a slice at a time, about a
+ * tenth of the time. The first look comes IDLE_LOOK_MS after start-up (counts a restart left
+ * unfinished wait that long), or at once when this instance registers a search.
+ */
+export function startSearchCounts(app: FastifyInstance, db: Db): void {
+  idleUntil.set(db, performance.now() + IDLE_LOOK_MS);
+  runInBackground(app, 'counting registered searches', async () => {
+    await buildSearchCounts(db, SEARCH_COUNT_BUDGET_MS);
+    return 0;
+  });
+}
+
+/** Registers a search, and has this instance's next round look for its counts at once. */
+async function register(db: Db, phrase: string, patterns: string[]): Promise<void> {
+  await addPhrase(db, phrase, patterns, MAX_PHRASES);
+  registrations.set(db, (registrations.get(db) ?? 0) + 1);
+  idleUntil.delete(db);
 }
 
 /**
@@ -190,7 +233,7 @@ export async function registerCommonSearches(
     // As the public lists search it: anonymous readers see a protected event's title only.
     const search = await searchFilter(db, word, unprotectedSql('events'));
     if (await search.narrow()) continue;
-    await addPhrase(db, phrase, search.patterns, MAX_PHRASES);
+    await register(db, phrase, search.patterns);
     registered.push(word);
   }
   return registered;

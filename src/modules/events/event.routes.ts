@@ -41,7 +41,7 @@ import { deleteInScope, updateInScope, type Scope } from './event-scope.service.
 import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
 import { startHorizonStep } from '../recurrence/recurrence-horizon.service.js';
 import { runInBackground } from '../../lib/background.js';
-import { buildSearchCounts, COMMON_SEARCHES, registerCommonSearches } from './event-counts.service.js';
+import { COMMON_SEARCHES, registerCommonSearches, startSearchCounts } from './event-counts.service.js';
 import { negotiateFormat, type Format } from './event.format.js';
 import { checkEventInput, type EventChanges } from './event.input.js';
 
@@ -162,8 +162,6 @@ interface Checked {
 
 /** How often an instance looks whether the common words are due to be read again (hourly: COMMON_SEARCHES). */
 const COMMON_SEARCH_ROUND_MS = 60_000;
-/** Of every second (the background's round), how long an instance may spend taking search counts. */
-const SEARCH_COUNT_BUDGET_MS = 100;
 
 const PUBLIC = { access: 'public' } as const;
 const EDITOR = { access: 'edit_posts' } as const;
@@ -180,11 +178,7 @@ export async function eventRoutes(fastify: FastifyInstance, { feeds }: { feeds: 
     now: () => new Date(),
   };
   startHorizonStep(app, db, policy);
-  // Registered searches' counts, a slice at a time, about a tenth of the time.
-  runInBackground(app, 'counting registered searches', async () => {
-    await buildSearchCounts(db, SEARCH_COUNT_BUDGET_MS);
-    return 0;
-  });
+  startSearchCounts(app, db);
   const common = { ...COMMON_SEARCHES, most: config.commonSearches };
   if (common.most > 0)
     runInBackground(
