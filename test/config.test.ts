@@ -85,3 +85,26 @@ describe('loadConfig: CAL_SESSION_IDLE_MINUTES, CAL_SESSION_MAX_DAYS, CAL_TRUST_
     assert.throws(() => loadConfig({ CAL_SESSION_IDLE_MINUTES: '2881', CAL_SESSION_MAX_DAYS: '2' }), ConfigError);
   });
 });
+
+describe('loadConfig: CAL_COMMON_SEARCHES, CAL_SQLITE_READERS', () => {
+  it('should count 32 common words ahead by default, as many as given, or none', () => {
+    assert.equal(loadConfig({}).commonSearches, 32);
+    assert.equal(loadConfig({ CAL_COMMON_SEARCHES: '100' }).commonSearches, 100);
+    assert.equal(loadConfig({ CAL_COMMON_SEARCHES: '0' }).commonSearches, 0);
+  });
+
+  it('should refuse a value that is not a count from 0 to 100, naming it', () => {
+    for (const value of ['101', '-1', 'all', '2.5'])
+      assert.throws(
+        () => loadConfig({ CAL_COMMON_SEARCHES: value }),
+        (error: unknown) =>
+          error instanceof ConfigError && error.problems.some((p) => p.startsWith('CAL_COMMON_SEARCHES')),
+        value,
+      );
+    assert.throws(
+      () => loadConfig({ CAL_SQLITE_READERS: '65' }),
+      (error: unknown) =>
+        error instanceof ConfigError && error.problems.some((p) => p.startsWith('CAL_SQLITE_READERS')),
+    );
+  });
+});

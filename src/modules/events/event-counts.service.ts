@@ -128,17 +128,32 @@ const registrations = new WeakMap<Db, number>();
 /** Of every second (the background's round), how long an instance may spend taking search counts. */
 const SEARCH_COUNT_BUDGET_MS = 100;
 
+/** How often an instance looks whether the common words are due to be read again (hourly: COMMON_SEARCHES). */
+const COMMON_SEARCH_ROUND_MS = 60_000;
+
 /**
- * Takes registered searches' counts in this instance's background, a slice at a time, about a
- * tenth of the time. The first look comes IDLE_LOOK_MS after start-up (counts a restart left
- * unfinished wait that long), or at once when this instance registers a search.
+ * This instance's background work for search counts: taking registered searches' counts, a
+ * slice at a time, about a tenth of the time (the first look comes IDLE_LOOK_MS after start-up:
+ * counts a restart left unfinished wait that long, unless this instance registers a search), and
+ * registering the `commonSearches` most common words ahead (none when 0).
  */
-export function startSearchCounts(app: FastifyInstance, db: Db): void {
+export function startSearchCounts(app: FastifyInstance, db: Db, commonSearches: number): void {
   idleUntil.set(db, performance.now() + IDLE_LOOK_MS);
   runInBackground(app, 'counting registered searches', async () => {
     await buildSearchCounts(db, SEARCH_COUNT_BUDGET_MS);
     return 0;
   });
+  const common = { ...COMMON_SEARCHES, most: commonSearches };
+  if (common.most > 0)
+    runInBackground(
+      app,
+      'registering common searches',
+      async () => {
+        await registerCommonSearches(db, common);
+        return 0;
+      },
+      COMMON_SEARCH_ROUND_MS,
+    );
 }
 
 /** Registers a search, and has this instance's next round look for its counts at once. */

@@ -40,8 +40,7 @@ import type { EmbeddedRows } from './event.repository.js';
 import { deleteInScope, updateInScope, type Scope } from './event-scope.service.js';
 import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
 import { startHorizonStep } from '../recurrence/recurrence-horizon.service.js';
-import { runInBackground } from '../../lib/background.js';
-import { COMMON_SEARCHES, registerCommonSearches, startSearchCounts } from './event-counts.service.js';
+import { startSearchCounts } from './event-counts.service.js';
 import { negotiateFormat, type Format } from './event.format.js';
 import { checkEventInput, type EventChanges } from './event.input.js';
 
@@ -160,9 +159,6 @@ interface Checked {
   changes: EventChanges;
 }
 
-/** How often an instance looks whether the common words are due to be read again (hourly: COMMON_SEARCHES). */
-const COMMON_SEARCH_ROUND_MS = 60_000;
-
 const PUBLIC = { access: 'public' } as const;
 const EDITOR = { access: 'edit_posts' } as const;
 const UPDATE_METHODS = ['POST', 'PUT', 'PATCH'];
@@ -178,18 +174,7 @@ export async function eventRoutes(fastify: FastifyInstance, { feeds }: { feeds: 
     now: () => new Date(),
   };
   startHorizonStep(app, db, policy);
-  startSearchCounts(app, db);
-  const common = { ...COMMON_SEARCHES, most: config.commonSearches };
-  if (common.most > 0)
-    runInBackground(
-      app,
-      'registering common searches',
-      async () => {
-        await registerCommonSearches(db, common);
-        return 0;
-      },
-      COMMON_SEARCH_ROUND_MS,
-    );
+  startSearchCounts(app, db, config.commonSearches);
   const d: Deps = { app, db, feeds, attempts, policy };
   const one = responses({ 200: Type.Ref('Event') });
   const conditional = conditionalResponses({ 200: Type.Ref('Event') });
