@@ -65,6 +65,12 @@ export interface EventFilter {
   publicLinks: boolean;
   /** Whether it has no filter but the window and its link filters. */
   linksOnly: boolean;
+  /**
+   * Set when the list is the public view of a window of whole days filtered by a venue and one
+   * category, tag or organizer, each with per-day counts of its own: which of the two holds fewer
+   * events of the window says which the list is read from (listEvents).
+   */
+  venueOrLink: { window: DayWindow; venue: CountKey; link: CountKey } | null;
 }
 
 /** A link filter and its condition among a filter's `where`. */
@@ -239,8 +245,10 @@ interface FilterParts {
  */
 async function linkFilters(db: Db, q: EventListParams, ctx: RequestContext, parts: FilterParts): Promise<boolean> {
   const { echo, problems, counted } = parts;
+  // Beside a venue, the venue's index drives the plain list and each event's links are probed.
+  const probed = q.venue !== undefined && q.venue.length > 0;
   const linkedTo = (link: list.LinkFilter) => {
-    const clause = list.linkedTo(link);
+    const clause = list.linkedTo(link, probed);
     parts.where.push(clause);
     parts.links.push({ link, clause });
   };
@@ -420,6 +428,9 @@ export async function buildFilter(
 
   problems.throwIfAny();
   const countKey = publicOnly && !byInclude ? countKeyOf(counted) : null;
+  const linkParam = others.length === 2 && others.includes('venue') ? others.find((name) => name !== 'venue')! : null;
+  const venueKey = linkParam !== null ? countKeyOf({ ...counted, given: ['venue'] }) : null;
+  const linkKey = linkParam !== null ? countKeyOf({ ...counted, given: [linkParam] }) : null;
   return {
     where,
     echo,
@@ -431,6 +442,15 @@ export async function buildFilter(
     bounds: windowBounds,
     publicLinks: statuses.length === 1 && statuses[0] === 'publish' && shown.public,
     linksOnly: others.every((name) => name === 'categories' || name === 'tags' || name === 'organizer'),
+    venueOrLink:
+      publicOnly &&
+      !byInclude &&
+      dayWindow !== null &&
+      venueKey !== null &&
+      linkKey !== null &&
+      parts.links.length === 1
+        ? { window: dayWindow, venue: venueKey, link: linkKey }
+        : null,
   };
 }
 
@@ -477,9 +497,31 @@ function orderOf(q: EventListParams, byInclude: boolean): list.EventOrder {
 const OWN_INDEX = ['venue', 'search', 'include', 'post_parent'] as const;
 
 /**
+ * Whether a list filtered by a venue and a link (EventFilter.venueOrLink) is read from the link:
+ * when the link's per-day counts hold fewer events of the window than the venue's (a rare tag at
+ * a busy venue), else from the venue's index, each event's link probed. Either walk then reads
+ * no more events than the smaller of the two.
+ */
+async function linkHoldsFewer(
+  db: Db,
+  counts: CountCache,
+  filter: EventFilter,
+  lang: string,
+  version: string,
+): Promise<boolean> {
+  if (filter.venueOrLink === null) return false;
+  const { window, venue, link } = filter.venueOrLink;
+  const [atVenue, linked] = await Promise.all([
+    counts.count(windowCountQuery(db, lang, window, venue), version),
+    counts.count(windowCountQuery(db, lang, window, link), version),
+  ]);
+  return linked < atVenue;
+}
+
+/**
  * The list read from a link table in order (migration 025), when it can be: a public list of
  * listed events by start, filtered by a category, tag or organizer and by nothing with an index of
- * its own. The organizer drives when there is one (fewer events than a term), else the first term
+ * its own (but a venue, when `linkFirst`: linkHoldsFewer). The organizer drives when there is one (fewer events than a term), else the first term
  * filter; the page then walks that link's own events from the window's start, where the plain
  * list walks the window and tests each event's links. With no other filter, the link's copies say
  * every condition: the walk reads the index alone, and only the page's events are read.
@@ -491,9 +533,10 @@ function linkedList(
   order: list.EventOrder,
   lang: string,
   includeHidden: boolean,
+  linkFirst = false,
 ): list.LinkedList | null {
   if (order.column !== 'start_local' || includeHidden || !filter.publicLinks || filter.links.length === 0) return null;
-  if (OWN_INDEX.some((name) => q[name] !== undefined)) return null;
+  if (OWN_INDEX.some((name) => q[name] !== undefined && !(name === 'venue' && linkFirst))) return null;
   const driver = filter.links.find((l) => l.link.table === 'event_organizers') ?? filter.links[0]!;
   return {
     db,
@@ -547,7 +590,8 @@ export async function listEvents(
 
   const includeHidden = booleanParam(q.include_hidden, 'include_hidden') === true;
   const order = orderOf(q, filter.byInclude);
-  const linked = linkedList(db, q, filter, order, ctx.lang, includeHidden);
+  const linkFirst = await linkHoldsFewer(db, counts, filter, ctx.lang, version);
+  const linked = linkedList(db, q, filter, order, ctx.lang, includeHidden, linkFirst);
   const base = list.listBase(db, ctx.lang, includeHidden, filter.where);
   const rowByRow = linked ? list.linkedCount(linked) : list.countAll(base);
   const pageRows = () =>

@@ -177,5 +177,81 @@ for (const backend of backends()) {
         assert.equal(got.total, want.length, query);
       }
     });
+
+    it('should read a list filtered by a venue and a link from whichever holds fewer events of the window', async () => {
+      const made = async (path: string, payload: object): Promise<number> => {
+        const res = await t.request({ method: 'POST', url: `/cal/events/v1/${path}`, auth: editor, payload });
+        assert.equal(res.statusCode, 201, res.body);
+        return res.data.id;
+      };
+      const [big, rare] = [await made('tags', { name: 'everywhere' }), await made('tags', { name: 'seldom' })];
+      const [hall, barn] = [
+        await made('venues', { venue: 'Busy Hall' }),
+        await made('venues', { venue: 'Quiet Barn' }),
+      ];
+      const host = await made('organizers', { organizer: 'Rare Host' });
+      const event = (i: number, fields: object) =>
+        made('events', {
+          title: `Venue or link ${i}`,
+          status: 'publish',
+          start_date: `${day(i % 25)} 1${i % 10}:00:00`,
+          end_date: `${day(i % 25)} 20:00:00`,
+          ...fields,
+        });
+      // The hall: 10 listed events, 8 tagged `everywhere`, one `seldom` and with the organizer;
+      // then one more of each that a public list never shows (a draft, a protected event).
+      const atHall: number[] = [];
+      for (let i = 0; i < 10; i++)
+        atHall.push(
+          await event(i, {
+            venue: hall,
+            tags: i < 8 ? [big] : i === 8 ? [rare] : [],
+            organizer: i === 8 ? [host] : [],
+          }),
+        );
+      await event(10, { venue: hall, tags: [rare], organizer: [host], status: 'draft' });
+      await event(11, { venue: hall, tags: [rare], organizer: [host], password: 'open sesame' });
+      // The barn: 2 events tagged `everywhere`, one with the organizer; 6 more of both elsewhere.
+      const atBarn = [
+        await event(12, { venue: barn, tags: [big] }),
+        await event(13, { venue: barn, tags: [big], organizer: [host] }),
+      ];
+      for (let i = 14; i < 20; i++) await event(i, { tags: [big], organizer: [host] });
+
+      const byStart = async (ids: number[]) =>
+        (
+          await t.storage.db
+            .selectFrom('events')
+            .select('id')
+            .where('id', 'in', ids)
+            .orderBy('start_local')
+            .orderBy('id')
+            .execute()
+        ).map((r) => r.id);
+      const fromLink = /from "event_(terms|organizers)" as "lk"/;
+      const probed = /exists \(select 1 from event_(terms|organizers) \w+ where \w+\.event_id = events\.id/;
+      const cases: [string, number[], RegExp][] = [
+        // 1 `seldom` event (8 of the organizer's) against the hall's 10: the link's are read, each
+        // event tested for the venue.
+        [`venue=${hall}&tags=${rare}`, [atHall[8]!], fromLink],
+        [`venue=${hall}&organizer=${host}`, [atHall[8]!], fromLink],
+        // The barn's 2 events against 16 tagged (8 of the organizer's): the venue's, each probed.
+        [`venue=${barn}&tags=${big}`, atBarn, probed],
+        [`venue=${barn}&organizer=${host}`, [atBarn[1]!], probed],
+        [`venue=${hall}&tags=${big}`, atHall.slice(0, 8), probed],
+      ];
+      for (const [query, ids, reads] of cases) {
+        const got = await listed(query);
+        assert.deepEqual(got.ids, await byStart(ids), query);
+        assert.equal(got.total, ids.length, query);
+        const { texts } = await t.queries.during(() =>
+          t.request({ method: 'GET', url: `${EVENTS}?start_date=${day(0)}&end_date=${day(27)}&${query}` }),
+        );
+        assert.ok(
+          texts.some((text) => reads.test(text)),
+          `${query} reads ${reads}:\n${texts.join('\n')}`,
+        );
+      }
+    });
   });
 }
