@@ -47,7 +47,8 @@ const kinds: [string, string][] = [
   ['a month, category, exact times, page 3', `per_page=50&${exact}&categories=jazz&page=3`],
   ['a year, featured', `per_page=50&${year}&featured=true`],
   ['a year, featured and category', `per_page=50&${year}&featured=true&categories=yoga`],
-  ['a year, venue and tag', `per_page=50&${year}&venue=${venue}&tags=film-tag`],
+  // The first venue's events all have the first tag (bench/seed.ts): both hold events of the year.
+  ['a year, venue and tag', `per_page=50&${year}&venue=${venue}&tags=jazz-tag`],
   ['a year, search with hits', `per_page=50&${year}&search=robotics`],
   ['a year, search with no hit', `per_page=50&${year}&search=zzzunlikely`],
   ['a week, two-word search', `per_page=50&${week}&search=market%20event`],
