@@ -428,9 +428,6 @@ export async function buildFilter(
 
   problems.throwIfAny();
   const countKey = publicOnly && !byInclude ? countKeyOf(counted) : null;
-  const linkParam = others.length === 2 && others.includes('venue') ? others.find((name) => name !== 'venue')! : null;
-  const venueKey = linkParam !== null ? countKeyOf({ ...counted, given: ['venue'] }) : null;
-  const linkKey = linkParam !== null ? countKeyOf({ ...counted, given: [linkParam] }) : null;
   return {
     where,
     echo,
@@ -442,16 +439,25 @@ export async function buildFilter(
     bounds: windowBounds,
     publicLinks: statuses.length === 1 && statuses[0] === 'publish' && shown.public,
     linksOnly: others.every((name) => name === 'categories' || name === 'tags' || name === 'organizer'),
-    venueOrLink:
-      publicOnly &&
-      !byInclude &&
-      dayWindow !== null &&
-      venueKey !== null &&
-      linkKey !== null &&
-      parts.links.length === 1
-        ? { window: dayWindow, venue: venueKey, link: linkKey }
-        : null,
+    venueOrLink: publicOnly && !byInclude ? venueOrLinkOf(counted, parts.links, dayWindow) : null,
   };
+}
+
+/**
+ * A public list's EventFilter.venueOrLink: set when its only filters are a venue and one link
+ * (`links`), in a window of whole days, and per-day counts hold each of the two alone.
+ */
+function venueOrLinkOf(
+  counted: CountableFilters,
+  links: LinkCondition[],
+  window: DayWindow | null,
+): EventFilter['venueOrLink'] {
+  const [other, ...more] = counted.given.filter((name) => name !== 'venue');
+  if (window === null || links.length !== 1 || other === undefined || more.length > 0) return null;
+  if (!counted.given.includes('venue')) return null;
+  const venue = countKeyOf({ ...counted, given: ['venue'] });
+  const link = countKeyOf({ ...counted, given: [other] });
+  return venue && link ? { window, venue, link } : null;
 }
 
 /**
@@ -521,10 +527,11 @@ async function linkHoldsFewer(
 /**
  * The list read from a link table in order (migration 025), when it can be: a public list of
  * listed events by start, filtered by a category, tag or organizer and by nothing with an index of
- * its own (but a venue, when `linkFirst`: linkHoldsFewer). The organizer drives when there is one (fewer events than a term), else the first term
- * filter; the page then walks that link's own events from the window's start, where the plain
- * list walks the window and tests each event's links. With no other filter, the link's copies say
- * every condition: the walk reads the index alone, and only the page's events are read.
+ * its own (but a venue, when `linkFirst`: linkHoldsFewer). The organizer drives when there is one
+ * (fewer events than a term), else the first term filter; the page then walks that link's own
+ * events from the window's start, where the plain list walks the window and tests each event's
+ * links. With no other filter, the link's copies say every condition: the walk reads the index
+ * alone, and only the page's events are read.
  */
 function linkedList(
   db: Db,
