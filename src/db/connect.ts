@@ -38,6 +38,7 @@ import * as writeOrder from './migrations/026_write_order.js';
 import * as multidayIndex from './migrations/027_multiday_index.js';
 import * as multidayIndexStatus from './migrations/028_multiday_index_status.js';
 import * as searchCountsSliced from './migrations/029_search_counts_sliced.js';
+import * as featuredIndex from './migrations/030_featured_index.js';
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -69,6 +70,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '027_multiday_index': multidayIndex,
   '028_multiday_index_status': multidayIndexStatus,
   '029_search_counts_sliced': searchCountsSliced,
+  '030_featured_index': featuredIndex,
 };
 
 /** Names of the migrations this version knows (a backup that ran others was made by a later version). */

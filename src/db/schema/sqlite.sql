@@ -151,6 +151,9 @@ CREATE INDEX "events_lang_status_start" on "events" ("lang", "status", "start_lo
 -- index events_parent
 CREATE INDEX "events_parent" on "events" ("post_parent");
 
+-- index events_public_featured
+CREATE INDEX "events_public_featured" on "events" ("lang", "featured", "start_local", "id", "end_local") where status = 'publish' AND hide_from_listings = 0 AND featured = 1;
+
 -- index events_public_multiday
 CREATE INDEX "events_public_multiday" on "events" ("lang", "status", "start_local", "id", "end_local", "slug", "title", "all_day", "featured") where status = 'publish' AND hide_from_listings = 0 AND substr(end_local, 1, 10) > substr(start_local, 1, 10);
 

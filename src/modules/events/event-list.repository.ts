@@ -60,8 +60,9 @@ export function atVenues(ids: number[]): Expression<SqlBool> {
   return sql<SqlBool>`events.venue_id in (${sql.join(ids)})`;
 }
 
+/** A literal, not a parameter: `featured = 1` is the condition of the partial index events_public_featured. */
 export function isFeatured(featured: boolean): Expression<SqlBool> {
-  return sql<SqlBool>`events.featured = ${featured ? 1 : 0}`;
+  return sql<SqlBool>`events.featured = ${sql.lit(featured ? 1 : 0)}`;
 }
 
 export function byAuthors(ids: number[]): Expression<SqlBool> {

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
+import { planOf, statementsOf } from '../../helpers/plans.js';
 import { random } from '../../helpers/random.js';
 
 const EVENTS = '/cal/events/v1/events';
@@ -40,7 +41,7 @@ for (const backend of backends()) {
       const { rows } = await sql<{ id: number }>`select events.id from events
         where events.lang = 'en' and events.status = 'publish' and events.hide_from_listings = 0 and events.password = ''
           and events.start_local >= ${`${day(0)} 00:00:00`} and events.end_local <= ${`${day(27)} 23:59:59`}
-          and ${sql.join(linked, sql` and `)} and ${featured ? sql`events.featured = 1` : sql`1 = 1`}
+          and ${linked.length > 0 ? sql.join(linked, sql` and `) : sql`1 = 1`} and ${featured ? sql`events.featured = 1` : sql`1 = 1`}
         order by events.start_local ${sql.raw(direction)}, events.id ${sql.raw(direction)}`.execute(t.storage.db);
       return rows.map((r) => Number(r.id));
     }
@@ -169,12 +170,49 @@ for (const backend of backends()) {
         // With a filter the links do not carry, each event is read and tested.
         [`categories=${parent}&featured=1`, [[terms([parent, child])], 'asc', true]],
         [`organizer=${organizers[0]}&featured=1&order=desc`, [[by([organizers[0]!])], 'desc', true]],
+        // Featured alone: read from events_public_featured (below).
+        ['featured=1', [[], 'asc', true]],
+        ['featured=1&order=desc', [[], 'desc', true]],
       ];
       for (const [query, args] of cases) {
         const want = await expected(...args);
         const got = await listed(query);
         assert.deepEqual(got.ids, want, query);
         assert.equal(got.total, want.length, query);
+      }
+    });
+
+    it('should read a featured list’s page and its row-by-row total from the index of featured events', async () => {
+      for (const hour of [10, 11]) {
+        const payload = {
+          title: `Featured ${hour}`,
+          status: 'publish',
+          featured: true,
+          start_date: `${day(3)} ${hour}:00:00`,
+          end_date: `${day(3)} 12:00:00`,
+        };
+        assert.equal((await t.request({ method: 'POST', url: EVENTS, auth: editor, payload })).statusCode, 201);
+      }
+      // A window of whole days (its total from the per-day counts) and one of hours (counted row by row).
+      for (const window of [
+        `start_date=${day(0)}&end_date=${day(27)}`,
+        `start_date=${day(2)} 09:00&end_date=${day(20)} 15:00&strict_dates=1`,
+      ]) {
+        const url = `${EVENTS}?${window}&featured=1&per_page=3`;
+        const statements = await statementsOf(t, async () => {
+          const res = await t.request({ method: 'GET', url });
+          assert.equal(res.statusCode, 200, res.body);
+        });
+        const reads = statements.filter((q) => /from "events"/.test(q.sql) && /featured = 1/.test(q.sql));
+        assert.ok(
+          reads.length >= (window.includes('strict') ? 2 : 1),
+          `${url}: the page${window.includes('strict') ? ' and the count' : ''}`,
+        );
+        for (const query of reads) {
+          const plan = await planOf(t, query);
+          assert.match(plan, /events_public_featured/, `${query.sql}\n${plan}`);
+          assert.doesNotMatch(plan, /TEMP B-TREE|Sort/, `read in order: ${plan}`);
+        }
       }
     });
 

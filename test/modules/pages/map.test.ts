@@ -1,10 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { CompiledQuery, type QueryExecutor } from 'kysely';
 import { parse, type HTMLElement } from 'node-html-parser';
 import { loadConfig } from '../../../src/config.js';
 import type { Marker } from '../../../src/modules/pages/page-map.markers.js';
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
+import { planOf, statementsOf } from '../../helpers/plans.js';
 
 const NS = '/cal/events/v1';
 const HOSTILE = '<script>alert(1)</script>';
@@ -282,45 +282,12 @@ for (const backend of backends()) {
     });
 
     it('should read the mapped events and the count through indexes', async () => {
-      // Every statement the page runs, with its parameters, explained (PostgreSQL without sequential
-      // scans: on a table this small it would rightly prefer them, which says nothing about a large one).
-      const executor: QueryExecutor = t.storage.db.getExecutor();
-      const original = executor.executeQuery.bind(executor);
-      const seen: CompiledQuery[] = [];
-      executor.executeQuery = ((...args: Parameters<QueryExecutor['executeQuery']>) => {
-        seen.push(args[0]);
-        return original(...args);
-      }) as QueryExecutor['executeQuery'];
-      try {
-        await page('/events/map/?category=talks&page=1');
-      } finally {
-        executor.executeQuery = original;
-      }
+      // Every statement the page runs, with its parameters, explained.
+      const seen = await statementsOf(t, () => page('/events/map/?category=talks&page=1'));
       const mapped = seen.filter((q) => q.sql.includes('venues.geo_lat'));
       assert.ok(mapped.length >= 2, 'the events with a place and the count of those without');
       for (const query of mapped) {
-        const plan =
-          t.backend === 'sqlite'
-            ? (
-                await t.storage.db.executeQuery<{ detail: string }>(
-                  CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
-                )
-              ).rows
-                .map((r) => r.detail)
-                .join('\n')
-            : await t.storage.db.connection().execute(async (c) => {
-                await c.executeQuery(CompiledQuery.raw('set enable_seqscan = off'));
-                try {
-                  const rows = (
-                    await c.executeQuery<{ 'QUERY PLAN': string }>(
-                      CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
-                    )
-                  ).rows;
-                  return rows.map((r) => r['QUERY PLAN']).join('\n');
-                } finally {
-                  await c.executeQuery(CompiledQuery.raw('reset enable_seqscan'));
-                }
-              });
+        const plan = await planOf(t, query);
         assert.doesNotMatch(plan, /SCAN events(?! USING)|Seq Scan on events/, `${query.sql}\n${plan}`);
         // A range of an index by language and start, as the list view reads; each venue by its key.
         assert.match(plan, /events_public_(start|window)|events_lang_status_start|events_lang_start/, plan);
