@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { isHttpUrl } from './lib/url.js';
-import { isValidTimezone } from './lib/dates.js';
+import { isValidTimezone } from './lib/dates/zones.js';
 
 /** Every language a site may offer; `CAL_LANGUAGES` must be a subset. */
 export const KNOWN_LANGUAGES = [

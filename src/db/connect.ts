@@ -10,67 +10,50 @@ import { useNamedStatements } from './pg-named.js';
 import { keepStatistics } from './pg-statistics.js';
 import type { SqliteReaders } from './sqlite-readers.js';
 import { privateDirectory, privateFiles, withPrivateUmask } from '../lib/private-files.js';
-import * as initial from './migrations/001_initial.js';
-import * as linkedTitleCi from './migrations/002_linked_title_ci.js';
-import * as terms from './migrations/003_terms.js';
-import * as eventWindow from './migrations/004_event_window.js';
-import * as termGroups from './migrations/005_term_groups.js';
-import * as monotonicIds from './migrations/006_monotonic_ids.js';
-import * as searchTrigram from './migrations/007_search_trigram.js';
-import * as authVersion from './migrations/008_auth_version.js';
-import * as eventWindowCounts from './migrations/009_event_window_counts.js';
-import * as feedStatus from './migrations/010_feed_status.js';
-import * as imports from './migrations/011_imports.js';
-import * as searchFts from './migrations/012_search_fts.js';
-import * as termWindowCounts from './migrations/013_event_term_window_counts.js';
-import * as recurrence from './migrations/015_recurrence.js';
-import * as changeLog from './migrations/016_change_log.js';
-import * as webhooks from './migrations/017_webhooks.js';
-import * as facetWindowCounts from './migrations/018_event_facet_window_counts.js';
-import * as searchCounts from './migrations/019_search_counts.js';
-import * as sanitizeHtml from './migrations/020_sanitize_html.js';
-import * as protectedEvents from './migrations/021_protected_events.js';
-import * as sessions from './migrations/022_sessions.js';
-import * as eventsStatusIndex from './migrations/023_events_status_index.js';
-import * as submissions from './migrations/024_submissions.js';
-import * as linkOrder from './migrations/025_link_order.js';
-import * as writeOrder from './migrations/026_write_order.js';
-import * as multidayIndex from './migrations/027_multiday_index.js';
-import * as multidayIndexStatus from './migrations/028_multiday_index_status.js';
-import * as searchCountsSliced from './migrations/029_search_counts_sliced.js';
-import * as featuredIndex from './migrations/030_featured_index.js';
+
+/**
+ * A migration imported when it runs: a database already at this version (every start but the
+ * first, every `cal-events` command) loads none of them, nor what they import (sanitize-html for
+ * 020: half a second of a command's start-up).
+ */
+function lazy(load: () => Promise<Migration>): Migration {
+  return {
+    up: async (db) => (await load()).up(db),
+    down: async (db) => (await load()).down?.(db),
+  };
+}
 
 /** Migrations in order; listed here (not read from disk) so they run the same from src/ and dist/. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
-  '001_initial': initial,
-  '002_linked_title_ci': linkedTitleCi,
-  '003_terms': terms,
-  '004_event_window': eventWindow,
-  '005_term_groups': termGroups,
-  '006_monotonic_ids': monotonicIds,
-  '007_search_trigram': searchTrigram,
-  '008_auth_version': authVersion,
-  '009_event_window_counts': eventWindowCounts,
-  '010_feed_status': feedStatus,
-  '011_imports': imports,
-  '012_search_fts': searchFts,
-  '013_event_term_window_counts': termWindowCounts,
-  '015_recurrence': recurrence,
-  '016_change_log': changeLog,
-  '017_webhooks': webhooks,
-  '018_event_facet_window_counts': facetWindowCounts,
-  '019_search_counts': searchCounts,
-  '020_sanitize_html': sanitizeHtml,
-  '021_protected_events': protectedEvents,
-  '022_sessions': sessions,
-  '023_events_status_index': eventsStatusIndex,
-  '024_submissions': submissions,
-  '025_link_order': linkOrder,
-  '026_write_order': writeOrder,
-  '027_multiday_index': multidayIndex,
-  '028_multiday_index_status': multidayIndexStatus,
-  '029_search_counts_sliced': searchCountsSliced,
-  '030_featured_index': featuredIndex,
+  '001_initial': lazy(() => import('./migrations/001_initial.js')),
+  '002_linked_title_ci': lazy(() => import('./migrations/002_linked_title_ci.js')),
+  '003_terms': lazy(() => import('./migrations/003_terms.js')),
+  '004_event_window': lazy(() => import('./migrations/004_event_window.js')),
+  '005_term_groups': lazy(() => import('./migrations/005_term_groups.js')),
+  '006_monotonic_ids': lazy(() => import('./migrations/006_monotonic_ids.js')),
+  '007_search_trigram': lazy(() => import('./migrations/007_search_trigram.js')),
+  '008_auth_version': lazy(() => import('./migrations/008_auth_version.js')),
+  '009_event_window_counts': lazy(() => import('./migrations/009_event_window_counts.js')),
+  '010_feed_status': lazy(() => import('./migrations/010_feed_status.js')),
+  '011_imports': lazy(() => import('./migrations/011_imports.js')),
+  '012_search_fts': lazy(() => import('./migrations/012_search_fts.js')),
+  '013_event_term_window_counts': lazy(() => import('./migrations/013_event_term_window_counts.js')),
+  '015_recurrence': lazy(() => import('./migrations/015_recurrence.js')),
+  '016_change_log': lazy(() => import('./migrations/016_change_log.js')),
+  '017_webhooks': lazy(() => import('./migrations/017_webhooks.js')),
+  '018_event_facet_window_counts': lazy(() => import('./migrations/018_event_facet_window_counts.js')),
+  '019_search_counts': lazy(() => import('./migrations/019_search_counts.js')),
+  '020_sanitize_html': lazy(() => import('./migrations/020_sanitize_html.js')),
+  '021_protected_events': lazy(() => import('./migrations/021_protected_events.js')),
+  '022_sessions': lazy(() => import('./migrations/022_sessions.js')),
+  '023_events_status_index': lazy(() => import('./migrations/023_events_status_index.js')),
+  '024_submissions': lazy(() => import('./migrations/024_submissions.js')),
+  '025_link_order': lazy(() => import('./migrations/025_link_order.js')),
+  '026_write_order': lazy(() => import('./migrations/026_write_order.js')),
+  '027_multiday_index': lazy(() => import('./migrations/027_multiday_index.js')),
+  '028_multiday_index_status': lazy(() => import('./migrations/028_multiday_index_status.js')),
+  '029_search_counts_sliced': lazy(() => import('./migrations/029_search_counts_sliced.js')),
+  '030_featured_index': lazy(() => import('./migrations/030_featured_index.js')),
 };
 
 /** Names of the migrations this version knows (a backup that ran others was made by a later version). */

@@ -1,15 +1,16 @@
 import path from 'node:path';
-import { Command } from 'commander';
 import type { Config } from '../../config.js';
 import { connect, migrate, type Storage } from '../../db/connect.js';
 import { backup, BackupError, POSTGRES_BACKUP, restore } from './backup.service.js';
 import { copyDatabase, CopyError, type CopyReport } from './copy.service.js';
 import { serviceOn } from './operations.pid-file.js';
 import { maskUrl } from './operations.configuration.js';
+import { OperationsUsageError, type CopyFlags } from './operations.usage.js';
 
-/** `cal-events copy | backup | restore`: the operator's commands on whole databases. */
-
-export class OperationsUsageError extends Error {}
+/**
+ * What `cal-events copy | backup | restore` do (operations.usage.ts defines their options): loaded
+ * only when one of them runs, as it brings the database layer, which --help does not need.
+ */
 
 const isUrl = (location: string) => /^postgres(ql)?:\/\//.test(location);
 const storageAt = (location: string) =>
@@ -35,13 +36,7 @@ function printReport(report: CopyReport): void {
 const hasPassword = (location: string) =>
   isUrl(location) && URL.canParse(location) && new URL(location).password !== '';
 
-interface CopyFlags {
-  from?: string;
-  to?: string;
-  replace?: boolean;
-}
-
-async function copy(values: CopyFlags, config: Config, env: NodeJS.ProcessEnv): Promise<number> {
+export async function copy(values: CopyFlags, config: Config, env: NodeJS.ProcessEnv): Promise<number> {
   // The environment, unlike the arguments, is not shown by `ps` to other users of the machine.
   const to = values.to ?? env['CAL_COPY_TO'];
   if (!to) throw new OperationsUsageError('copy needs --to <DATA_DIR or postgres://…> (or CAL_COPY_TO).');
@@ -90,7 +85,7 @@ async function copy(values: CopyFlags, config: Config, env: NodeJS.ProcessEnv): 
 }
 
 /** backup and restore, on the embedded database; on PostgreSQL they print pg_dump's and pg_restore's commands. */
-async function backupOrRestore(command: 'backup' | 'restore', file: string, config: Config): Promise<number> {
+export async function backupOrRestore(command: 'backup' | 'restore', file: string, config: Config): Promise<number> {
   if (config.databaseUrl) {
     process.stderr.write(POSTGRES_BACKUP(file));
     return 2;
@@ -108,7 +103,7 @@ async function backupOrRestore(command: 'backup' | 'restore', file: string, conf
 }
 
 /** A refusal of the backup service is the operator's to fix: its message, exit status 1. */
-async function refusals(command: string, run: () => Promise<number>): Promise<number> {
+export async function refusals(command: string, run: () => Promise<number>): Promise<number> {
   try {
     return await run();
   } catch (error) {
@@ -118,36 +113,4 @@ async function refusals(command: string, run: () => Promise<number>): Promise<nu
     }
     throw error;
   }
-}
-
-/**
- * The commands, for cli.ts. They open the databases they name themselves; `config` is read when one
- * runs (not for --help), and `done` receives its exit status.
- */
-export function operationsCommands(
-  config: () => Config,
-  done: (status: number) => void,
-  env: NodeJS.ProcessEnv = process.env,
-): Command[] {
-  const copyCommand = new Command('copy')
-    .summary('copy every table into another database (SQLite or PostgreSQL), then compare them')
-    .description(
-      'copy every table (ids kept) into another database, then compare them. CAL_COPY_TO and CAL_COPY_FROM ' +
-        'may name the databases instead of --to and --from, keeping a password out of the command line, ' +
-        'which ps shows to every user',
-    )
-    .option('--to <location>', 'the database to copy into: a DATA_DIR or postgres://…')
-    .option('--from <location>', "the database to copy: a DATA_DIR or postgres://… (default: the service's)")
-    .option('--replace', 'overwrite a target that already has rows')
-    .action(async (flags: CopyFlags) => done(await refusals('copy', () => copy(flags, config(), env))));
-  const fileCommand = (command: 'backup' | 'restore', description: string) =>
-    new Command(command)
-      .description(description)
-      .argument('<file>', command === 'backup' ? 'the backup to write' : 'the backup to read')
-      .action(async (file: string) => done(await refusals(command, () => backupOrRestore(command, file, config()))));
-  return [
-    copyCommand,
-    fileCommand('backup', 'consistent copy of the embedded database, while the service runs'),
-    fileCommand('restore', "put a backup's data in place (the service stopped)"),
-  ];
 }
