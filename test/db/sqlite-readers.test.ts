@@ -207,6 +207,7 @@ describe('SQLite reads in worker threads', () => {
   );
 
   it('should survive a thread that stops mid-read: the read runs again on the main connection, the next in a new thread', async () => {
+    const retried = s.storage.readers!.stats().retried;
     const slow = sql<{
       n: number;
     }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < 100000) select count(*) as n from c`.execute(
@@ -214,7 +215,9 @@ describe('SQLite reads in worker threads', () => {
     );
     await s.storage.readers!.terminate();
     assert.equal((await slow).rows[0]!.n, 100_000);
-    assert.equal(s.storage.readers!.stats().retried, 1);
+    // At least this read: a read of the app's background (the webhook and mail workers' rounds,
+    // every second) may have been in a thread too when they stopped, and runs again as well.
+    assert.ok(s.storage.readers!.stats().retried >= retried + 1, JSON.stringify(s.storage.readers!.stats()));
     await s.storage.readers!.warm();
     const before = ran(s);
     const next = await sql<{ n: number }>`select count(*) as n from events where id > ${0}`.execute(s.storage.db);
