@@ -539,20 +539,16 @@ for (const backend of browserBackends()) {
         [signInContext, [['sign-in', '/login']]],
         [await adminDesk(), SCREENS],
       ];
-      // The two widths side by side, a page each: most of a screen's time is waiting for the
-      // network to go quiet, and the file's two minutes were most of CI's longest test.
       for (const [context, screens] of contexts) {
-        await Promise.all(
-          [1280, 375].map(async (width) => {
-            const { page, problems } = await openPage(context);
-            await page.setViewportSize({ width, height: 900 });
-            for (const [screen, path] of screens) {
-              await checkScreen(page, `${s.base}/admin${path}`, screen, found);
-              problemsSeen.push(...problems.found.splice(0).map((problem) => `${screen} @${width}: ${problem}`));
-            }
-            await page.close();
-          }),
-        );
+        const { page, problems } = await openPage(context);
+        for (const width of [1280, 375]) {
+          await page.setViewportSize({ width, height: 900 });
+          for (const [screen, path] of screens) {
+            await checkScreen(page, `${s.base}/admin${path}`, screen, found);
+            problemsSeen.push(...problems.found.splice(0).map((problem) => `${screen} @${width}: ${problem}`));
+          }
+        }
+        await page.close();
       }
       await signInContext.close();
       assert.deepEqual({ ...found, problems: problemsSeen }, { axe: [], overflows: [], problems: [] });

@@ -219,17 +219,11 @@ for (const backend of browserBackends()) {
         ['/events/month/2027-03/', 375] as const,
         ['/event/spring-concert/', 375] as const,
       ];
-      // Two pages at a time: a run is mostly axe's script going into the page and back.
-      const lanes = [0, 1].map((lane) => runs.filter((_, i) => i % 2 === lane));
-      await Promise.all(
-        lanes.map(async (lane) => {
-          for (const [path, width] of lane) {
-            const page = await open(path, width, path.includes('no-such') ? 404 : 200);
-            found.push(...(await axeFindings(page, `${path} @${width}`)));
-            await page.close();
-          }
-        }),
-      );
+      for (const [path, width] of runs) {
+        const page = await open(path, width, path.includes('no-such') ? 404 : 200);
+        found.push(...(await axeFindings(page, `${path} @${width}`)));
+        await page.close();
+      }
       console.log(`axe: ${runs.length} pages, ${found.length} serious or critical violations`);
       assert.deepEqual(found, []);
     });

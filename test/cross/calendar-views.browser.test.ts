@@ -77,45 +77,42 @@ describe('calendar views in a browser [sqlite]', { skip: browserSkip }, () => {
 
   it('opens each view by its link, passes axe, and subscribes from its menu, at 375 and 1280 px', async () => {
     const found: string[] = [];
-    // The two widths side by side, a page each (most of the time is axe's).
-    await Promise.all(
-      [375, 1280].map(async (width) => {
-        const page = await open('/events/', width);
-        for (const [name, path] of [
-          ['Week', /\/events\/week\/$/],
-          ['List', /\/events\/list\/$/],
-          ['Photo', /\/events\/photo\/$/],
-          ['Map', /\/events\/map\/$/],
-          ['Month', /\/events\/$/],
-        ] as const) {
-          await page.locator('nav.cal-views').getByRole('link', { name, exact: true }).click();
-          await page.waitForURL(path);
-          assert.equal(
-            await page.locator('nav.cal-views a[aria-current=page]').textContent(),
-            name,
-            `${name}: marked as the current view`,
-          );
-          found.push(...(await axeFindings(page, `${name} @${width}`)));
-          // The Subscribe menu, opened by its name, without a script of ours.
-          const google = page.getByRole('link', { name: 'Google Calendar' });
-          assert.equal(await google.isVisible(), false);
-          await page.locator('summary', { hasText: 'Subscribe' }).click();
-          assert.ok(await google.isVisible(), `${name}: the menu opens`);
-          const cid = new URL((await google.getAttribute('href'))!).searchParams.get('cid')!;
-          assert.match(cid, /^webcal:\/\/127\.0\.0\.1:\d+\/cal\/events\/v1\/events\?format=ical/);
-          assert.equal(await page.getByRole('link', { name: 'Apple Calendar / iCalendar' }).getAttribute('href'), cid);
-          assert.ok(await page.getByRole('link', { name: 'Outlook' }).isVisible());
-          const ics = (await page.getByRole('link', { name: 'Download .ics' }).getAttribute('href'))!;
-          const feed = await page.request.get(ics);
-          assert.equal(feed.status(), 200);
-          assert.match(await feed.text(), /BEGIN:VCALENDAR/);
-          await page.locator('summary', { hasText: 'Subscribe' }).click();
-          const overflow = await sidewaysOverflow(page);
-          assert.ok(overflow <= 0, `${name} at ${width}px scrolls sideways by ${overflow}px`);
-        }
-        await page.close();
-      }),
-    );
+    for (const width of [375, 1280]) {
+      const page = await open('/events/', width);
+      for (const [name, path] of [
+        ['Week', /\/events\/week\/$/],
+        ['List', /\/events\/list\/$/],
+        ['Photo', /\/events\/photo\/$/],
+        ['Map', /\/events\/map\/$/],
+        ['Month', /\/events\/$/],
+      ] as const) {
+        await page.locator('nav.cal-views').getByRole('link', { name, exact: true }).click();
+        await page.waitForURL(path);
+        assert.equal(
+          await page.locator('nav.cal-views a[aria-current=page]').textContent(),
+          name,
+          `${name}: marked as the current view`,
+        );
+        found.push(...(await axeFindings(page, `${name} @${width}`)));
+        // The Subscribe menu, opened by its name, without a script of ours.
+        const google = page.getByRole('link', { name: 'Google Calendar' });
+        assert.equal(await google.isVisible(), false);
+        await page.locator('summary', { hasText: 'Subscribe' }).click();
+        assert.ok(await google.isVisible(), `${name}: the menu opens`);
+        const cid = new URL((await google.getAttribute('href'))!).searchParams.get('cid')!;
+        assert.match(cid, /^webcal:\/\/127\.0\.0\.1:\d+\/cal\/events\/v1\/events\?format=ical/);
+        assert.equal(await page.getByRole('link', { name: 'Apple Calendar / iCalendar' }).getAttribute('href'), cid);
+        assert.ok(await page.getByRole('link', { name: 'Outlook' }).isVisible());
+        const ics = (await page.getByRole('link', { name: 'Download .ics' }).getAttribute('href'))!;
+        const feed = await page.request.get(ics);
+        assert.equal(feed.status(), 200);
+        assert.match(await feed.text(), /BEGIN:VCALENDAR/);
+        await page.locator('summary', { hasText: 'Subscribe' }).click();
+        const overflow = await sidewaysOverflow(page);
+        assert.ok(overflow <= 0, `${name} at ${width}px scrolls sideways by ${overflow}px`);
+      }
+      await page.close();
+    }
     assert.deepEqual(found, []);
   });
 
