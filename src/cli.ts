@@ -120,9 +120,8 @@ async function add(db: Db, name: string, options: Options & { role: string }): P
   // Without a flag nothing is asked, even on a terminal: scripts that add users keep working.
   const wantsLogin = options.loginPassword === true || options.loginPasswordStdin === true;
   const loginPassword = wantsLogin ? await newLoginPassword(options.loginPasswordStdin === true) : undefined;
-  const { user, application_password } = await (
-    await users()
-  ).createUser(db, {
+  const { createUser } = await users();
+  const { user, application_password } = await createUser(db, {
     username: name,
     role: options.role,
     email: options.email,
