@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useCreatePath, useLocaleState, useRecordContext, useTranslate } from 'react-admin';
 import { Box, Button, Chip, Typography } from '@mui/material';
@@ -17,6 +18,12 @@ export function TranslationPanel() {
   const createPath = useCreatePath();
   const record = useRecordContext<EditorRecord>();
   const languages = useSiteLanguages();
+  // The new translation's screen is fetched ahead: otherwise this editor stays on screen, still
+  // editable, while that screen's code arrives after "translate" (a route loads in a transition).
+  const translatable = record !== undefined && languages.length > 1;
+  useEffect(() => {
+    if (translatable) void import('./EventCreate');
+  }, [translatable]);
   if (!record || languages.length < 2) return null;
   const translations = record.translations ?? {};
   return (
