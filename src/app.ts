@@ -16,7 +16,7 @@ import type { Storage } from './db/connect.js';
 import { ADMIN_NAMESPACE, buildContext, NAMESPACE, type Access } from './http/context.js';
 import { ErrorSchema } from './http/schemas.js';
 import { registerErrorHandler } from './http/errors.js';
-import { sharedSerializerFactory } from './http/schema-compilers.js';
+import { sharedSerializerFactory, sharedValidatorFactory } from './http/schema-compilers.js';
 import { mayCall, withAccessLast } from './http/access.js';
 import { mergeQueryIntoBody, registerBodyParsers } from './http/bodies.js';
 import { languageRootRewriter, resolveLanguage } from './http/languages.js';
@@ -135,8 +135,10 @@ function serverOptions(config: Config, deps: AppDeps): FastifyHttpOptions<Server
     logController: new CompletedOnlyLogController(),
     // While closing, requests still arriving get our 503 body, readiness its checks (operations.draining.ts).
     return503OnClosing: false,
-    // Serializers compiled once per process, whichever app asks (src/http/schema-compilers.ts).
-    schemaController: { compilersFactory: { buildSerializer: sharedSerializerFactory } },
+    // Serializers and validators compiled once per process, whichever app asks (src/http/schema-compilers.ts).
+    schemaController: {
+      compilersFactory: { buildSerializer: sharedSerializerFactory, buildValidator: sharedValidatorFactory },
+    },
     ajv: {
       customOptions: {
         coerceTypes: 'array',
