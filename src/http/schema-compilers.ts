@@ -31,6 +31,7 @@ function shared<R extends { schema?: unknown }, F>(contextKey: string, build: (r
 const compiled = new Map<string, Map<string, unknown>>();
 const compileSerializer: SerializerFactory = SerializerSelector();
 // One Ajv instance per set of shared schemas and options, for the process (the pool is this one's).
+// Cast: the package types its export as its JTD serializer's overload too, which Fastify never asks for.
 const compileValidator = AjvCompiler() as unknown as ValidatorFactory;
 
 export const sharedSerializerFactory: SerializerFactory = (externalSchemas, serializerOptions) =>

@@ -96,6 +96,8 @@ export function injector(app: FastifyInstance): TestApp['request'] {
   };
 }
 
+let sqliteTemplate: Promise<string> | undefined;
+
 /**
  * A migrated SQLite database, made once per process (each test file is one) and copied into each
  * test app's data directory, as PostgreSQL's apps copy a template database: migrating afresh took
@@ -118,8 +120,6 @@ function migratedSqlite(): Promise<string> {
   })();
   return sqliteTemplate;
 }
-
-let sqliteTemplate: Promise<string> | undefined;
 
 /** A new database, copied from the run's migrated template when there is one (helpers/scratch-postgres.ts). */
 async function scratchDatabase(adminUrl: string, dataDir: string) {

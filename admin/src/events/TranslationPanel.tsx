@@ -24,7 +24,7 @@ export function TranslationPanel() {
   useEffect(() => {
     if (translatable) void import('./EventCreate');
   }, [translatable]);
-  if (!record || languages.length < 2) return null;
+  if (!translatable) return null;
   const translations = record.translations ?? {};
   return (
     <Box
