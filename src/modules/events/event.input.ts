@@ -8,7 +8,8 @@ import { checkLinkedInput, LIVE_STATUSES, type LinkedChanges } from '../linked/l
 import type { LinkedKind } from '../linked/linked.kind.js';
 import { ORGANIZER } from '../organizers/organizer.kind.js';
 import { checkCommonFields, visibleTo, type CommonChanges } from '../posts/post.service.js';
-import { resolveTermInputs } from '../terms/term.embed.js';
+import { resolveTermInputsOf, type TermInputs } from '../terms/term.embed.js';
+import type { Taxonomy } from '../terms/term.taxonomy.js';
 import { VENUE } from '../venues/venue.kind.js';
 import { eventErrors } from './event.errors.js';
 import * as events from './event.repository.js';
@@ -20,8 +21,6 @@ import type { Recurrence } from '../recurrence/recurrence.rule.js';
 /** A linked venue or organizer: an existing record, or one to create (de-duplicated) with the event. */
 export type LinkPlan = { kind: 'id'; id: number } | { kind: 'new'; changes: LinkedChanges };
 
-type TermInput = NonNullable<Awaited<ReturnType<typeof resolveTermInputs>>>;
-
 /** Everything a create or update will write, checked before the transaction opens. */
 export interface EventChanges {
   common: CommonChanges;
@@ -30,8 +29,8 @@ export interface EventChanges {
   /** null removes the venue (SPEC item 3); undefined leaves it. */
   venue?: LinkPlan | null;
   organizers?: LinkPlan[];
-  categories?: TermInput;
-  tags?: TermInput;
+  categories?: TermInputs;
+  tags?: TermInputs;
   /** A series' rule (null: stop recurring); undefined leaves it. */
   recurrence?: CheckedRecurrence | null;
 }
@@ -76,21 +75,28 @@ export async function checkEventInput(
     if (Array.isArray(value) && value.length > MAX_LINKED)
       problems.add(field, `${field} may list at most ${MAX_LINKED} items.`);
   }
-  for (const taxonomy of ['categories', 'tags'] as const) {
-    if (input[taxonomy] === undefined || problems.has(taxonomy)) continue;
-    const resolved = await resolveTermInputs(
-      db,
-      taxonomy === 'categories' ? 'cal_events_cat' : 'post_tag',
-      input[taxonomy],
-      ctx.lang,
-    );
-    if (resolved === null) problems.add(taxonomy, `${taxonomy} must be a list of ids, slugs or names.`);
-    else changes[taxonomy] = resolved;
+  // The terms named and the venue and organizers named by id are read at once (two statements, side
+  // by side): each is a round trip on PostgreSQL, and a create makes a dozen.
+  const taxonomies = { categories: 'cal_events_cat', tags: 'post_tag' } as const;
+  const termInputs: Partial<Record<Taxonomy, unknown>> = {};
+  for (const field of ['categories', 'tags'] as const)
+    if (input[field] !== undefined && !problems.has(field)) termInputs[taxonomies[field]] = input[field];
+  const venue = input['venue'] === undefined ? undefined : venueItem(input['venue']);
+  const organizers =
+    input['organizer'] !== undefined && !problems.has('organizer') ? organizerItems(input['organizer']) : undefined;
+  const [terms, linkable] = await Promise.all([
+    resolveTermInputsOf(db, termInputs, ctx.lang),
+    linkableIds(db, venue ?? null, organizers ?? [], ctx),
+  ]);
+  for (const field of ['categories', 'tags'] as const) {
+    const resolved = terms[taxonomies[field]];
+    if (resolved === null) problems.add(field, `${field} must be a list of ids, slugs or names.`);
+    else if (resolved !== undefined) changes[field] = resolved;
   }
 
-  if (input['venue'] !== undefined) changes.venue = await checkVenue(db, input['venue'], ctx, problems);
-  if (input['organizer'] !== undefined && !problems.has('organizer'))
-    changes.organizers = await checkOrganizers(db, input['organizer'], ctx, problems);
+  if (venue !== undefined) changes.venue = await checkVenue(db, venue, linkable.venues, ctx, problems);
+  if (organizers !== undefined)
+    changes.organizers = await checkOrganizers(db, organizers, linkable.organizers, ctx, problems);
   if (!problems.has('start_date') && !problems.has('end_date'))
     await checkEventRecurrence(db, input, existing, zone, changes, policy, problems);
 
@@ -235,11 +241,26 @@ function linkedIdOf(item: unknown): number | null {
   );
 }
 
-/** Of `items`, the ids of records the caller may link: existing, not trashed, readable (SPEC item 6); one query. */
-async function linkableIds(db: Db, kind: LinkedKind, items: unknown[], ctx: RequestContext): Promise<Set<number>> {
-  const ids = items.map(linkedIdOf).filter((id): id is number => id !== null);
-  if (ids.length === 0) return new Set();
-  return events.visibleLinkedIds(db, kind.table, ids, visibleTo(ctx.actor, LIVE_STATUSES, kind.table));
+/**
+ * Of the venue and organizers named, the ids of records the caller may link: existing, not
+ * trashed, readable (SPEC item 6); one query.
+ */
+async function linkableIds(
+  db: Db,
+  venue: unknown,
+  organizers: unknown[],
+  ctx: RequestContext,
+): Promise<{ venues: Set<number>; organizers: Set<number> }> {
+  const named = (kind: LinkedKind, items: unknown[]) => ({
+    table: kind.table,
+    ids: items.map(linkedIdOf).filter((id): id is number => id !== null),
+    visible: visibleTo(ctx.actor, LIVE_STATUSES, kind.table),
+  });
+  const found = await events.visibleLinkedIds(db, [
+    named(VENUE, venue === null ? [] : [venue]),
+    named(ORGANIZER, organizers),
+  ]);
+  return { venues: found.get('venues') ?? new Set(), organizers: found.get('organizers') ?? new Set() };
 }
 
 /** One linked record given as an id, `{id}` or an object of fields; null when it is neither. */
@@ -267,26 +288,41 @@ async function checkLinkedItem(
 const isEmptyLink = (value: unknown): boolean =>
   value === null || value === 0 || value === '' || value === '0' || (Array.isArray(value) && value.length === 0);
 
-/** An event has at most one venue: an id, `{id}`, an object of venue fields, or nothing. */
-async function checkVenue(db: Db, value: unknown, ctx: RequestContext, problems: Problems): Promise<LinkPlan | null> {
+/** An event has at most one venue: an id, `{id}`, an object of venue fields, or nothing (null). */
+function venueItem(value: unknown): unknown {
   if (isEmptyLink(value)) return null;
   const single = Array.isArray(value) && value.length === 1 ? value[0] : value;
   if (Array.isArray(single)) throw eventErrors.couldNotCreateVenue();
-  const plan = await checkLinkedItem(db, VENUE, single, await linkableIds(db, VENUE, [single], ctx), ctx, problems);
+  return single;
+}
+
+async function checkVenue(
+  db: Db,
+  item: unknown,
+  linkable: Set<number>,
+  ctx: RequestContext,
+  problems: Problems,
+): Promise<LinkPlan | null> {
+  if (item === null) return null;
+  const plan = await checkLinkedItem(db, VENUE, item, linkable, ctx, problems);
   if (plan === null) throw eventErrors.couldNotCreateVenue();
   return plan;
 }
 
 /** Organizers: an id, a list (or CSV) of ids, `{id}` objects or objects of organizer fields. */
-async function checkOrganizers(db: Db, value: unknown, ctx: RequestContext, problems: Problems): Promise<LinkPlan[]> {
+function organizerItems(value: unknown): unknown[] {
   if (isEmptyLink(value)) return [];
-  const items = Array.isArray(value)
-    ? value
-    : typeof value === 'string'
-      ? value.split(',').map((s) => s.trim())
-      : [value];
+  return Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((s) => s.trim()) : [value];
+}
+
+async function checkOrganizers(
+  db: Db,
+  items: unknown[],
+  linkable: Set<number>,
+  ctx: RequestContext,
+  problems: Problems,
+): Promise<LinkPlan[]> {
   const plans: LinkPlan[] = [];
-  const linkable = await linkableIds(db, ORGANIZER, items, ctx);
   for (const item of items) {
     const plan = await checkLinkedItem(db, ORGANIZER, item, linkable, ctx, problems);
     if (plan === null) throw eventErrors.couldNotCreateOrganizer();

@@ -1,4 +1,4 @@
-import { type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type {
   Db,
   EventRow,
@@ -49,15 +49,31 @@ export function seriesIdOf(
   return db.selectFrom('events').select(['id', 'series_id']).where('id', '=', id).executeTakeFirst();
 }
 
-/** Of `ids`, the venues or organizers that `visible` (the caller's visibility condition) lets through; one query. */
+/**
+ * Of each table's `ids`, the venues or organizers that `visible` (the caller's visibility condition
+ * for that table) lets through; one query for all of them (a union).
+ */
 export async function visibleLinkedIds(
   db: Db,
-  table: 'venues' | 'organizers',
-  ids: number[],
-  visible: Expression<SqlBool>,
-): Promise<Set<number>> {
-  const rows = await db.selectFrom(table).select('id').where('id', 'in', ids).where(visible).execute();
-  return new Set(rows.map((r) => r.id));
+  named: { table: 'venues' | 'organizers'; ids: number[]; visible: Expression<SqlBool> }[],
+): Promise<Map<'venues' | 'organizers', Set<number>>> {
+  const found = new Map<'venues' | 'organizers', Set<number>>();
+  const selects = named
+    .filter(({ ids }) => ids.length > 0)
+    .map(({ table, ids, visible }) =>
+      db
+        .selectFrom(table)
+        .select([sql.lit(table).as('kind'), 'id'])
+        .where('id', 'in', ids)
+        .where(visible),
+    );
+  if (selects.length === 0) return found;
+  const query = selects.slice(1).reduce((union, select) => union.unionAll(select), selects[0]!);
+  for (const row of await query.execute()) {
+    const kind = row.kind as 'venues' | 'organizers';
+    found.set(kind, (found.get(kind) ?? new Set()).add(row.id));
+  }
+  return found;
 }
 
 const insertRow = prepared((db, row: EventTable) => db.insertInto('events').values(row));

@@ -76,33 +76,38 @@ export const EMBEDDED_TERM_COLUMNS: readonly (keyof EmbeddedTermRow)[] = [
   'n',
 ];
 
-/** Which of `ids` are terms of the taxonomy. */
-export async function findTermIds(db: Db, taxonomy: Taxonomy, ids: number[]): Promise<number[]> {
-  const rows = await db
+/** Which of `ids` are terms of one of the taxonomies, and of which. */
+export async function findTermIds(
+  db: Db,
+  taxonomies: Taxonomy[],
+  ids: number[],
+): Promise<{ id: number; taxonomy: Taxonomy }[]> {
+  return db
     .selectFrom('terms')
-    .select('id')
-    .where('taxonomy', '=', taxonomy)
+    .select(['id', 'taxonomy'])
+    .where('taxonomy', 'in', taxonomies)
     .where('id', 'in', ids)
     .execute();
-  return rows.map((r) => r.id);
 }
 
 /** A union of two index searches: with an OR, SQLite walks every term of the taxonomy and language. */
-const termsNamed = prepared((db, args: { taxonomy: Taxonomy; lang: string; slugs: string[]; lowered: string[] }) => {
-  const terms = db
-    .selectFrom('terms')
-    .select(['id', 'slug', 'name'])
-    .where('taxonomy', '=', args.taxonomy)
-    .where('lang', '=', args.lang);
-  const byName = terms.where(sql<string>`lower(name)`, 'in', args.lowered);
-  return (args.slugs.length > 0 ? terms.where('slug', 'in', args.slugs).union(byName) : byName).orderBy('id');
-});
+const termsNamed = prepared(
+  (db, args: { taxonomies: Taxonomy[]; lang: string; slugs: string[]; lowered: string[] }) => {
+    const terms = db
+      .selectFrom('terms')
+      .select(['id', 'taxonomy', 'slug', 'name'])
+      .where('taxonomy', 'in', args.taxonomies)
+      .where('lang', '=', args.lang);
+    const byName = terms.where(sql<string>`lower(name)`, 'in', args.lowered);
+    return (args.slugs.length > 0 ? terms.where('slug', 'in', args.slugs).union(byName) : byName).orderBy('id');
+  },
+);
 
-/** The taxonomy's terms in `lang` with one of `slugs` or whose lower-cased name is one of `lowered`, by id. */
+/** The taxonomies' terms in `lang` with one of `slugs` or whose lower-cased name is one of `lowered`, by id. */
 export function findNamed(
   db: Db,
-  args: { taxonomy: Taxonomy; lang: string; slugs: string[]; lowered: string[] },
-): Promise<{ id: number; slug: string; name: string }[]> {
+  args: { taxonomies: Taxonomy[]; lang: string; slugs: string[]; lowered: string[] },
+): Promise<{ id: number; taxonomy: Taxonomy; slug: string; name: string }[]> {
   return termsNamed(db, args);
 }
 

@@ -96,39 +96,75 @@ export async function resolveTermInputs(
   items: unknown,
   lang: string,
 ): Promise<TermInputs | null> {
-  const list = termItems(items);
-  if (list === null) return null;
-  const numbers = list.filter((i): i is number => typeof i === 'number');
-  const strings = list.filter((i): i is string => typeof i === 'string');
-  const ids: number[] = [];
-  if (numbers.length > 0) {
-    const valid = numbers.filter((n) => Number.isSafeInteger(n) && n > 0);
-    const known = new Set(valid.length === 0 ? [] : await findTermIds(db, taxonomy, [...new Set(valid)]));
-    ids.push(...valid.filter((n) => known.has(n)));
-  }
-  const names: string[] = [];
-  const matches = await matchNames(db, taxonomy, strings, lang);
-  for (const text of strings) {
-    const id = matches.get(text);
-    if (id !== undefined) ids.push(id);
-    else if (!names.some((n) => n.toLowerCase() === text.toLowerCase())) names.push(text);
-  }
-  return { ids: [...new Set(ids)], names };
+  return (await resolveTermInputsOf(db, { [taxonomy]: items }, lang))[taxonomy] ?? null;
 }
 
-/** Each text's term: by slug first, then by name (any case); lowest id on ties. One query. */
-async function matchNames(db: Db, taxonomy: Taxonomy, texts: string[], lang: string): Promise<Map<string, number>> {
-  const found = new Map<string, number>();
+/**
+ * {@link resolveTermInputs} of each taxonomy given, from one read of the ids named and one of the
+ * names (an event's categories and tags together: each statement is a round trip on PostgreSQL,
+ * and a create already makes a dozen).
+ */
+export async function resolveTermInputsOf(
+  db: Db,
+  inputs: Partial<Record<Taxonomy, unknown>>,
+  lang: string,
+): Promise<Partial<Record<Taxonomy, TermInputs | null>>> {
+  const lists = new Map<Taxonomy, (number | string)[] | null>();
+  for (const taxonomy of Object.keys(inputs) as Taxonomy[]) lists.set(taxonomy, termItems(inputs[taxonomy]));
+  const given = [...lists].filter((entry): entry is [Taxonomy, (number | string)[]] => entry[1] !== null);
+  const numbers = given.map(([, list]) =>
+    list.filter((i): i is number => typeof i === 'number' && Number.isSafeInteger(i) && i > 0),
+  );
+  const strings = given.map(([, list]) => list.filter((i): i is string => typeof i === 'string'));
+  const taxonomies = given.map(([taxonomy]) => taxonomy);
+  const ids = [...new Set(numbers.flat())];
+  const [known, named] = await Promise.all([
+    ids.length === 0 ? [] : findTermIds(db, taxonomies, ids),
+    matchNames(db, taxonomies, strings.flat(), lang),
+  ]);
+  const result: Partial<Record<Taxonomy, TermInputs | null>> = {};
+  for (const [taxonomy, list] of lists) {
+    if (list === null) {
+      result[taxonomy] = null;
+      continue;
+    }
+    const at = taxonomies.indexOf(taxonomy);
+    const found = new Set(known.filter((row) => row.taxonomy === taxonomy).map((row) => row.id));
+    const resolved = numbers[at]!.filter((n) => found.has(n));
+    const names: string[] = [];
+    for (const text of strings[at]!) {
+      const id = named.get(taxonomy)?.get(text);
+      if (id !== undefined) resolved.push(id);
+      else if (!names.some((n) => n.toLowerCase() === text.toLowerCase())) names.push(text);
+    }
+    result[taxonomy] = { ids: [...new Set(resolved)], names };
+  }
+  return result;
+}
+
+/**
+ * Each text's term in each of the taxonomies: by slug first, then by name (any case); lowest id on
+ * ties. One query.
+ */
+async function matchNames(
+  db: Db,
+  taxonomies: Taxonomy[],
+  texts: string[],
+  lang: string,
+): Promise<Map<Taxonomy, Map<string, number>>> {
+  const found = new Map<Taxonomy, Map<string, number>>(taxonomies.map((t) => [t, new Map()]));
   if (texts.length === 0) return found;
   const slugs = [...new Set(texts.map(slugify).filter((s) => s !== ''))];
   const lowered = [...new Set(texts.map((t) => t.toLowerCase()))];
-  const rows = await findNamed(db, { taxonomy, lang, slugs, lowered });
-  for (const text of texts) {
-    const slug = slugify(text);
-    const bySlug = slug === '' ? undefined : rows.find((r) => r.slug === slug);
-    const byName = rows.find((r) => r.name.toLowerCase() === text.toLowerCase());
-    const match = bySlug ?? byName;
-    if (match) found.set(text, match.id);
+  const rows = await findNamed(db, { taxonomies, lang, slugs, lowered });
+  for (const [taxonomy, matches] of found) {
+    const own = rows.filter((r) => r.taxonomy === taxonomy);
+    for (const text of texts) {
+      const slug = slugify(text);
+      const bySlug = slug === '' ? undefined : own.find((r) => r.slug === slug);
+      const match = bySlug ?? own.find((r) => r.name.toLowerCase() === text.toLowerCase());
+      if (match) matches.set(text, match.id);
+    }
   }
   return found;
 }
@@ -145,7 +181,7 @@ export async function applyTermInputs(
 ): Promise<number[]> {
   const ids = [...resolved.ids];
   if (resolved.names.length > 0) await lockNames(trx, taxonomy, lang);
-  const existing = await matchNames(trx, taxonomy, resolved.names, lang);
+  const existing = (await matchNames(trx, [taxonomy], resolved.names, lang)).get(taxonomy)!;
   // Two names of one request with the same slug ("Rock & Roll", "rock roll") are one term, as when
   // the original creates the first and then finds the second by slug.
   const created = new Map<string, number>();
