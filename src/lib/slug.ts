@@ -52,8 +52,12 @@ export function slugify(text: string): string {
 /** Next candidate for a taken slug: base for n < 2, else base-n, kept within the length limit. */
 export function slugCandidate(base: string, n: number): string {
   if (n < 2) return base;
-  const suffix = `-${n}`;
-  return trimDashes(truncate(base, SLUG_MAX_LENGTH - suffix.length)) + suffix;
+  return `${slugStem(base, String(n).length)}-${n}`;
+}
+
+/** What a candidate keeps of `base` before a suffix of `digits` digits (base-n within the length limit). */
+export function slugStem(base: string, digits: number): string {
+  return trimDashes(truncate(base, SLUG_MAX_LENGTH - digits - 1));
 }
 
 /**

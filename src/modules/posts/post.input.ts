@@ -5,7 +5,7 @@ import type { Problems } from '../../http/problems.js';
 import { nowUtc } from '../../lib/clock.js';
 import { localToUtc, parseDateInput, utcToLocal, zoneOrUtc, type Zone } from '../../lib/dates.js';
 import { sanitizeRichText } from '../../lib/html.js';
-import { slugCandidate, slugify } from '../../lib/slug.js';
+import { slugCandidate, slugify, slugStem } from '../../lib/slug.js';
 import { applyImageInput, parseImageInput, type ImageInput } from '../images/image.service.js';
 import { can, canEdit, canRead, POST_STATUSES, scaleBackStatus, type Actor } from '../../auth/roles.js';
 import * as users from '../users/user.service.js';
@@ -15,6 +15,7 @@ import {
   findGroupMember,
   findLiveInLanguage,
   groupSize,
+  firstFreeSuffix,
   isSlugTaken,
   languageTaken,
   renameGroupAfterHeir,
@@ -214,8 +215,9 @@ export function assertMayAssignAuthor(actor: Actor | null, author: number | unde
  * the first free `base-N`. Copies take their suffixes in turn (-2, -3, …), so the suffixes in use
  * run without gaps: the look-up doubles N until one is free, then halves back to the first free one
  * after a taken one, 2·log2(n) look-ups by exact value (the (lang, slug) index) for the n-th copy
- * instead of n (a feed with 5,000 "Standup" events). Where a copy was trashed below the highest
- * one, the answer may be a later free suffix than that gap: still unique.
+ * instead of n (a feed with 5,000 "Standup" events), all in one statement (firstFreeSuffix) after
+ * the look-up of `base` itself. Where a copy was trashed below the highest one, the answer may be
+ * a later free suffix than that gap: still unique.
  */
 export async function uniqueSlug(
   db: Db,
@@ -224,19 +226,13 @@ export async function uniqueSlug(
   base: string,
   excludeId: number | null,
 ): Promise<string> {
-  const taken = (n: number) =>
-    isSlugTaken(db, table, { lang, slug: slugCandidate(base, n), excludeId: excludeId ?? 0 });
-  if (!(await taken(1))) return base;
-  let low = 1; // taken
-  let high = 2;
-  while (await taken(high)) [low, high] = [high, high * 2];
-  // low is taken and high free: the first free suffix after a taken one lies in (low, high].
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    if (await taken(middle)) low = middle;
-    else high = middle;
-  }
-  return slugCandidate(base, high);
+  const args = { lang, excludeId: excludeId ?? 0 };
+  // Most slugs are free at the first look, which a plain look-up answers fastest (on SQLite the
+  // search's statement takes some 0.3 ms where a look-up takes 0.05).
+  if (!(await isSlugTaken(db, table, { ...args, slug: base }))) return base;
+  // A suffix has at most 10 digits (firstFreeSuffix counts to 2^30).
+  const stems = Array.from({ length: 10 }, (_, i) => slugStem(base, i + 1));
+  return slugCandidate(base, await firstFreeSuffix(db, table, { ...args, base, stems }));
 }
 
 /** Columns for a new record from its checked common fields; allocates the shared post id. */

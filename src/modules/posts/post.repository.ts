@@ -82,6 +82,45 @@ export async function isSlugTaken(
   return (await slugTaken[table](db, args)).length > 0;
 }
 
+/** The largest suffix the search tries (2^30: its sums stay within PostgreSQL's 4-byte integers). */
+const MAX_SUFFIX = 1 << 30;
+
+/**
+ * The suffix n of the first free slug of `base` among the language's records not in the trash,
+ * other than `excludeId` (0: none): 1 when `base` itself is free, else base-n with n as
+ * post.input.ts's uniqueSlug describes it (doubling n while taken, then halving back between the
+ * last taken and the first free), searched inside one statement: each look-up is an exact value of
+ * the (lang, slug) index, and the n-th copy of a title costs one round trip instead of 2·log2(n).
+ * `stems[d - 1]` is what a candidate keeps of `base` before a suffix of d digits (slugStem).
+ */
+export async function firstFreeSuffix(
+  db: Db,
+  table: PostTableName,
+  args: { lang: string; base: string; stems: string[]; excludeId: number },
+): Promise<number> {
+  const candidate = (n: RawBuilder<number>) =>
+    sql`(case when ${n} = 1 then ${args.base} else (select stem from stems where digits = length(cast(${n} as text))) || '-' || cast(${n} as text) end)`;
+  // A scalar subquery, not EXISTS: PostgreSQL turns an EXISTS into a semi-join and hashes every
+  // record of the language; a scalar subquery is a look-up of the (lang, slug) index per candidate.
+  const taken = (n: RawBuilder<number>) =>
+    sql<SqlBool>`(select 1 from ${sql.table(table)} where lang = ${args.lang} and slug = ${candidate(n)} and status <> 'trash' and id <> ${args.excludeId} limit 1) is not null`;
+  const n = sql<number>`n`;
+  const middle = sql<number>`((low + high) / 2)`;
+  const stems = sql.join(args.stems.map((stem, i) => sql`(${sql.lit(i + 1)}, ${stem})`));
+  const { rows } = await sql<{ n: number | string }>`with recursive
+    stems(digits, stem) as (values ${stems}),
+    up(n) as (select 1 union all select n * 2 from up where n < ${sql.lit(MAX_SUFFIX)} and ${taken(n)}),
+    top(high) as (select max(n) from up),
+    halves(low, high) as (
+      select high / 2, high from top where high > 1
+      union all
+      select case when ${taken(middle)} then ${middle} else low end, case when ${taken(middle)} then high else ${middle} end
+      from halves where high - low > 1
+    )
+    select coalesce((select high from halves where high - low = 1), 1) as n`.execute(db);
+  return Number(rows[0]!.n);
+}
+
 /** Whether another live record of the group of `record` is in its language. */
 export async function languageTaken(
   trx: Db,

@@ -478,6 +478,31 @@ for (const backend of backends()) {
         const next = await create({ title: 'Standup', ...when });
         assert.match(next.data.slug, /^standup-\d+$/);
         assert.ok(!slugs.filter((_, i) => i !== 4).includes(next.data.slug), `${next.data.slug} is free`);
+
+        // The search's look-ups are one statement: a 14th copy makes as many as a second copy.
+        // The fewest of two: a periodic read of the settings can fall into any one request.
+        const statements = async (title: () => string) => {
+          const counts: number[] = [];
+          for (let i = 0; i < 2; i += 1)
+            counts.push((await t.queries.during(() => create({ title: title(), ...when }))).texts.length);
+          return Math.min(...counts);
+        };
+        const copy = await statements(() => 'Standup');
+        const firsts = ['Sprint review', 'Retrospective'];
+        for (const title of firsts) await create({ title, ...when });
+        const second = await statements(() => firsts.shift()!);
+        assert.equal(copy, second, `a 14th copy ${copy} statements, a second copy ${second}`);
+      });
+
+      it("should keep a long title's copies within the slug's 200 characters", async () => {
+        const when = { start_date: '2031-03-02 10:00:00', end_date: '2031-03-02 11:00:00' };
+        const title = 'x'.repeat(210);
+        const slugs: string[] = [];
+        for (let i = 0; i < 11; i += 1) slugs.push((await create({ title, ...when })).data.slug);
+        assert.equal(slugs[0], 'x'.repeat(200));
+        assert.equal(slugs[1], `${'x'.repeat(198)}-2`);
+        assert.equal(slugs[10], `${'x'.repeat(197)}-11`);
+        assert.equal(new Set(slugs).size, 11);
       });
 
       it('should ignore generated fields sent on input', async () => {
