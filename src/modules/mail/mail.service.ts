@@ -31,7 +31,8 @@ export interface Recipient {
 }
 
 export class Mailer {
-  private transport: MailTransport | null = null;
+  /** Opened when the first mail is due (and again after a failed opening); rounds that overlap share it. */
+  private transport: Promise<MailTransport> | null = null;
   private purged = 0;
 
   constructor(
@@ -96,9 +97,13 @@ export class Mailer {
     }
     const claimed = await outbox.claimDue(this.db, stamp(at), stamp(at, LEASE_MS), BATCH);
     if (claimed.length === 0) return 0;
-    this.transport ??= new MailTransport(this.config.smtpUrl!, this.config.mailFrom!);
+    this.transport ??= MailTransport.open(this.config.smtpUrl!, this.config.mailFrom!).catch((error: unknown) => {
+      this.transport = null;
+      throw error;
+    });
+    const transport = await this.transport;
     for (const [i, mail] of claimed.entries()) {
-      const result = await this.transport.send(mail);
+      const result = await transport.send(mail);
       if (result.ok) await outbox.markSent(this.db, mail.id, result.messageId, stamp(new Date()));
       else if (result.permanent || at.getTime() - Date.parse(`${mail.created_utc.replace(' ', 'T')}Z`) >= GIVE_UP_MS)
         await outbox.markFailed(this.db, mail.id, result.error);
@@ -115,6 +120,6 @@ export class Mailer {
   /** Sends every second in the background of this instance. */
   start(app: FastifyInstance): void {
     runInBackground(app, 'mail', () => this.sendDue());
-    app.addHook('onClose', async () => this.transport?.close());
+    app.addHook('onClose', async () => (await this.transport?.catch(() => null))?.close());
   }
 }
