@@ -8,6 +8,7 @@ import {
   axeFindings,
   browserSkip,
   choose,
+  eventually,
   field,
   fillDateTime,
   focused,
@@ -52,19 +53,6 @@ const SCREENS: [string, string][] = [
   ['profile', '/profile'],
   ['submissions', '/submissions'],
 ];
-
-/** Retries `check` until it passes or `ms` have gone (the screen's request may still be in flight). */
-async function eventually<T>(check: () => Promise<T>, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');
