@@ -17,6 +17,7 @@ import {
   groupSize,
   firstFreeSuffix,
   isSlugTaken,
+  newIdAndSlugTaken,
   languageTaken,
   renameGroupAfterHeir,
   type PostTableName,
@@ -226,13 +227,23 @@ export async function uniqueSlug(
   base: string,
   excludeId: number | null,
 ): Promise<string> {
-  const args = { lang, excludeId: excludeId ?? 0 };
   // Most slugs are free at the first look, which a plain look-up answers fastest (on SQLite the
   // search's statement takes some 0.3 ms where a look-up takes 0.05).
-  if (!(await isSlugTaken(db, table, { ...args, slug: base }))) return base;
+  if (!(await isSlugTaken(db, table, { lang, slug: base, excludeId: excludeId ?? 0 }))) return base;
+  return slugAfterTaken(db, table, lang, base, excludeId);
+}
+
+/** uniqueSlug's search, once `base` itself is known to be taken. */
+async function slugAfterTaken(
+  db: Db,
+  table: PostTableName,
+  lang: string,
+  base: string,
+  excludeId: number | null,
+): Promise<string> {
   // A suffix has at most 10 digits (firstFreeSuffix counts to 2^30).
   const stems = Array.from({ length: 10 }, (_, i) => slugStem(base, i + 1));
-  return slugCandidate(base, await firstFreeSuffix(db, table, { ...args, base, stems }));
+  return slugCandidate(base, await firstFreeSuffix(db, table, { lang, base, stems, excludeId: excludeId ?? 0 }));
 }
 
 /** Columns for a new record from its checked common fields; allocates the shared post id. */
@@ -243,7 +254,19 @@ export async function newPostColumns(
   ctx: RequestContext,
   title: string,
 ): Promise<PostColumns> {
-  const id = await allocatePostId(trx, KIND[table]);
+  // The id and the first look-up of the slug in one statement, unless the slug is made of the id
+  // (a title with nothing to make one of).
+  const base = changes.slug ?? (slugify(title) || null);
+  let id: number;
+  let slug: string;
+  if (base === null) {
+    id = await allocatePostId(trx, KIND[table]);
+    slug = await uniqueSlug(trx, table, ctx.lang, String(id), null);
+  } else {
+    const drawn = await newIdAndSlugTaken(trx, table, { type: KIND[table], lang: ctx.lang, slug: base });
+    id = drawn.id;
+    slug = drawn.taken ? await slugAfterTaken(trx, table, ctx.lang, base, null) : base;
+  }
   const now = nowUtc();
   const zone = zoneOrUtc(ctx.settings.timezone);
   const status = changes.status ?? 'publish';
@@ -254,7 +277,7 @@ export async function newPostColumns(
     author: changes.author ?? ctx.actor?.id ?? 0,
     status,
     password: '',
-    slug: await uniqueSlug(trx, table, ctx.lang, changes.slug ?? (slugify(title) || String(id)), null),
+    slug,
     title,
     description: changes.description ?? '',
     excerpt: changes.excerpt ?? '',

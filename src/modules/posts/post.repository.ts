@@ -82,6 +82,39 @@ export async function isSlugTaken(
   return (await slugTaken[table](db, args)).length > 0;
 }
 
+const idAndSlugTaken = perTable(
+  (db, table, args: { type: 'event' | 'venue' | 'organizer'; lang: string; slug: string }) =>
+    db
+      .insertInto('posts')
+      .values({ type: args.type })
+      .returning((eb) => [
+        'id',
+        eb
+          .selectFrom(table)
+          .select(sql<number>`1`.as('one'))
+          .where('lang', '=', args.lang)
+          .where('slug', '=', args.slug)
+          .where('status', '<>', 'trash')
+          .limit(1)
+          .as('slug_taken'),
+      ]),
+);
+
+/**
+ * A new record's id, drawn from the shared sequence as db/post-ids.ts draws it (a row of `posts`
+ * naming its kind), and whether a record of the language not in the trash has `slug`: one
+ * statement, where a create made two round trips before its insert (SQLite and PostgreSQL both
+ * take a subquery in RETURNING).
+ */
+export async function newIdAndSlugTaken(
+  db: Db,
+  table: PostTableName,
+  args: { type: 'event' | 'venue' | 'organizer'; lang: string; slug: string },
+): Promise<{ id: number; taken: boolean }> {
+  const [row] = await idAndSlugTaken[table](db, args);
+  return { id: row!.id, taken: row!.slug_taken !== null };
+}
+
 /** The largest suffix the search tries (2^30: its sums stay within PostgreSQL's 4-byte integers). */
 const MAX_SUFFIX = 1 << 30;
 

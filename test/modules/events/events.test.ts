@@ -494,6 +494,18 @@ for (const backend of backends()) {
         assert.equal(copy, second, `a 14th copy ${copy} statements, a second copy ${second}`);
       });
 
+      it("should draw a new event's id and look up its slug in one statement", async () => {
+        const { value, texts } = await t.queries.during(() =>
+          create({ title: 'Drawn at once', start_date: '2031-03-03 10:00:00', end_date: '2031-03-03 11:00:00' }),
+        );
+        assert.equal(value.statusCode, 201, value.body);
+        assert.equal(value.data.slug, 'drawn-at-once');
+        const drawn = texts.filter((text) => text.startsWith('insert into "posts"'));
+        assert.equal(drawn.length, 1, texts.join('\n'));
+        assert.match(drawn[0]!, /"slug" = /);
+        assert.ok(!texts.some((text) => /^select "id" from "events" where "lang" = \S+ and "slug"/.test(text)));
+      });
+
       it("should keep a long title's copies within the slug's 200 characters", async () => {
         const when = { start_date: '2031-03-02 10:00:00', end_date: '2031-03-02 11:00:00' };
         const title = 'x'.repeat(210);
