@@ -226,24 +226,15 @@ export async function uniqueSlug(
   lang: string,
   base: string,
   excludeId: number | null,
+  looked?: { taken: boolean },
 ): Promise<string> {
   // Most slugs are free at the first look, which a plain look-up answers fastest (on SQLite the
-  // search's statement takes some 0.3 ms where a look-up takes 0.05).
-  if (!(await isSlugTaken(db, table, { lang, slug: base, excludeId: excludeId ?? 0 }))) return base;
-  return slugAfterTaken(db, table, lang, base, excludeId);
-}
-
-/** uniqueSlug's search, once `base` itself is known to be taken. */
-async function slugAfterTaken(
-  db: Db,
-  table: PostTableName,
-  lang: string,
-  base: string,
-  excludeId: number | null,
-): Promise<string> {
+  // search's statement takes some 0.3 ms where a look-up takes 0.05); `looked` when it was made.
+  const args = { lang, excludeId: excludeId ?? 0 };
+  if (!(looked?.taken ?? (await isSlugTaken(db, table, { ...args, slug: base })))) return base;
   // A suffix has at most 10 digits (firstFreeSuffix counts to 2^30).
   const stems = Array.from({ length: 10 }, (_, i) => slugStem(base, i + 1));
-  return slugCandidate(base, await firstFreeSuffix(db, table, { lang, base, stems, excludeId: excludeId ?? 0 }));
+  return slugCandidate(base, await firstFreeSuffix(db, table, { ...args, base, stems }));
 }
 
 /** Columns for a new record from its checked common fields; allocates the shared post id. */
@@ -265,7 +256,7 @@ export async function newPostColumns(
   } else {
     const drawn = await newIdAndSlugTaken(trx, table, { type: KIND[table], lang: ctx.lang, slug: base });
     id = drawn.id;
-    slug = drawn.taken ? await slugAfterTaken(trx, table, ctx.lang, base, null) : base;
+    slug = await uniqueSlug(trx, table, ctx.lang, base, null, drawn);
   }
   const now = nowUtc();
   const zone = zoneOrUtc(ctx.settings.timezone);
