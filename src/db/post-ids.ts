@@ -7,9 +7,15 @@ import { prepared } from './prepared.js';
 /** Events, venues, organizers and images share one sequence of ids, as WordPress posts do. */
 export type PostType = Database['posts']['type'];
 
-const insertPost = prepared((db, args: { type: PostType }) =>
-  db.insertInto('posts').values({ type: args.type }).returning('id'),
-);
+/**
+ * The statement that draws an id: a row of `posts` naming its kind. A caller adds its RETURNING
+ * (the posts module returns a slug's look-up beside the id, in the same round trip).
+ */
+export function newPostRow(db: Db, type: PostType) {
+  return db.insertInto('posts').values({ type });
+}
+
+const insertPost = prepared((db, args: { type: PostType }) => newPostRow(db, args.type).returning('id'));
 
 /** A new id from the shared sequence, recorded with the kind of record it names. */
 export async function allocatePostId(trx: Db, type: PostType): Promise<number> {

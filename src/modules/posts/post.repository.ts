@@ -1,6 +1,7 @@
 import { sql, type Compilable, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database, Db, PostColumns } from '../../db/database.js';
 import { prepared, type PreparedArgs } from '../../db/prepared.js';
+import { newPostRow, type PostType } from '../../db/post-ids.js';
 import type { Actor, Owned } from '../../auth/roles.js';
 import { statusVisibility } from './post.visibility.js';
 
@@ -83,33 +84,31 @@ export async function isSlugTaken(
 }
 
 const idAndSlugTaken = perTable(
-  (db, table, args: { type: 'event' | 'venue' | 'organizer'; lang: string; slug: string }) =>
-    db
-      .insertInto('posts')
-      .values({ type: args.type })
-      .returning((eb) => [
-        'id',
-        eb
-          .selectFrom(table)
-          .select(sql<number>`1`.as('one'))
-          .where('lang', '=', args.lang)
-          .where('slug', '=', args.slug)
-          .where('status', '<>', 'trash')
-          .limit(1)
-          .as('slug_taken'),
-      ]),
+  // Back to the schema's own type, the one the shared statement is written for (Kysely's types do
+  // not let this module's view of the tables stand for it).
+  (db, table, args: { type: PostType; lang: string; slug: string }) =>
+    newPostRow(db as unknown as Db, args.type).returning((eb) => [
+      'id',
+      eb
+        .selectFrom(table)
+        .select(sql<number>`1`.as('one'))
+        .where('lang', '=', args.lang)
+        .where('slug', '=', args.slug)
+        .where('status', '<>', 'trash')
+        .limit(1)
+        .as('slug_taken'),
+    ]),
 );
 
 /**
- * A new record's id, drawn from the shared sequence as db/post-ids.ts draws it (a row of `posts`
- * naming its kind), and whether a record of the language not in the trash has `slug`: one
- * statement, where a create made two round trips before its insert (SQLite and PostgreSQL both
- * take a subquery in RETURNING).
+ * A new record's id, drawn from the shared sequence by db/post-ids.ts's statement, and whether a
+ * record of the language not in the trash has `slug`: one statement, where a create made two round
+ * trips before its insert (SQLite and PostgreSQL both take a subquery in RETURNING).
  */
 export async function newIdAndSlugTaken(
   db: Db,
   table: PostTableName,
-  args: { type: 'event' | 'venue' | 'organizer'; lang: string; slug: string },
+  args: { type: PostType; lang: string; slug: string },
 ): Promise<{ id: number; taken: boolean }> {
   const [row] = await idAndSlugTaken[table](db, args);
   return { id: row!.id, taken: row!.slug_taken !== null };
@@ -138,6 +137,8 @@ export async function firstFreeSuffix(
   const taken = (n: RawBuilder<number>) =>
     sql<SqlBool>`(select 1 from ${sql.table(table)} where lang = ${args.lang} and slug = ${candidate(n)} and status <> 'trash' and id <> ${args.excludeId} limit 1) is not null`;
   const n = sql<number>`n`;
+  // Each halving step tests its middle for both of its columns: two index look-ups inside the
+  // statement (a recursive step may not read its own row through a subquery, on SQLite).
   const middle = sql<number>`((low + high) / 2)`;
   const stems = sql.join(args.stems.map((stem, i) => sql`(${sql.lit(i + 1)}, ${stem})`));
   const { rows } = await sql<{ n: number | string }>`with recursive

@@ -109,30 +109,34 @@ export async function resolveTermInputsOf(
   inputs: Partial<Record<Taxonomy, unknown>>,
   lang: string,
 ): Promise<Partial<Record<Taxonomy, TermInputs | null>>> {
-  const lists = new Map<Taxonomy, (number | string)[] | null>();
-  for (const taxonomy of Object.keys(inputs) as Taxonomy[]) lists.set(taxonomy, termItems(inputs[taxonomy]));
-  const given = [...lists].filter((entry): entry is [Taxonomy, (number | string)[]] => entry[1] !== null);
-  const numbers = given.map(([, list]) =>
-    list.filter((i): i is number => typeof i === 'number' && Number.isSafeInteger(i) && i > 0),
-  );
-  const strings = given.map(([, list]) => list.filter((i): i is string => typeof i === 'string'));
-  const taxonomies = given.map(([taxonomy]) => taxonomy);
-  const ids = [...new Set(numbers.flat())];
+  const result: Partial<Record<Taxonomy, TermInputs | null>> = {};
+  const given: { taxonomy: Taxonomy; numbers: number[]; strings: string[] }[] = [];
+  for (const taxonomy of Object.keys(inputs) as Taxonomy[]) {
+    const list = termItems(inputs[taxonomy]);
+    if (list === null) result[taxonomy] = null;
+    else
+      given.push({
+        taxonomy,
+        numbers: list.filter((i): i is number => typeof i === 'number' && Number.isSafeInteger(i) && i > 0),
+        strings: list.filter((i): i is string => typeof i === 'string'),
+      });
+  }
+  const taxonomies = given.map((g) => g.taxonomy);
+  const ids = [...new Set(given.flatMap((g) => g.numbers))];
   const [known, named] = await Promise.all([
     ids.length === 0 ? [] : findTermIds(db, taxonomies, ids),
-    matchNames(db, taxonomies, strings.flat(), lang),
+    matchNames(
+      db,
+      taxonomies,
+      given.flatMap((g) => g.strings),
+      lang,
+    ),
   ]);
-  const result: Partial<Record<Taxonomy, TermInputs | null>> = {};
-  for (const [taxonomy, list] of lists) {
-    if (list === null) {
-      result[taxonomy] = null;
-      continue;
-    }
-    const at = taxonomies.indexOf(taxonomy);
+  for (const { taxonomy, numbers, strings } of given) {
     const found = new Set(known.filter((row) => row.taxonomy === taxonomy).map((row) => row.id));
-    const resolved = numbers[at]!.filter((n) => found.has(n));
+    const resolved = numbers.filter((n) => found.has(n));
     const names: string[] = [];
-    for (const text of strings[at]!) {
+    for (const text of strings) {
       const id = named.get(taxonomy)?.get(text);
       if (id !== undefined) resolved.push(id);
       else if (!names.some((n) => n.toLowerCase() === text.toLowerCase())) names.push(text);
