@@ -116,7 +116,7 @@ export async function connect(options: StorageOptions): Promise<Storage> {
     pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
     pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.pgPoolSize ?? 10 });
-    useNamedStatements(pool);
+    useNamedStatements(pool, pg.Query);
     // An idle connection the server closes (restart, failover, a dropped database) is discarded by
     // the pool; without a listener its 'error' event would crash the process.
     pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
