@@ -35,6 +35,8 @@ const { values: args } = parseArgs({
     'create-connections': { type: 'string' },
     // Writes a V8 CPU profile of the service to this directory (open it in Chrome DevTools).
     'cpu-prof': { type: 'string' },
+    // PostgreSQL: scenario 5 also with this many instances on the database, the clients spread over them.
+    instances: { type: 'string', default: '1' },
   },
 });
 const ONLY = args.only
@@ -45,6 +47,7 @@ const EVENTS = Number(args.events);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const CREATE_CONNECTIONS = (args['create-connections'] ?? String(CONNECTIONS)).split(',').map(Number);
+const INSTANCES = Number(args.instances);
 const ICS_EVENTS = Number(args['ics-events'] ?? Math.min(EVENTS, 50_000));
 /** Scenario 12 (issue 18): series and, for comparison, plain events with the same dates. */
 const SERIES = 10_000;
@@ -171,6 +174,30 @@ async function measure(name: string, options: autocannon.Options, pid?: number):
     non2xx: result.non2xx,
     response_bytes: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total) : 0,
     service_cpu_pct: pid === undefined ? null : Math.round(((cpuSeconds(pid) - cpuBefore) / elapsed) * 100),
+  };
+}
+
+/**
+ * One scenario on several instances at once, each with its own clients: the rates and the services'
+ * CPU summed, the worst p50 and p99 of the instances.
+ */
+async function measureSpread(name: string, runs: { pid: number; options: autocannon.Options }[]): Promise<Row> {
+  const cpuBefore = runs.map((run) => cpuSeconds(run.pid));
+  const started = performance.now();
+  const results = await Promise.all(runs.map((run) => autocannon({ duration: DURATION, ...run.options })));
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = runs.reduce((sum, run, i) => sum + cpuSeconds(run.pid) - cpuBefore[i]!, 0);
+  const total = (pick: (r: autocannon.Result) => number) => results.reduce((sum, r) => sum + pick(r), 0);
+  const requests = total((r) => r.requests.total);
+  return {
+    scenario: name,
+    requests_per_sec: Math.round(total((r) => r.requests.average)),
+    p50_ms: Math.max(...results.map((r) => r.latency.p50)),
+    p99_ms: Math.max(...results.map((r) => r.latency.p99)),
+    errors: total((r) => r.errors + r.timeouts),
+    non2xx: total((r) => r.non2xx),
+    response_bytes: requests > 0 ? Math.round(total((r) => r.throughput.total) / requests) : 0,
+    service_cpu_pct: Math.round((cpu / elapsed) * 100),
   };
 }
 
@@ -362,23 +389,27 @@ async function main(): Promise<void> {
     .split(/\s+/)
     .slice(1);
   const profileDir = args['cpu-prof'];
-  const child = spawn(
-    process.execPath,
-    [...(profileDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : []), ...startArgs],
-    {
-      env: {
-        ...process.env,
-        ...database.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        // Writers run side by side up to the pool's size: as many as the clients.
-        CAL_PG_POOL_SIZE: String(Math.max(10, CONNECTIONS, ...CREATE_CONNECTIONS)),
+  const startService = (port: number, profile: boolean) =>
+    spawn(
+      process.execPath,
+      [...(profile ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir!] : []), ...startArgs],
+      {
+        env: {
+          ...process.env,
+          ...database.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          // Writers run side by side up to the pool's size: as many as the clients.
+          CAL_PG_POOL_SIZE: String(Math.max(10, CONNECTIONS, ...CREATE_CONNECTIONS)),
+        },
+        stdio: ['ignore', 'inherit', 'inherit'],
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  );
+    );
+  const child = startService(port, profileDir !== undefined);
   const base = `http://127.0.0.1:${port}`;
+  /** Instances started for scenario 5 with --instances, beside `child`. */
+  const extra: { child: ReturnType<typeof startService>; base: string }[] = [];
   const results: Row[] = [];
   const record = (row: Row | null): void => void (row && results.push(row));
   const onService = (name: string, options: autocannon.Options): Promise<Row | null> =>
@@ -411,45 +442,69 @@ async function main(): Promise<void> {
     );
     record(await onService('4. single event', { url: `${base}/cal/events/v1/events/${seeded.eventId}` }));
     let n = 0;
-    for (const connections of CREATE_CONNECTIONS) {
-      record(
-        await onService(`5. create (auth)${CREATE_CONNECTIONS.length > 1 ? `, ${connections} clients` : ''}`, {
-          connections,
-          url: `${base}/cal/events/v1/events`,
-          method: 'POST',
-          headers: { authorization, 'content-type': 'application/json' },
-          setupClient: (client) => {
-            client.setBody(
-              JSON.stringify({
+    /** Scenario 5's requests to the service at `at`, on `connections` clients. */
+    const creates = (at: string, connections: number): autocannon.Options => ({
+      connections,
+      url: `${at}/cal/events/v1/events`,
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      setupClient: (client) => {
+        client.setBody(
+          JSON.stringify({
+            title: `Bench create ${n}`,
+            start_date: '2031-01-01 10:00:00',
+            end_date: '2031-01-01 12:00:00',
+          }),
+        );
+      },
+      requests: [
+        {
+          setupRequest: (request) => {
+            n += 1;
+            // As a calendar fills: days spread over two years, each event with a venue, an
+            // organizer, a category and a tag (writers on one day share its count rows).
+            const day = new Date(Date.UTC(2031, 0, 1 + (n % 730))).toISOString().slice(0, 10);
+            return {
+              ...request,
+              body: JSON.stringify({
                 title: `Bench create ${n}`,
-                start_date: '2031-01-01 10:00:00',
-                end_date: '2031-01-01 12:00:00',
+                start_date: `${day} 10:00:00`,
+                end_date: `${day} 12:00:00`,
+                categories: [seeded.categorySlugs[n % seeded.categorySlugs.length]],
+                tags: [seeded.tagSlugs[n % seeded.tagSlugs.length]],
+                venue: seeded.venueIds[n % seeded.venueIds.length],
+                organizer: [seeded.organizerIds[n % seeded.organizerIds.length]],
               }),
-            );
+            };
           },
-          requests: [
-            {
-              setupRequest: (request) => {
-                n += 1;
-                // As a calendar fills: days spread over two years, each event with a venue, an
-                // organizer, a category and a tag (writers on one day share its count rows).
-                const day = new Date(Date.UTC(2031, 0, 1 + (n % 730))).toISOString().slice(0, 10);
-                return {
-                  ...request,
-                  body: JSON.stringify({
-                    title: `Bench create ${n}`,
-                    start_date: `${day} 10:00:00`,
-                    end_date: `${day} 12:00:00`,
-                    categories: [seeded.categorySlugs[n % seeded.categorySlugs.length]],
-                    tags: [seeded.tagSlugs[n % seeded.tagSlugs.length]],
-                    venue: seeded.venueIds[n % seeded.venueIds.length],
-                    organizer: [seeded.organizerIds[n % seeded.organizerIds.length]],
-                  }),
-                };
-              },
-            },
-          ],
-        }),
+        },
+      ],
+    });
+    const scaledOut = INSTANCES > 1 && database.databaseUrl !== undefined && selected('5');
+    for (const connections of CREATE_CONNECTIONS) {
+      const clients = CREATE_CONNECTIONS.length > 1 ? `, ${connections} clients` : '';
+      record(await onService(`5. create (auth)${clients}`, creates(base, connections)));
+      if (!scaledOut) continue;
+      // The other instances start once, beside the first, on the same database.
+      while (extra.length < INSTANCES - 1) {
+        const at = await freePort();
+        const instance = startService(at, false);
+        extra.push({ child: instance, base: `http://127.0.0.1:${at}` });
+        await waitReady(`http://127.0.0.1:${at}/`, instance);
+      }
+      const instances = [{ child, base }, ...extra];
+      record(
+        await measureSpread(
+          `5. create (auth)${clients}, ${INSTANCES} instances`,
+          instances.map((instance, i) => ({
+            pid: instance.child.pid!,
+            // The clients dealt out in turn: 16 over 3 instances are 6, 5 and 5.
+            options: creates(
+              instance.base,
+              Math.floor(connections / INSTANCES) + (i < connections % INSTANCES ? 1 : 0),
+            ),
+          })),
+        ),
       );
     }
 
@@ -804,8 +859,10 @@ async function main(): Promise<void> {
       ),
     );
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    for (const instance of [child, ...extra.map((e) => e.child)]) {
+      instance.kill('SIGTERM');
+      await new Promise((r) => instance.once('exit', r));
+    }
     await database.drop();
   }
 }

@@ -259,14 +259,18 @@ function embeddedOf(arrays: Record<keyof EmbeddedRows, unknown>): EmbeddedRows {
   };
 }
 
+/** An event's organizers, in order: a position is its place in the list, so the shape's own. */
+const linkOrganizers = prepared((db, args: { eventId: number; organizerIds: number[] }) =>
+  db
+    .insertInto('event_organizers')
+    .values(args.organizerIds.map((organizer_id, position) => ({ event_id: args.eventId, organizer_id, position }))),
+);
+
 /** Replaces the organizers, keeping the order given (`fresh`: the event has none yet). */
 export async function setOrganizers(db: Db, eventId: number, ids: number[], fresh = false): Promise<void> {
   if (!fresh) await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
   if (ids.length === 0) return;
-  await db
-    .insertInto('event_organizers')
-    .values(ids.map((organizer_id, position) => ({ event_id: eventId, organizer_id, position })))
-    .execute();
+  await linkOrganizers(db, { eventId, organizerIds: ids });
 }
 
 /** The event's term ids of one taxonomy. */
