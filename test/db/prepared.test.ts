@@ -44,6 +44,23 @@ for (const backend of backends()) {
       });
     });
 
+    it("should fail with the database's own error code, which a write's retry reads", async () => {
+      const insert = prepared((db, args: { key: string; value: string }) =>
+        db.insertInto('settings').values({ key: args.key, value: args.value }),
+      );
+      // Twice, so that on PostgreSQL the second runs the named statement the first parsed.
+      for (const key of ['prep_a', 'prep_b']) {
+        await assert.rejects(insert(t.storage.db, { key, value: 'again' }), (err: { code?: string }) => {
+          assert.equal(err.code, backend === 'postgres' ? '23505' : 'SQLITE_CONSTRAINT_PRIMARYKEY');
+          return true;
+        });
+      }
+      assert.equal((await insert(t.storage.db, { key: 'prep_d', value: 'new' })).length, 0);
+      assert.deepEqual(await byKeys(t.storage.db, { keys: ['prep_d'], notLike: '%x' }), [
+        { key: 'prep_d', value: 'new' },
+      ]);
+    });
+
     it(
       'should refuse, in the test suite, a build that reads a value from outside its arguments',
       { skip: process.env['CAL_VERIFY_PREPARED'] !== '1' },
