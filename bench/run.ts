@@ -48,6 +48,9 @@ const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const CREATE_CONNECTIONS = (args['create-connections'] ?? String(CONNECTIONS)).split(',').map(Number);
 const INSTANCES = Number(args.instances);
+if (!(Number.isInteger(INSTANCES) && INSTANCES >= 1)) throw new Error('--instances must be a whole number, 1 or more');
+// Instances share a database only on PostgreSQL: an embedded database is one process's.
+if (INSTANCES > 1 && !process.env['DATABASE_URL']) throw new Error('--instances needs PostgreSQL (DATABASE_URL)');
 const ICS_EVENTS = Number(args['ics-events'] ?? Math.min(EVENTS, 50_000));
 /** Scenario 12 (issue 18): series and, for comparison, plain events with the same dates. */
 const SERIES = 10_000;
@@ -161,32 +164,19 @@ function safeRss(pid: number): number {
 /** `pid`: the service's, to report its CPU use; the bare baseline runs in this process. */
 async function measure(name: string, options: autocannon.Options, pid?: number): Promise<Row | null> {
   if (ONLY && !ONLY.some((prefix) => name.startsWith(prefix))) return null;
-  const cpuBefore = pid === undefined ? 0 : cpuSeconds(pid);
-  const started = performance.now();
-  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
-  const elapsed = (performance.now() - started) / 1000;
-  return {
-    scenario: name,
-    requests_per_sec: Math.round(result.requests.average),
-    p50_ms: result.latency.p50,
-    p99_ms: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    response_bytes: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total) : 0,
-    service_cpu_pct: pid === undefined ? null : Math.round(((cpuSeconds(pid) - cpuBefore) / elapsed) * 100),
-  };
+  return measureSpread(name, [{ pid, options: { connections: CONNECTIONS, ...options } }]);
 }
 
 /**
- * One scenario on several instances at once, each with its own clients: the rates and the services'
- * CPU summed, the worst p50 and p99 of the instances.
+ * One scenario on one or several instances at once, each with its own clients: the rates and the
+ * services' CPU summed (none without a `pid`), the worst p50 and p99 of the instances.
  */
-async function measureSpread(name: string, runs: { pid: number; options: autocannon.Options }[]): Promise<Row> {
-  const cpuBefore = runs.map((run) => cpuSeconds(run.pid));
+async function measureSpread(name: string, runs: { pid?: number; options: autocannon.Options }[]): Promise<Row> {
+  const cpu = () => runs.reduce((sum, run) => sum + (run.pid === undefined ? 0 : cpuSeconds(run.pid)), 0);
+  const cpuBefore = cpu();
   const started = performance.now();
   const results = await Promise.all(runs.map((run) => autocannon({ duration: DURATION, ...run.options })));
   const elapsed = (performance.now() - started) / 1000;
-  const cpu = runs.reduce((sum, run, i) => sum + cpuSeconds(run.pid) - cpuBefore[i]!, 0);
   const total = (pick: (r: autocannon.Result) => number) => results.reduce((sum, r) => sum + pick(r), 0);
   const requests = total((r) => r.requests.total);
   return {
@@ -197,7 +187,9 @@ async function measureSpread(name: string, runs: { pid: number; options: autocan
     errors: total((r) => r.errors + r.timeouts),
     non2xx: total((r) => r.non2xx),
     response_bytes: requests > 0 ? Math.round(total((r) => r.throughput.total) / requests) : 0,
-    service_cpu_pct: Math.round((cpu / elapsed) * 100),
+    service_cpu_pct: runs.some((run) => run.pid === undefined)
+      ? null
+      : Math.round(((cpu() - cpuBefore) / elapsed) * 100),
   };
 }
 
@@ -480,7 +472,7 @@ async function main(): Promise<void> {
         },
       ],
     });
-    const scaledOut = INSTANCES > 1 && database.databaseUrl !== undefined && selected('5');
+    const scaledOut = INSTANCES > 1 && selected('5');
     for (const connections of CREATE_CONNECTIONS) {
       const clients = CREATE_CONNECTIONS.length > 1 ? `, ${connections} clients` : '';
       record(await onService(`5. create (auth)${clients}`, creates(base, connections)));
