@@ -171,7 +171,7 @@ export function loadConfig(env: Env, isValidZone: (tz: string) => boolean = isVa
   const maxHeapUsedMb = int('CAL_MAX_HEAP_USED_MB', 0, 0, 1_000_000);
   const pgPoolSize = int('CAL_PG_POOL_SIZE', 10, 1, 1000);
   // Read before the problems are reported (a value read after them was taken as 0 whatever it was).
-  const sqliteReaders = int('CAL_SQLITE_READERS', 0, 0, 64);
+  const sqliteReaders = int('CAL_SQLITE_READERS', 2, 0, 64);
   const commonSearches = int('CAL_COMMON_SEARCHES', 32, 0, 100);
   const feedMaxEvents = int('CAL_FEED_MAX_EVENTS', 2000, 1, 100_000);
   const recurrenceMax = int('CAL_RECURRENCE_MAX', 1000, 1, 100_000);

@@ -93,6 +93,12 @@ describe('loadConfig: CAL_COMMON_SEARCHES, CAL_SQLITE_READERS', () => {
     assert.equal(loadConfig({ CAL_COMMON_SEARCHES: '0' }).commonSearches, 0);
   });
 
+  it('should allow two SQLite reader threads by default (started once a read is slow), as many as given, or none', () => {
+    assert.equal(loadConfig({}).sqliteReaders, 2);
+    assert.equal(loadConfig({ CAL_SQLITE_READERS: '64' }).sqliteReaders, 64);
+    assert.equal(loadConfig({ CAL_SQLITE_READERS: '0' }).sqliteReaders, 0);
+  });
+
   it('should refuse a value that is not a count from 0 to 100, naming it', () => {
     for (const value of ['101', '-1', 'all', '2.5'])
       assert.throws(

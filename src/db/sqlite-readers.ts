@@ -12,7 +12,10 @@ export type ReaderReply =
   | { id: number; rows: unknown[]; ms: number }
   | { id: number; error: { message: string; name: string; code: string | undefined } };
 
-/** Runs a statement on the main connection: its rows, and how long it ran (ms, its wait for the connection aside). */
+/**
+ * Runs a statement on the main connection: its rows, and how long it ran (ms, its wait for the
+ * connection aside, and no longer than the CPU time the process had meanwhile).
+ */
 type RunOnMain = (sql: string, parameters: readonly unknown[]) => Promise<{ rows: unknown[]; ms: number }>;
 
 interface Job {
@@ -40,13 +43,36 @@ const LIMITS = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 64 };
 
 /**
  * A statement that has run this often, never longer than this (ms), is quick: it runs on the main
- * connection, where it costs a few µs, rather than pay a thread's round trip and wake-ups (the
- * data version every request reads, a record by its id). Its runs there are timed too, and one
- * that takes longer sends it back to the threads for good: a statement whose cost depends on its
- * values (a count, a search) can stop the loop once, not again.
+ * connection rather than pay a thread's round trip, wake-ups and the copy of its rows (the data
+ * version every request reads, a record by its id, a page of a list). Its runs there are timed
+ * too, and one that takes longer sends it back to the threads for good: a statement whose cost
+ * depends on its values (a count, a search) can stop the loop once, not again. 5 ms rather than
+ * 1: at a million events the mixed uncached scenario ran 231 requests/s against 220, and single
+ * events 1,871/s against 1,412 (one run each, issue 30 note).
  */
 const QUICK_RUNS = 20;
-const QUICK_MS = 1;
+const QUICK_MS = 5;
+/**
+ * A read that took this long (ms) is slow: on the main connection it held every other request as
+ * long. The first thread starts after the first slow read, not before: a calendar whose reads all
+ * take a few milliseconds never pays a thread's memory (some 28 MB each) nor its round trips; at a
+ * million events the first cold count of a search (a second and more) starts them. From then on a
+ * statement once slow waits for a thread, and the others take a free thread or, all being busy with
+ * slow ones, the main connection: slow reads never fill every thread while quicker ones queue
+ * behind them. Measured at a million events before the common searches' counts were taken, mixed
+ * uncached requests: with every thread taking the oldest read, 49 a second (p99 3.1 s); as here,
+ * 177 (p99 481 ms). Without threads the overload guard refused 5,164 of some 5,400.
+ */
+const SLOW_MS = 50;
+/**
+ * Slow reads that may wait for a thread, per thread. Past it a slow read is refused at once (the
+ * error's code is READERS_BUSY, which the service answers with 503), as the overload guard refuses
+ * requests while the loop is held: a backlog of reads that take a second each would otherwise
+ * grow without bound, and every reader would wait for all of it.
+ */
+const WAITING_PER_THREAD = 4;
+/** The code of the error a refused read is rejected with. */
+export const READERS_BUSY = 'CAL_READERS_BUSY';
 /** Statements whose cost is remembered (by SQL text; forgotten all at once past this). */
 const MAX_COSTS = 2000;
 
@@ -70,12 +96,24 @@ function startThread(setup: ReaderSetup): Worker {
  * Read-only connections to the embedded database in worker threads, so that a slow read (a cold
  * count, a search of a common word) runs beside the event loop instead of stopping it: WAL lets
  * them read while the main connection writes, and each statement sees every commit made before it
- * was sent. Threads start when reads come and none is free, one at a time, up to `max`; until the
- * first is ready, reads run on the main connection (a process that reads little never starts one,
- * and starting never delays a read). A free thread takes the oldest waiting read, so a cheap one
- * waits behind a slow one only when every thread is busy; one known to be quick runs on the main
- * connection (QUICK_RUNS below).
+ * was sent. Threads are needed once a read on the main connection has been slow (SLOW_MS) or
+ * `warm` is called; from then on they start when reads come and none is free, one at a time, up to
+ * `max`. Until the first is ready, reads run on the main connection (starting never delays a
+ * read). Only reads once slow wait for a thread, the oldest first; the others run on the main
+ * connection when every thread is busy, and always once known to be quick (QUICK_RUNS below).
  */
+export interface SqliteReadersStats {
+  threads: number;
+  ready: number;
+  ran: number;
+  retried: number;
+  quick: number;
+  /** Slow reads refused because too many waited (WAITING_PER_THREAD). */
+  refused: number;
+  /** Whether threads start when reads come (a read was slow, or `warm` was called). */
+  needed: boolean;
+}
+
 export class SqliteReaders {
   readonly #setup: ReaderSetup;
   readonly #max: number;
@@ -86,9 +124,12 @@ export class SqliteReaders {
   #closed = false;
   /** A thread that could not open the database: every read runs on the main connection from then on. */
   #broken = false;
+  /** Whether threads start when reads come: a read on the main connection was slow, or `warm` was called. */
+  #needed = false;
   #ran = 0;
   #retried = 0;
   #quick = 0;
+  #refused = 0;
   readonly #costs = new Map<string, { runs: number; slowest: number }>();
 
   constructor(setup: ReaderSetup, max: number, runOnMain: RunOnMain) {
@@ -97,7 +138,10 @@ export class SqliteReaders {
     this.#runOnMain = runOnMain;
   }
 
-  /** Runs a read-only statement in a thread, or on the main connection while none is ready. */
+  /**
+   * Runs a read-only statement in a free thread; on the main connection when it is known quick,
+   * when no thread is ready, or when every thread is busy and it has never been slow.
+   */
   run(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
     if (this.#closed || this.#broken) return this.#onMain(sql, parameters);
     const cost = this.#costs.get(sql);
@@ -107,13 +151,20 @@ export class SqliteReaders {
     }
     const free = this.#readers.find((reader) => reader.ready && reader.job === null);
     if (!free) {
-      if (this.#readers.length < this.#max && this.#readers.every((reader) => reader.ready)) this.#start();
-      if (!this.#readers.some((reader) => reader.ready)) return this.#onMain(sql, parameters);
+      if (this.#needed && this.#readers.length < this.#max && this.#readers.every((reader) => reader.ready))
+        this.#start();
+      // Timed: its cost decides whether threads are needed, and where it runs once they are.
+      const slow = cost !== undefined && cost.slowest >= SLOW_MS;
+      if (!slow || !this.#readers.some((reader) => reader.ready)) return this.#onMain(sql, parameters, true);
     }
     return new Promise((resolve, reject) => {
       const job = { sql, parameters, resolve, reject };
       if (free) this.#send(free, job);
-      else this.#queue.push(job);
+      else if (this.#queue.length < this.#max * WAITING_PER_THREAD) this.#queue.push(job);
+      else {
+        this.#refused += 1;
+        reject(Object.assign(new Error('Too many slow reads wait for a reader thread.'), { code: READERS_BUSY }));
+      }
     });
   }
 
@@ -121,14 +172,22 @@ export class SqliteReaders {
    * Threads started, statements they answered, reads run again after their thread stopped, and
    * quick reads run on the main connection (tests look).
    */
-  stats(): { threads: number; ready: number; ran: number; retried: number; quick: number } {
-    const ready = this.#readers.filter((reader) => reader.ready).length;
-    return { threads: this.#readers.length, ready, ran: this.#ran, retried: this.#retried, quick: this.#quick };
+  stats(): SqliteReadersStats {
+    return {
+      threads: this.#readers.length,
+      ready: this.#readers.filter((reader) => reader.ready).length,
+      ran: this.#ran,
+      retried: this.#retried,
+      quick: this.#quick,
+      refused: this.#refused,
+      needed: this.#needed,
+    };
   }
 
   /** Starts every thread and resolves once they are ready (or have failed): tests, or a service at start-up. */
   async warm(): Promise<void> {
     if (this.#closed || this.#broken) return;
+    this.#needed = true;
     while (this.#readers.length < this.#max) this.#start();
     await Promise.all(this.#readers.map((reader) => reader.started));
   }
@@ -194,6 +253,7 @@ export class SqliteReaders {
   async #onMain(sql: string, parameters: readonly unknown[], timed = false): Promise<unknown[]> {
     const { rows, ms } = await this.#runOnMain(sql, parameters);
     if (timed) this.#measured(sql, ms);
+    if (ms >= SLOW_MS) this.#needed = true;
     return rows;
   }
 

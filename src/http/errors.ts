@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { READERS_BUSY } from '../db/sqlite-readers.js';
 
 export interface ErrorBody {
   code: string;
@@ -99,6 +100,26 @@ function validationError(errors: AjvError[]): ApiError {
   return invalidParams(params);
 }
 
+/** Seconds a refused client is asked to wait: about two of the overload guard's samples, by when it measures again. */
+const RETRY_AFTER_S = 2;
+
+/**
+ * 503 in the contract's body, from the overload guard (overload.ts) or for a read the database
+ * could not take on (too many slow reads waiting: db/sqlite-readers.ts); logged as a warning by the
+ * error handler, not as a failure.
+ */
+export class ServiceUnavailable extends ApiError {
+  constructor() {
+    super(
+      503,
+      'rest_service_unavailable',
+      'The service is overloaded. Try again shortly.',
+      {},
+      { 'Retry-After': String(RETRY_AFTER_S) },
+    );
+  }
+}
+
 /** Maps anything thrown to the contract's body; never leaks an internal message. */
 export function toApiError(error: FastifyError | ApiError | Error): ApiError {
   if (error instanceof ApiError) return error;
@@ -114,6 +135,8 @@ export function toApiError(error: FastifyError | ApiError | Error): ApiError {
       return new ApiError(415, 'rest_unsupported_media_type', 'Unsupported content type.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError(400, 'rest_invalid_request', 'Invalid Content-Length.');
+    case READERS_BUSY:
+      return new ServiceUnavailable();
   }
   if (fe instanceof SyntaxError && fe.statusCode === 400)
     return new ApiError(400, 'rest_invalid_json', 'Invalid JSON body passed.');
@@ -131,8 +154,13 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
-    // A 503 is the overload guard's answer, not a failure: a warning without the stack.
-    if (apiError.status === 503) request.log.warn({ code: apiError.code }, 'request refused under pressure');
+    // A 503 is the overload guard's answer, or the SQLite readers' (their error's code says so),
+    // not a failure: a warning without the stack.
+    if (apiError.status === 503)
+      request.log.warn(
+        { code: apiError.code, cause: error.code === READERS_BUSY ? READERS_BUSY : undefined },
+        'request refused under pressure',
+      );
     else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(reply, apiError);
   });

@@ -1,10 +1,8 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './errors.js';
+import { ServiceUnavailable } from './errors.js';
 
-/** Seconds a refused client is asked to wait: about two samples, by when the pressure is re-measured. */
-const RETRY_AFTER_S = 2;
 /** How often the event-loop delay, the process's CPU time and the heap are sampled. */
 const SAMPLE_INTERVAL_MS = 500;
 /** The delay histogram's timer period: a timer is due this often, so this much of each gap is not a delay. */
@@ -13,19 +11,6 @@ const DELAY_RESOLUTION_MS = 10;
 export const WARM_UP_MS = 3 * SAMPLE_INTERVAL_MS;
 /** With CAL_MAX_HEAP_USED_MB unset (0), refuse work when the heap nears V8's limit. */
 const HEAP_SHARE_OF_LIMIT = 0.9;
-
-/** 503 in the contract's body; logged as a warning by the error handler, not as a failure. */
-export class ServiceUnavailable extends ApiError {
-  constructor() {
-    super(
-      503,
-      'rest_service_unavailable',
-      'The service is overloaded. Try again shortly.',
-      {},
-      { 'Retry-After': String(RETRY_AFTER_S) },
-    );
-  }
-}
 
 export interface OverloadLimits {
   maxEventLoopDelayMs: number;

@@ -8,6 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { connect, migrate, SQLITE_FILE, type Storage } from '../../src/db/connect.js';
+import { READERS_BUSY } from '../../src/db/sqlite-readers.js';
+import { toApiError } from '../../src/http/errors.js';
 import { isValidTimezone } from '../../src/lib/dates.js';
 import { createUser } from '../../src/modules/users/user.service.js';
 import { injector, type TestApp } from '../helpers/app.js';
@@ -36,7 +38,7 @@ interface Service {
   close(): Promise<void>;
 }
 
-async function startService(readers: number): Promise<Service> {
+async function startService(readers: number, warm = true): Promise<Service> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-test-'));
   const config = loadConfig(
     { DATA_DIR: dataDir, LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0' },
@@ -53,7 +55,7 @@ async function startService(readers: number): Promise<Service> {
   await app.ready();
   const { user, application_password } = await createUser(storage.db, { username: 'editor1', role: 'editor' });
   // Every thread ready, so each read below goes to one (until then reads run on the main connection).
-  await storage.readers?.warm();
+  if (warm) await storage.readers?.warm();
   return {
     app,
     storage,
@@ -179,6 +181,22 @@ describe('SQLite reads in worker threads', () => {
     assert.equal(s.storage.readers!.stats().quick, quick + 2);
   });
 
+  it('should refuse a slow read at once, rather than queue it, when four per thread wait, answered 503 in the contract body', async () => {
+    // Known slow already (the tests above ran it): each waits for a thread.
+    const settled = await Promise.allSettled(Array.from({ length: 12 }, () => slowCount.execute(s.storage.db)));
+    const refused = settled.filter((outcome) => outcome.status === 'rejected');
+    // Two run, eight wait, the last two are refused.
+    assert.equal(refused.length, 2);
+    for (const outcome of refused) assert.equal((outcome.reason as { code?: string }).code, READERS_BUSY);
+    assert.equal(settled.filter((outcome) => outcome.status === 'fulfilled').length, 10);
+    assert.deepEqual(toApiError(refused[0]!.reason as Error).body(), {
+      code: 'rest_service_unavailable',
+      message: 'The service is overloaded. Try again shortly.',
+      data: { status: 503 },
+    });
+    assert.deepEqual(toApiError(refused[0]!.reason as Error).headers, { 'Retry-After': '2' });
+  });
+
   // On the main connection alone, the read outside the transaction would wait for it: the timeout ends that.
   it(
     'should run a transaction on the main connection, where reads see its own writes and threads do not',
@@ -232,5 +250,44 @@ describe('SQLite reads in worker threads', () => {
     assert.equal(s.storage.readers!.stats().threads, 0);
     // SQLite removes the WAL when the last connection to the database closes: no thread kept one open.
     assert.equal(fs.existsSync(path.join(s.dataDir, `${SQLITE_FILE}-wal`)), false);
+  });
+});
+
+describe('SQLite reader threads, started once a read was slow', () => {
+  let s: Service;
+  before(async () => {
+    s = await startService(2, false);
+  });
+  after(() => s.close());
+
+  it('should run every read on the main connection, starting no thread, while reads are quick', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      assert.equal((await s.request({ url: `${EVENTS}?per_page=5&start_date=2031-0${i + 1}-01` })).statusCode, 200);
+    }
+    assert.deepEqual(
+      { ...s.storage.readers!.stats(), quick: 0 },
+      { threads: 0, ready: 0, ran: 0, retried: 0, quick: 0, refused: 0, needed: false },
+    );
+  });
+
+  it('should start threads after a read held the main connection, and run the next slow reads in them', async () => {
+    // Hundreds of ms on the main connection: it held every other request that long.
+    assert.equal((await slowCount.execute(s.storage.db)).rows[0]!.n, 2_000_000);
+    assert.equal(s.storage.readers!.stats().needed, true);
+    // The next read starts a thread (and runs on the main connection while it starts).
+    await sql`select ${1} as one`.execute(s.storage.db);
+    assert.equal(s.storage.readers!.stats().threads, 1);
+    for (let waited = 0; s.storage.readers!.stats().ready === 0; waited += 1) {
+      assert.ok(waited < 200, 'the thread never became ready');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // The slow read's text is known slow: in a thread now, while the loop answers requests.
+    let slowDone = false;
+    const slow = slowCount.execute(s.storage.db).then(() => (slowDone = true));
+    const live = await s.request({ url: '/health/live' });
+    assert.equal(live.statusCode, 200);
+    assert.equal(slowDone, false);
+    await slow;
+    assert.ok(s.storage.readers!.stats().ran >= 1);
   });
 });
