@@ -41,7 +41,7 @@ interface Service {
 async function startService(readers: number, warm = true): Promise<Service> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-test-'));
   const config = loadConfig(
-    { DATA_DIR: dataDir, LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0' },
+    { DATA_DIR: dataDir, LOG_LEVEL: 'silent', CAL_MAX_EVENT_LOOP_DELAY_MS: '0', CAL_METRICS: '1' },
     isValidTimezone,
   );
   const statements: string[] = [];
@@ -72,6 +72,14 @@ async function startService(readers: number, warm = true): Promise<Service> {
 }
 
 const ran = (s: Service): number => s.storage.readers!.stats().ran;
+
+/** A sample of GET /metrics, by its name and labels as printed (`cal_sqlite_reads_total{outcome="thread"}`). */
+async function metric(s: Service, series: string): Promise<number> {
+  const { body } = await s.request({ url: '/metrics' });
+  const line = body.split('\n').find((text: string) => text.startsWith(`${series} `));
+  assert.ok(line, `${series} in /metrics`);
+  return Number(line.slice(series.length + 1));
+}
 
 describe('SQLite reads in worker threads', () => {
   let s: Service;
@@ -195,6 +203,8 @@ describe('SQLite reads in worker threads', () => {
       data: { status: 503 },
     });
     assert.deepEqual(toApiError(refused[0]!.reason as Error).headers, { 'Retry-After': '2' });
+    assert.equal(await metric(s, 'cal_sqlite_reads_total{outcome="refused"}'), 2);
+    assert.equal(await metric(s, 'cal_sqlite_reader_threads'), 2);
   });
 
   // On the main connection alone, the read outside the transaction would wait for it: the timeout ends that.
@@ -268,6 +278,7 @@ describe('SQLite reader threads, started once a read was slow', () => {
       { ...s.storage.readers!.stats(), quick: 0 },
       { threads: 0, ready: 0, ran: 0, retried: 0, quick: 0, refused: 0, needed: false },
     );
+    assert.equal(await metric(s, 'cal_sqlite_reader_threads'), 0);
   });
 
   it('should start threads after a read held the main connection, and run the next slow reads in them', async () => {
@@ -289,5 +300,8 @@ describe('SQLite reader threads, started once a read was slow', () => {
     assert.equal(slowDone, false);
     await slow;
     assert.ok(s.storage.readers!.stats().ran >= 1);
+    // One, or two if a background read came while the first was busy.
+    assert.ok((await metric(s, 'cal_sqlite_reader_threads')) >= 1);
+    assert.ok((await metric(s, 'cal_sqlite_reads_total{outcome="thread"}')) >= 1);
   });
 });

@@ -1,12 +1,14 @@
 import { Counter, Gauge, Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
+import type { SqliteReadersStats } from '../../db/sqlite-readers.js';
 import type { Progress } from '../import/import.types.js';
 
 /**
  * The metrics an app exports, each with its name, help, labels and buckets: requests and their
  * latency by route pattern (never the raw URL, which would make a series per event) and status
  * class, page-cache hits and misses, database statement time and write retries, the process
- * (event-loop delay, heap, CPU: prom-client's defaults), webhook deliveries by status and imports
- * running. Those read at each scrape take their values from `sources` (metrics.service.ts).
+ * (event-loop delay, heap, CPU: prom-client's defaults), webhook deliveries by status, imports
+ * running and SQLite's reader threads. Those read at each scrape take their values from `sources`
+ * (metrics.service.ts).
  */
 
 export interface MetricSources {
@@ -16,6 +18,8 @@ export interface MetricSources {
   fromDatabase(what: string, read: () => Promise<void>): Promise<void>;
   deliveriesByStatus(): Promise<{ status: string; n: number }[]>;
   importsRunning(): Promise<Progress[]>;
+  /** SQLite's reader threads, when the storage may start them (null: PostgreSQL, or none allowed). */
+  sqliteReaders(): SqliteReadersStats | null;
 }
 
 /** The metrics observed as requests and statements go (the others are read at each scrape). */
@@ -108,5 +112,33 @@ export function defineMetrics(registry: Registry, sources: MetricSources): Obser
       });
     },
   });
+  if (sources.sqliteReaders() !== null) defineReaderMetrics(registry, () => sources.sqliteReaders()!);
   return { requests, latency, queries };
+}
+
+/**
+ * SQLite's reader threads (CAL_SQLITE_READERS): how many run (none until a read was slow), and
+ * what became of the reads that could go to them, so that an operator sees whether slow reads are
+ * refused (their 503s, which the log marks with `cause`) or a thread had to be replaced.
+ */
+function defineReaderMetrics(registry: Registry, stats: () => SqliteReadersStats): void {
+  new Gauge({
+    name: 'cal_sqlite_reader_threads',
+    help: 'SQLite reader threads running; none until a read on the main connection was slow',
+    registers: [registry],
+    collect() {
+      this.set(stats().threads);
+    },
+  });
+  new Counter({
+    name: 'cal_sqlite_reads_total',
+    help: 'SQLite reads by outcome: run in a thread, on the main connection as known quick, run again after their thread stopped, refused with too many slow reads waiting',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const { ran, quick, retried, refused } = stats();
+      for (const [outcome, n] of Object.entries({ thread: ran, quick, retried, refused })) this.inc({ outcome }, n);
+    },
+  });
 }

@@ -42,6 +42,7 @@ function sourcesOf(app: FastifyInstance): MetricSources {
     },
     deliveriesByStatus: () => deliveriesByStatus(db),
     importsRunning: async () => (await runningImports(db)).map(({ progress }) => JSON.parse(progress) as Progress),
+    sqliteReaders: () => app.services.storage.readers?.stats() ?? null,
   };
 }
 
