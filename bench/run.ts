@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { connect, migrate } from '../src/db/connect.js';
 import { createUser } from '../src/modules/users/user.service.js';
-import { COMMON_SEARCHES } from '../src/modules/events/event-counts.service.js';
+import { COMMON_SEARCH_ROUND_MS, COMMON_SEARCHES } from '../src/modules/events/event-counts.service.js';
 import { seed, type Seeded } from './seed.js';
 import { cpuSeconds, freePort, waitReady } from './service.js';
 import { seedPlainLikeSeries, seedSeries } from './seed-series.js';
@@ -318,9 +318,9 @@ async function commonSearchesCounted(
   readyAt: number,
 ): Promise<void> {
   if (EVENTS < COMMON_SEARCHES.minListed) return;
-  // The service reads the common words a minute after it is ready (COMMON_SEARCH_ROUND_MS): the
-  // searches registered before (by scenario 3) may all be counted while those are still to come.
-  const firstRoundAt = readyAt + 65_000;
+  // The service reads the common words a round after it is ready: the searches registered before
+  // (by scenario 3) may all be counted while those are still to come. A few seconds for the round.
+  const firstRoundAt = readyAt + COMMON_SEARCH_ROUND_MS + 5_000;
   const storage = await connect({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
   const started = performance.now();
   try {

@@ -169,8 +169,9 @@ export class SqliteReaders {
   }
 
   /**
-   * Threads started, statements they answered, reads run again after their thread stopped, and
-   * quick reads run on the main connection (tests look).
+   * Threads started, statements they answered, reads run again after their thread stopped, quick
+   * reads run on the main connection, slow reads refused, and whether threads are needed (the
+   * metrics and tests look).
    */
   stats(): SqliteReadersStats {
     return {

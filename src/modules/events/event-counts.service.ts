@@ -129,7 +129,7 @@ const registrations = new WeakMap<Db, number>();
 const SEARCH_COUNT_BUDGET_MS = 100;
 
 /** How often an instance looks whether the common words are due to be read again (hourly: COMMON_SEARCHES). */
-const COMMON_SEARCH_ROUND_MS = 60_000;
+export const COMMON_SEARCH_ROUND_MS = 60_000;
 
 /**
  * This instance's background work for search counts: taking registered searches' counts, a

@@ -18,8 +18,8 @@ export interface MetricSources {
   fromDatabase(what: string, read: () => Promise<void>): Promise<void>;
   deliveriesByStatus(): Promise<{ status: string; n: number }[]>;
   importsRunning(): Promise<Progress[]>;
-  /** SQLite's reader threads, when the storage may start them (null: PostgreSQL, or none allowed). */
-  sqliteReaders(): SqliteReadersStats | null;
+  /** SQLite's reader threads' counts, when the storage may start them (null: PostgreSQL, or none allowed). */
+  sqliteReaders: (() => SqliteReadersStats) | null;
 }
 
 /** The metrics observed as requests and statements go (the others are read at each scrape). */
@@ -112,7 +112,7 @@ export function defineMetrics(registry: Registry, sources: MetricSources): Obser
       });
     },
   });
-  if (sources.sqliteReaders() !== null) defineReaderMetrics(registry, () => sources.sqliteReaders()!);
+  if (sources.sqliteReaders) defineReaderMetrics(registry, sources.sqliteReaders);
   return { requests, latency, queries };
 }
 

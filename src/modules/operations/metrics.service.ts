@@ -27,7 +27,7 @@ const statusClass = (code: number) => `${Math.floor(code / 100)}xx`;
 /** Where the metrics read at each scrape find their values. */
 function sourcesOf(app: FastifyInstance): MetricSources {
   const { pageCache } = app.services;
-  const { db } = app.services.storage;
+  const { db, readers } = app.services.storage;
   return {
     pageCache: () => pageCache.stats,
     writeRetries,
@@ -42,7 +42,7 @@ function sourcesOf(app: FastifyInstance): MetricSources {
     },
     deliveriesByStatus: () => deliveriesByStatus(db),
     importsRunning: async () => (await runningImports(db)).map(({ progress }) => JSON.parse(progress) as Progress),
-    sqliteReaders: () => app.services.storage.readers?.stats() ?? null,
+    sqliteReaders: readers ? () => readers.stats() : null,
   };
 }
 
