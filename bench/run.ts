@@ -67,6 +67,11 @@ interface Row {
   response_bytes: number;
   /** CPU the service used during the scenario, as a share of one core (100 = one core busy). */
   service_cpu_pct: number | null;
+  /** SQLite: reader threads running at the scenario's end (none until a read was slow); null on PostgreSQL. */
+  reader_threads: number | null;
+  /** SQLite: the scenario's reads run in a reader thread, and refused because too many slow ones waited. */
+  thread_reads: number | null;
+  thread_refused: number | null;
 }
 
 /** A fresh database: a temp dir for SQLite, a new database on DATABASE_URL's server for PostgreSQL. */
@@ -93,6 +98,8 @@ async function freshDatabase(): Promise<{
   };
 }
 
+const NO_READERS = { reader_threads: null, thread_reads: null, thread_refused: null } as const;
+
 /** A row of a rate measured without requests (an import, a copy): records or rows per second. */
 const rateRow = (scenario: string, rate: number): Row => ({
   scenario,
@@ -103,6 +110,7 @@ const rateRow = (scenario: string, rate: number): Row => ({
   non2xx: 0,
   response_bytes: 0,
   service_cpu_pct: null,
+  ...NO_READERS,
 });
 
 /**
@@ -161,6 +169,25 @@ function safeRss(pid: number): number {
   }
 }
 
+/**
+ * Where the service (SQLite) answers its metrics, on a port of their own: a row then says whether
+ * its reads went to reader threads (sqlite-readers.ts), which start only once a read was slow, so
+ * that two runs of one scenario are compared knowing which ran with threads. Null on PostgreSQL.
+ */
+let readerMetricsUrl: string | null = null;
+
+/** The reader metrics now: threads running, reads run in a thread, reads refused; null without them. */
+async function readerCounts(): Promise<{ threads: number; thread: number; refused: number } | null> {
+  if (readerMetricsUrl === null) return null;
+  const text = await (await fetch(readerMetricsUrl)).text();
+  const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
+  return {
+    threads: value(/^cal_sqlite_reader_threads (\d+)/m),
+    thread: value(/^cal_sqlite_reads_total\{outcome="thread"\} (\d+)/m),
+    refused: value(/^cal_sqlite_reads_total\{outcome="refused"\} (\d+)/m),
+  };
+}
+
 /** `pid`: the service's, to report its CPU use; the bare baseline runs in this process. */
 async function measure(name: string, options: autocannon.Options, pid?: number): Promise<Row | null> {
   if (ONLY && !ONLY.some((prefix) => name.startsWith(prefix))) return null;
@@ -173,10 +200,14 @@ async function measure(name: string, options: autocannon.Options, pid?: number):
  */
 async function measureSpread(name: string, runs: { pid?: number; options: autocannon.Options }[]): Promise<Row> {
   const cpu = () => runs.reduce((sum, run) => sum + (run.pid === undefined ? 0 : cpuSeconds(run.pid)), 0);
+  const onService = runs.every((run) => run.pid !== undefined);
+  const readersBefore = onService ? await readerCounts() : null;
   const cpuBefore = cpu();
   const started = performance.now();
   const results = await Promise.all(runs.map((run) => autocannon({ duration: DURATION, ...run.options })));
   const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = cpu();
+  const readersAfter = readersBefore === null ? null : await readerCounts();
   const total = (pick: (r: autocannon.Result) => number) => results.reduce((sum, r) => sum + pick(r), 0);
   const requests = total((r) => r.requests.total);
   return {
@@ -187,9 +218,14 @@ async function measureSpread(name: string, runs: { pid?: number; options: autoca
     errors: total((r) => r.errors + r.timeouts),
     non2xx: total((r) => r.non2xx),
     response_bytes: requests > 0 ? Math.round(total((r) => r.throughput.total) / requests) : 0,
-    service_cpu_pct: runs.some((run) => run.pid === undefined)
-      ? null
-      : Math.round(((cpu() - cpuBefore) / elapsed) * 100),
+    service_cpu_pct: onService ? Math.round(((cpuAfter - cpuBefore) / elapsed) * 100) : null,
+    ...(readersBefore && readersAfter
+      ? {
+          reader_threads: readersAfter.threads,
+          thread_reads: readersAfter.thread - readersBefore.thread,
+          thread_refused: readersAfter.refused - readersBefore.refused,
+        }
+      : NO_READERS),
   };
 }
 
@@ -387,7 +423,7 @@ async function main(): Promise<void> {
     .split(/\s+/)
     .slice(1);
   const profileDir = args['cpu-prof'];
-  const startService = (port: number, profile: boolean) =>
+  const startService = (port: number, profile: boolean, metricsPort?: number) =>
     spawn(
       process.execPath,
       [...(profile ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir!] : []), ...startArgs],
@@ -400,11 +436,15 @@ async function main(): Promise<void> {
           LOG_LEVEL: 'warn',
           // Writers run side by side up to the pool's size: as many as the clients.
           CAL_PG_POOL_SIZE: String(Math.max(10, CONNECTIONS, ...CREATE_CONNECTIONS)),
+          ...(metricsPort === undefined ? {} : { CAL_METRICS: '1', CAL_METRICS_PORT: String(metricsPort) }),
         },
         stdio: ['ignore', 'inherit', 'inherit'],
       },
     );
-  const child = startService(port, profileDir !== undefined);
+  // SQLite: the metrics on a port of their own, for the rows' reader columns.
+  const metricsPort = database.databaseUrl ? undefined : await freePort();
+  const child = startService(port, profileDir !== undefined, metricsPort);
+  if (metricsPort !== undefined) readerMetricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   const base = `http://127.0.0.1:${port}`;
   /** Instances started for scenario 5 with --instances, beside `child`. */
   const extra: { child: ReturnType<typeof startService>; base: string }[] = [];

@@ -166,6 +166,9 @@ export async function createTestApp(
     // No statistics refreshed in the background (test/db/pg-statistics.test.ts tests it): a test's
     // plans stay those of its own statements, not of when a check happened to run.
     statisticsIntervalMs: 0,
+    // No reader threads unless a test asks for them (CAL_SQLITE_READERS): a read that happens to
+    // take 50 ms on a busy machine would start them (test/db/sqlite-readers.test.ts tests them).
+    sqliteReaders: 'CAL_SQLITE_READERS' in env ? config.sqliteReaders : 0,
     onQuery: (text, ms) => {
       queries.observe(text);
       observeQuery(ms);

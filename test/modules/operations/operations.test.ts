@@ -137,6 +137,28 @@ describe('metrics and logs', () => {
     await t.close();
   });
 
+  it("should count SQLite's reader threads and their reads where the storage may start them, and only there", async () => {
+    for (const backend of backends()) {
+      const t = await createTestApp(backend, { CAL_METRICS: '1', CAL_SQLITE_READERS: '2' });
+      await t.request({ method: 'GET', url: `${API}/events` });
+      const samples = parsePrometheus((await t.request({ method: 'GET', url: '/metrics' })).body);
+      if (backend === 'sqlite') {
+        // No thread yet: none starts until a read was slow (test/db/sqlite-readers.test.ts).
+        assert.equal(samples.get('cal_sqlite_reader_threads'), 0);
+        assert.equal(samples.get('cal_sqlite_reads_total{outcome="refused"}'), 0);
+      } else {
+        // PostgreSQL has its pool of connections: CAL_SQLITE_READERS is not its setting.
+        assert.equal(t.storage.readers, undefined);
+        assert.ok(![...samples.keys()].some((k) => k.startsWith('cal_sqlite_')), backend);
+      }
+      await t.close();
+    }
+    const none = await createTestApp('sqlite', { CAL_METRICS: '1', CAL_SQLITE_READERS: '0' });
+    const samples = parsePrometheus((await none.request({ method: 'GET', url: '/metrics' })).body);
+    assert.ok(![...samples.keys()].some((k) => k.startsWith('cal_sqlite_')), 'none with CAL_SQLITE_READERS=0');
+    await none.close();
+  });
+
   it('should serve metrics on their own port when CAL_METRICS_PORT is set', async () => {
     const t = await createTestApp('sqlite', { CAL_METRICS: '1', CAL_METRICS_PORT: '0' });
     await t.close();
