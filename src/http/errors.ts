@@ -151,8 +151,28 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.status).type('application/json; charset=UTF-8').send(error.body());
 }
 
+/**
+ * Headers of the answer an error replaces, which describe that answer and not the error: its
+ * coding, tag, date, file name and totals. A streamed body (a feed, a page) that fails before its
+ * first byte has had them copied onto the raw response already, @fastify/compress's coding among
+ * them: the error's plain JSON went out labelled gzip, and a client could not read it (issue 30:
+ * a feed whose first read the SQLite readers refused).
+ */
+const ANSWER_HEADERS = [
+  'content-encoding',
+  'content-disposition',
+  'etag',
+  'last-modified',
+  'x-cal-total',
+  'x-cal-totalpages',
+];
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    for (const name of ANSWER_HEADERS) {
+      void reply.removeHeader(name);
+      if (!reply.raw.headersSent) reply.raw.removeHeader(name);
+    }
     const apiError = toApiError(error);
     // A 503 is the overload guard's answer, or the SQLite readers' (their error's code says so),
     // not a failure: a warning without the stack.

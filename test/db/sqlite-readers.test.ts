@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
@@ -38,6 +40,8 @@ interface Service {
 
 /** A route of the tests' own that runs `slowCount`, so that a slow read is asked over HTTP. */
 const SLOW_ROUTE = '/test/slow-count';
+/** The same read in a streamed answer, as a feed or a page makes one: before its first byte. */
+const SLOW_STREAM_ROUTE = '/test/slow-stream';
 
 async function startService(readers: number, warm = true): Promise<Service> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-test-'));
@@ -54,6 +58,19 @@ async function startService(readers: number, warm = true): Promise<Service> {
   await migrate(storage.db);
   const app = await buildApp(config, { storage, logger: false });
   app.get(SLOW_ROUTE, async () => (await slowCount.execute(storage.db)).rows[0]);
+  app.get(SLOW_STREAM_ROUTE, (_request, reply) =>
+    reply
+      .type('text/calendar; charset=utf-8')
+      .header('ETag', '"stream"')
+      .send(
+        Readable.from(
+          (async function* () {
+            const { rows } = await slowCount.execute(storage.db);
+            yield `COUNTED:${rows[0]!.n}\r\n`.repeat(100);
+          })(),
+        ),
+      ),
+  );
   await app.ready();
   const { user, application_password } = await createUser(storage.db, { username: 'editor1', role: 'editor' });
   // Every thread ready, so each read below goes to one (until then reads run on the main connection).
@@ -211,6 +228,27 @@ describe('SQLite reads in worker threads', () => {
     );
     assert.equal(await metric(s, 'cal_sqlite_reads_total{outcome="refused"}'), 2);
     assert.equal(await metric(s, 'cal_sqlite_reader_threads'), 2);
+  });
+
+  it('should answer a streamed answer refused before its first byte with the plain 503, none of the stream’s coding or tag', async () => {
+    const stream = () => s.request({ url: SLOW_STREAM_ROUTE, headers: { 'accept-encoding': 'gzip' } });
+    const whole = await stream();
+    assert.equal(whole.statusCode, 200);
+    assert.equal(whole.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(whole.rawPayload).toString(), 'COUNTED:2000000\r\n'.repeat(100));
+    // Both threads busy and eight waiting: the stream's read is refused.
+    const busy = Array.from({ length: 10 }, () => slowCount.execute(s.storage.db));
+    const refused = await stream();
+    await Promise.all(busy);
+    assert.equal(refused.statusCode, 503);
+    assert.equal(refused.headers['content-encoding'], undefined, 'the error is not gzip');
+    assert.equal(refused.headers['etag'], undefined);
+    assert.match(String(refused.headers['content-type']), /^application\/json/);
+    assert.deepEqual(JSON.parse(refused.body), {
+      code: 'rest_service_unavailable',
+      message: 'The service is overloaded. Try again shortly.',
+      data: { status: 503 },
+    });
   });
 
   // On the main connection alone, the read outside the transaction would wait for it: the timeout ends that.
