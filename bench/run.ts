@@ -14,11 +14,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { sql } from 'kysely';
 import { connect, migrate } from '../src/db/connect.js';
 import { createUser } from '../src/modules/users/user.service.js';
 import { COMMON_SEARCH_ROUND_MS, COMMON_SEARCHES } from '../src/modules/events/event-counts.service.js';
 import { seed, type Seeded } from './seed.js';
-import { cpuSeconds, freePort, waitReady } from './service.js';
+import { cpuSeconds, freePort, waitReady, warmFiles } from './service.js';
 import { seedPlainLikeSeries, seedSeries } from './seed-series.js';
 import { createScratchDatabase } from '../test/helpers/scratch-postgres.js';
 
@@ -341,6 +342,40 @@ async function monthNear(
   return counted.reduce((best, choice) => (distance(choice.events) < distance(best.events) ? choice : best));
 }
 
+/**
+ * The files of the bench's database: SQLite's data directory, or the PostgreSQL database's own
+ * directory on its server when this machine can read it (none otherwise).
+ */
+async function databaseFiles(database: { dataDir: string; databaseUrl?: string | undefined }): Promise<string[]> {
+  const inDirectory = (dir: string) => fs.readdirSync(dir).map((name) => path.join(dir, name));
+  if (!database.databaseUrl) return inDirectory(database.dataDir);
+  const storage = await connect({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
+  try {
+    const { rows } = await sql<{
+      dir: string;
+    }>`select current_setting('data_directory') || '/base/' || oid as dir from pg_database where datname = current_database()`.execute(
+      storage.db,
+    );
+    const dir = rows[0]?.dir;
+    return dir && fs.existsSync(dir) ? inDirectory(dir) : [];
+  } finally {
+    await storage.close();
+  }
+}
+
+/** Reads the database's files into the OS's cache before the scenarios named (bench/service.ts, warmFiles), and says how much was cached. */
+async function warmDatabase(
+  database: { dataDir: string; databaseUrl?: string | undefined },
+  before: string,
+): Promise<void> {
+  const files = await databaseFiles(database);
+  if (files.length === 0) return console.log(`database files not readable here: not warmed before ${before}`);
+  const { bytes, cachedBefore } = warmFiles(files);
+  const share =
+    cachedBefore === null ? '' : `, ${Math.round((cachedBefore / Math.max(1, bytes)) * 100)} % of it cached`;
+  console.log(`database files read before ${before}: ${Math.round(bytes / 1048576)} MB${share}`);
+}
+
 /** The bench user's login password, for the admin's session scenario (16). */
 const BENCH_LOGIN = 'bench-login-password';
 
@@ -552,12 +587,13 @@ async function main(): Promise<void> {
     // (what one visitor waits), then the whole mix on every connection (throughput).
     const mix = mixedUrls(seeded, EVENTS);
     // Only scenario 7 searches: without it, a run of other scenarios at 1 M does not wait for the counts.
-    if ([...Object.keys(mix.byKind), '. mixed uncached'].some((kind) => selected(`7${kind}`)))
-      await commonSearchesCounted(database, readyAt);
+    const scenario7 = [...Object.keys(mix.byKind), '. mixed uncached'].some((kind) => selected(`7${kind}`));
+    if (scenario7) await commonSearchesCounted(database, readyAt);
     const cycle = (urls: string[]) => {
       let i = 0;
       return [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: urls[i++ % urls.length]! }) }];
     };
+    if (scenario7) await warmDatabase(database, 'scenario 7');
     for (const [kind, urls] of Object.entries(mix.byKind)) {
       record(await onService(`7${kind}, one client`, { url: base, connections: 1, requests: cycle(urls) }));
     }
@@ -613,6 +649,7 @@ async function main(): Promise<void> {
     record(monthBareRow);
     const busyMonth = await monthNear(base, month, seeded, 200);
     const uncachedMonth = `${monthPath}?${busyMonth.query}${busyMonth.query ? '&' : ''}`;
+    if (selected('10u')) await warmDatabase(database, 'scenario 10u');
     let pageBust = 0;
     record(
       await onService(`10u. month page, uncached (${busyMonth.label}: ${busyMonth.events} events)`, {
