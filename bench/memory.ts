@@ -29,6 +29,8 @@ const { values: args } = parseArgs({
 if (!args['data-dir']) throw new Error('--data-dir is required');
 
 const port = await freePort();
+// The service's metrics on a port of their own, to say whether SQLite reader threads started.
+const metricsPort = await freePort();
 // The probe answers the parent's messages with the process's memory (a full GC first when asked).
 const probe = path.join(path.dirname(new URL(import.meta.url).pathname), 'memory-probe.mjs');
 const child = spawn(
@@ -43,6 +45,8 @@ const child = spawn(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       CAL_MAX_EVENT_LOOP_DELAY_MS: '0',
+      CAL_METRICS: '1',
+      CAL_METRICS_PORT: String(metricsPort),
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   },
@@ -182,6 +186,10 @@ try {
   await phase('API lists again, in the other coding', lists, true);
 
   console.log(`failures (status ≥ 400 or errors): ${failures.length}`, failures.slice(0, 5));
+  const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const threads = /^cal_sqlite_reader_threads (\d+)/m.exec(metrics)?.[1] ?? 'none allowed';
+  const inThreads = /^cal_sqlite_reads_total\{outcome="thread"\} (\d+)/m.exec(metrics)?.[1] ?? '0';
+  console.log(`SQLite reader threads: ${threads} (reads run in them: ${inThreads})`);
   console.log(
     '| after | RSS MB | heap used | heap total | external | malloc heap (brk) | other anonymous | files | RSS after GC | heap used after GC | heap total after GC |',
   );
