@@ -42,16 +42,24 @@ interface Reader {
 const LIMITS = { maxYoungGenerationSizeMb: 12, maxOldGenerationSizeMb: 64 };
 
 /**
- * A statement that has run this often, never longer than this (ms), is quick: it runs on the main
- * connection rather than pay a thread's round trip, wake-ups and the copy of its rows (the data
- * version every request reads, a record by its id, a page of a list). Its runs there are timed
- * too, and one that takes longer sends it back to the threads for good: a statement whose cost
- * depends on its values (a count, a search) can stop the loop once, not again. 5 ms rather than
- * 1: at a million events the mixed uncached scenario ran 231 requests/s against 220, and single
- * events 1,871/s against 1,412 (one run each, issue 30 note).
+ * A statement that has run this often, typically in less than this (ms), and never slow (SLOW_MS),
+ * is quick: it runs on the main connection rather than pay a thread's round trip, wake-ups and the
+ * copy of its rows (the data version every request reads, a record by its id, a page of a list).
+ * Its runs there are timed too: runs that take longer send it back to the threads until its typical
+ * time is quick again, and one slow run for good (a statement whose cost depends on its values, a
+ * count or a search, can stop the loop once, not again). 5 ms rather than 1: at a million events
+ * the mixed uncached scenario ran 231 requests/s against 220, and single events 1,871/s against
+ * 1,412 (one run each, issue 30 note).
  */
 const QUICK_RUNS = 20;
 const QUICK_MS = 5;
+/**
+ * How much a statement's latest run weighs in its typical time (an exponential average). Typical,
+ * not slowest: with the slowest, one run of a quick statement that a busy host stretched past
+ * QUICK_MS (a thread's runs are timed by the clock, not the CPU) sent it to the threads for good,
+ * to pay a round trip and the copy of its rows on every run after.
+ */
+const TYPICAL_WEIGHT = 0.2;
 /**
  * A read that took this long (ms) is slow: on the main connection it held every other request as
  * long. The first thread starts after the first slow read, not before: a calendar whose reads all
@@ -75,6 +83,35 @@ const WAITING_PER_THREAD = 4;
 export const READERS_BUSY = 'CAL_READERS_BUSY';
 /** Statements whose cost is remembered (by SQL text; forgotten all at once past this). */
 const MAX_COSTS = 2000;
+
+/** What the readers know of each statement's cost, by its SQL text: where its next run goes. */
+export class StatementCosts {
+  readonly #costs = new Map<string, { runs: number; typical: number; slowest: number }>();
+
+  /** Records a run of `sql` that took `ms`. */
+  measured(sql: string, ms: number): void {
+    const cost = this.#costs.get(sql);
+    if (cost) {
+      cost.runs += 1;
+      cost.typical += (ms - cost.typical) * TYPICAL_WEIGHT;
+      cost.slowest = Math.max(cost.slowest, ms);
+      return;
+    }
+    if (this.#costs.size >= MAX_COSTS) this.#costs.clear();
+    this.#costs.set(sql, { runs: 1, typical: ms, slowest: ms });
+  }
+
+  /** Run often enough, typically quick, never slow: it runs on the main connection. */
+  quick(sql: string): boolean {
+    const cost = this.#costs.get(sql);
+    return cost !== undefined && cost.runs >= QUICK_RUNS && cost.typical < QUICK_MS && cost.slowest < SLOW_MS;
+  }
+
+  /** Once slow: it waits for a thread rather than run on the main connection. */
+  slow(sql: string): boolean {
+    return (this.#costs.get(sql)?.slowest ?? 0) >= SLOW_MS;
+  }
+}
 
 const source = import.meta.url.endsWith('.ts');
 const ENTRY = new URL(`./sqlite-reader.worker.${source ? 'ts' : 'js'}`, import.meta.url);
@@ -130,7 +167,7 @@ export class SqliteReaders {
   #retried = 0;
   #quick = 0;
   #refused = 0;
-  readonly #costs = new Map<string, { runs: number; slowest: number }>();
+  readonly #costs = new StatementCosts();
 
   constructor(setup: ReaderSetup, max: number, runOnMain: RunOnMain) {
     this.#setup = setup;
@@ -144,8 +181,7 @@ export class SqliteReaders {
    */
   run(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
     if (this.#closed || this.#broken) return this.#onMain(sql, parameters);
-    const cost = this.#costs.get(sql);
-    if (cost && cost.runs >= QUICK_RUNS && cost.slowest < QUICK_MS) {
+    if (this.#costs.quick(sql)) {
       this.#quick += 1;
       return this.#onMain(sql, parameters, true);
     }
@@ -154,8 +190,8 @@ export class SqliteReaders {
       if (this.#needed && this.#readers.length < this.#max && this.#readers.every((reader) => reader.ready))
         this.#start();
       // Timed: its cost decides whether threads are needed, and where it runs once they are.
-      const slow = cost !== undefined && cost.slowest >= SLOW_MS;
-      if (!slow || !this.#readers.some((reader) => reader.ready)) return this.#onMain(sql, parameters, true);
+      if (!this.#costs.slow(sql) || !this.#readers.some((reader) => reader.ready))
+        return this.#onMain(sql, parameters, true);
     }
     return new Promise((resolve, reject) => {
       const job = { sql, parameters, resolve, reject };
@@ -241,7 +277,7 @@ export class SqliteReaders {
       reader.job = null;
       this.#ran += 1;
       if ('rows' in reply) {
-        this.#measured(job.sql, reply.ms);
+        this.#costs.measured(job.sql, reply.ms);
         job.resolve(reply.rows);
       } else job.reject(Object.assign(new Error(reply.error.message), reply.error));
     }
@@ -253,20 +289,9 @@ export class SqliteReaders {
 
   async #onMain(sql: string, parameters: readonly unknown[], timed = false): Promise<unknown[]> {
     const { rows, ms } = await this.#runOnMain(sql, parameters);
-    if (timed) this.#measured(sql, ms);
+    if (timed) this.#costs.measured(sql, ms);
     if (ms >= SLOW_MS) this.#needed = true;
     return rows;
-  }
-
-  #measured(sql: string, ms: number): void {
-    const cost = this.#costs.get(sql);
-    if (cost) {
-      cost.runs += 1;
-      cost.slowest = Math.max(cost.slowest, ms);
-      return;
-    }
-    if (this.#costs.size >= MAX_COSTS) this.#costs.clear();
-    this.#costs.set(sql, { runs: 1, slowest: ms });
   }
 
   #ended(reader: Reader, code: number, failure: Error | undefined): void {

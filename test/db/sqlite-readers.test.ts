@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { connect, migrate, SQLITE_FILE, type Storage } from '../../src/db/connect.js';
+import { StatementCosts } from '../../src/db/sqlite-readers.js';
 import { isValidTimezone } from '../../src/lib/dates.js';
 import { createUser } from '../../src/modules/users/user.service.js';
 import { injector, type TestApp } from '../helpers/app.js';
@@ -99,6 +100,31 @@ async function metric(s: Service, series: string): Promise<number> {
   assert.ok(line, `${series} in /metrics`);
   return Number(line.slice(series.length + 1));
 }
+
+describe("SQLite reader threads' statement costs", () => {
+  it('should call a statement quick after twenty quick runs, not after one long run until it is typically quick again, and never once slow', () => {
+    const costs = new StatementCosts();
+    assert.equal(costs.quick('a'), false, 'never run');
+    assert.equal(costs.slow('a'), false);
+    for (let i = 0; i < 19; i += 1) costs.measured('a', 0.3);
+    assert.equal(costs.quick('a'), false, 'run 19 times');
+    costs.measured('a', 0.3);
+    assert.equal(costs.quick('a'), true);
+    // A run a busy host stretched (a thread's runs are timed by the clock): out of the main
+    // connection for a few runs, not for good.
+    costs.measured('a', 30);
+    assert.equal(costs.quick('a'), false);
+    let runs = 0;
+    for (; !costs.quick('a') && runs < 10; runs += 1) costs.measured('a', 0.3);
+    assert.ok(costs.quick('a') && runs <= 3, `quick again after ${runs} runs`);
+    assert.equal(costs.slow('a'), false);
+    // Once slow (50 ms: it held the loop that long), never quick again: its values may make it slow.
+    costs.measured('a', 60);
+    for (let i = 0; i < 100; i += 1) costs.measured('a', 0.3);
+    assert.equal(costs.quick('a'), false);
+    assert.equal(costs.slow('a'), true);
+  });
+});
 
 describe('SQLite reads in worker threads', () => {
   let s: Service;
