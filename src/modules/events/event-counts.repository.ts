@@ -107,29 +107,49 @@ export async function assertCountsAgree(
   });
 }
 
-/** How much of an event's description and excerpt {@link newestListedTexts} reads: enough for its words' frequency. */
+/** How much of an event's description and excerpt {@link sampledListedTexts} reads: enough for its words' frequency. */
 const SAMPLED_CHARS = 500;
+/**
+ * Equal slices of the events' ids a sample is taken from, the newest of each: the newest events
+ * alone were a burst of like events as often as not (an import, a series, a bench's creates),
+ * whose words then stood for the whole calendar's.
+ */
+const SAMPLE_SLICES = 10;
 
 /**
- * The title and the start of the description and excerpt of the `limit` newest events anonymous
+ * The title and the start of the description and excerpt of about `limit` events anonymous
  * readers find in lists (published, listed, no password: a protected event's text is not read for
- * any purpose of the public's), newest first through the primary key.
+ * any purpose of the public's): the newest of each of SAMPLE_SLICES equal slices of the events'
+ * ids, each read through the primary key from the top of its slice.
  */
-export async function newestListedTexts(db: Db, limit: number): Promise<string[]> {
-  const rows = await db
+export async function sampledListedTexts(db: Db, limit: number): Promise<string[]> {
+  const range = await db
     .selectFrom('events')
-    .select(
-      sql<string>`title || ' ' || substr(excerpt, 1, ${SAMPLED_CHARS}) || ' ' || substr(description, 1, ${SAMPLED_CHARS})`.as(
-        'text',
-      ),
-    )
-    .where('status', '=', 'publish')
-    .where('hide_from_listings', '=', 0)
-    .where('password', '=', '')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => row.text);
+    .select((eb) => [eb.fn.min('id').as('first'), eb.fn.max('id').as('last')])
+    .executeTakeFirstOrThrow();
+  if (range.first === null || range.last === null) return [];
+  const first = Number(range.first);
+  const span = Number(range.last) - first + 1;
+  const texts: string[] = [];
+  for (let slice = SAMPLE_SLICES - 1; slice >= 0; slice--) {
+    const rows = await db
+      .selectFrom('events')
+      .select(
+        sql<string>`title || ' ' || substr(excerpt, 1, ${SAMPLED_CHARS}) || ' ' || substr(description, 1, ${SAMPLED_CHARS})`.as(
+          'text',
+        ),
+      )
+      .where('id', '>=', first + Math.floor((span * slice) / SAMPLE_SLICES))
+      .where('id', '<', first + Math.floor((span * (slice + 1)) / SAMPLE_SLICES))
+      .where('status', '=', 'publish')
+      .where('hide_from_listings', '=', 0)
+      .where('password', '=', '')
+      .orderBy('id', 'desc')
+      .limit(Math.ceil(limit / SAMPLE_SLICES))
+      .execute();
+    texts.push(...rows.map((row) => row.text));
+  }
+  return texts;
 }
 
 /**

@@ -9,7 +9,7 @@ import { searchFilter, type SearchFilter } from './event-search.repository.js';
 import {
   listsAtLeast,
   findPhrase,
-  newestListedTexts,
+  sampledListedTexts,
   addPhrase,
   countPhraseSlice,
   startDayCounts,
@@ -168,20 +168,21 @@ async function register(db: Db, phrase: string, patterns: string[]): Promise<voi
  * its first asks a count of every event it tests, while the visitor waits (a common word at
  * 1,000,000 events: about a second). The words such searches are made of are common by
  * definition, so they are few and found in the events themselves: each instance, in its
- * background, now and then reads the text of the newest listed events, takes the words the most
- * of them contain, and registers them. A word an index narrows is left (counted through the
+ * background, now and then reads the text of a sample of the listed events (the newest of each
+ * tenth of their ids: sampledListedTexts), takes the words the most of them contain, and
+ * registers them. A word an index narrows is left (counted through the
  * index, it is cheap), as is every word of a calendar too small for a count to be slow. A
  * visitor's first search of such a word is then summed from its per-day counts, once the
  * background has taken them.
  *
- * Searches of several words, and words the newest events do not share, are registered when they
+ * Searches of several words, and words the sampled events do not share, are registered when they
  * come back, as before. The words found are this process's memory, as `seen` is: they decide
  * what to count ahead, never what a count is.
  */
 export interface CommonSearchOptions {
   /** Most words counted ahead (CAL_COMMON_SEARCHES; 0: none). */
   most: number;
-  /** How many of the newest listed events' text is read for the words' frequency. */
+  /** How many listed events' text is read for the words' frequency (spread over the calendar's ids). */
   sample: number;
   /** The least share of those events a word must be in. */
   minShare: number;
@@ -242,7 +243,7 @@ export async function registerCommonSearches(
   commonReadAt.set(db, now);
   if (!(await listsAtLeast(db, options.minListed))) return [];
   const registered: string[] = [];
-  for (const word of await commonWords(await newestListedTexts(db, options.sample), options.most, options.minShare)) {
+  for (const word of await commonWords(await sampledListedTexts(db, options.sample), options.most, options.minShare)) {
     const phrase = phraseOf([word]);
     if ((await knownPhrase(db, phrase)) !== null) continue;
     // As the public lists search it: anonymous readers see a protected event's title only.

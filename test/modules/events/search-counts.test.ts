@@ -365,5 +365,32 @@ for (const backend of backends()) {
       assert.equal(idle.value, 0);
       assert.deepEqual(idle.texts, []);
     });
+
+    it('finds the words across the calendar, not only in its newest events (a burst of like events)', async () => {
+      const editor = (await t.asUser('editor')).authorization;
+      for (const title of [
+        ...Array.from({ length: 40 }, (_, i) => `Kw older ${i}`),
+        ...Array.from({ length: 40 }, (_, i) => `Burst ${i}`),
+      ]) {
+        const payload = {
+          title,
+          start_date: '2031-04-02 10:00:00',
+          end_date: '2031-04-02 11:00:00',
+          status: 'publish',
+        };
+        assert.equal((await t.request({ method: 'POST', url: EVENTS, auth: editor, payload })).statusCode, 201);
+      }
+      const sample = { ...options, sample: 20 };
+      // The newest events, as many as the sample, are all of the burst.
+      const newest = await t.storage.db
+        .selectFrom('events')
+        .select('title')
+        .orderBy('id', 'desc')
+        .limit(sample.sample)
+        .execute();
+      assert.ok(newest.every((event) => event.title.startsWith('Burst')));
+      // "kw" (two letters: no index narrows it) is found all the same.
+      assert.ok((await registerAt(3, sample)).includes('kw'));
+    });
   });
 }
