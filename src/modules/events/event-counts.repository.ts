@@ -123,13 +123,14 @@ const SAMPLE_SLICES = 10;
  * ids, each read through the primary key from the top of its slice.
  */
 export async function sampledListedTexts(db: Db, limit: number): Promise<string[]> {
-  const range = await db
-    .selectFrom('events')
-    .select((eb) => [eb.fn.min('id').as('first'), eb.fn.max('id').as('last')])
-    .executeTakeFirstOrThrow();
-  if (range.first === null || range.last === null) return [];
-  const first = Number(range.first);
-  const span = Number(range.last) - first + 1;
+  // Two reads of one end of the key each: SQLite reads both in one select by scanning an index
+  // (273 ms at a million events), each alone in a step of the primary key.
+  const end = (order: 'asc' | 'desc') =>
+    db.selectFrom('events').select('id').orderBy('id', order).limit(1).executeTakeFirst();
+  const [lowest, highest] = [await end('asc'), await end('desc')];
+  if (!lowest || !highest) return [];
+  const first = Number(lowest.id);
+  const span = Number(highest.id) - first + 1;
   const texts: string[] = [];
   for (let slice = SAMPLE_SLICES - 1; slice >= 0; slice--) {
     const rows = await db
