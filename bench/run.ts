@@ -347,7 +347,17 @@ async function monthNear(
  * directory on its server when this machine can read it (none otherwise).
  */
 async function databaseFiles(database: { dataDir: string; databaseUrl?: string | undefined }): Promise<string[]> {
-  const inDirectory = (dir: string) => fs.readdirSync(dir).map((name) => path.join(dir, name));
+  // Files only, and none where this user may not read (a server's directory of another user).
+  const inDirectory = (dir: string) => {
+    try {
+      return fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => path.join(dir, entry.name));
+    } catch {
+      return [];
+    }
+  };
   if (!database.databaseUrl) return inDirectory(database.dataDir);
   const storage = await connect({ dataDir: database.dataDir, databaseUrl: database.databaseUrl });
   try {
@@ -356,8 +366,7 @@ async function databaseFiles(database: { dataDir: string; databaseUrl?: string |
     }>`select current_setting('data_directory') || '/base/' || oid as dir from pg_database where datname = current_database()`.execute(
       storage.db,
     );
-    const dir = rows[0]?.dir;
-    return dir && fs.existsSync(dir) ? inDirectory(dir) : [];
+    return rows[0] ? inDirectory(rows[0].dir) : [];
   } finally {
     await storage.close();
   }

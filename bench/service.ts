@@ -58,7 +58,12 @@ export function warmFiles(files: string[]): { bytes: number; cachedBefore: numbe
   const buffer = Buffer.allocUnsafe(1 << 20);
   let bytes = 0;
   for (const file of files) {
-    const fd = fs.openSync(file, 'r');
+    let fd: number;
+    try {
+      fd = fs.openSync(file, 'r');
+    } catch {
+      continue; // gone meanwhile (a WAL file checkpointed away)
+    }
     try {
       for (let read; (read = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0;) bytes += read;
     } finally {
