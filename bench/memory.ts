@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { cpuSeconds, freePort, waitReady } from './service.js';
+import { cpuSeconds, freePort, readerCounts, waitReady } from './service.js';
 
 /**
  * The resident memory of the built service on an existing seeded SQLite database (issue 30: at
@@ -186,10 +186,12 @@ try {
   await phase('API lists again, in the other coding', lists, true);
 
   console.log(`failures (status ≥ 400 or errors): ${failures.length}`, failures.slice(0, 5));
-  const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-  const threads = /^cal_sqlite_reader_threads (\d+)/m.exec(metrics)?.[1] ?? 'none allowed';
-  const inThreads = /^cal_sqlite_reads_total\{outcome="thread"\} (\d+)/m.exec(metrics)?.[1] ?? '0';
-  console.log(`SQLite reader threads: ${threads} (reads run in them: ${inThreads})`);
+  const readers = await readerCounts(`http://127.0.0.1:${metricsPort}/metrics`);
+  console.log(
+    readers === null
+      ? 'SQLite reader threads: none allowed'
+      : `SQLite reader threads: ${readers.threads} (reads run in them: ${readers.thread})`,
+  );
   console.log(
     '| after | RSS MB | heap used | heap total | external | malloc heap (brk) | other anonymous | files | RSS after GC | heap used after GC | heap total after GC |',
   );

@@ -19,7 +19,7 @@ import { connect, migrate } from '../src/db/connect.js';
 import { createUser } from '../src/modules/users/user.service.js';
 import { COMMON_SEARCH_ROUND_MS, COMMON_SEARCHES } from '../src/modules/events/event-counts.service.js';
 import { seed, type Seeded } from './seed.js';
-import { cpuSeconds, freePort, waitReady, warmFiles } from './service.js';
+import { cpuSeconds, freePort, readerCounts, waitReady, warmFiles } from './service.js';
 import { seedPlainLikeSeries, seedSeries } from './seed-series.js';
 import { createScratchDatabase } from '../test/helpers/scratch-postgres.js';
 
@@ -177,18 +177,6 @@ function safeRss(pid: number): number {
  */
 let readerMetricsUrl: string | null = null;
 
-/** The reader metrics now: threads running, reads run in a thread, reads refused; null without them. */
-async function readerCounts(): Promise<{ threads: number; thread: number; refused: number } | null> {
-  if (readerMetricsUrl === null) return null;
-  const text = await (await fetch(readerMetricsUrl)).text();
-  const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
-  return {
-    threads: value(/^cal_sqlite_reader_threads (\d+)/m),
-    thread: value(/^cal_sqlite_reads_total\{outcome="thread"\} (\d+)/m),
-    refused: value(/^cal_sqlite_reads_total\{outcome="refused"\} (\d+)/m),
-  };
-}
-
 /** `pid`: the service's, to report its CPU use; the bare baseline runs in this process. */
 async function measure(name: string, options: autocannon.Options, pid?: number): Promise<Row | null> {
   if (ONLY && !ONLY.some((prefix) => name.startsWith(prefix))) return null;
@@ -202,13 +190,14 @@ async function measure(name: string, options: autocannon.Options, pid?: number):
 async function measureSpread(name: string, runs: { pid?: number; options: autocannon.Options }[]): Promise<Row> {
   const cpu = () => runs.reduce((sum, run) => sum + (run.pid === undefined ? 0 : cpuSeconds(run.pid)), 0);
   const onService = runs.every((run) => run.pid !== undefined);
-  const readersBefore = onService ? await readerCounts() : null;
+  const metricsUrl = onService ? readerMetricsUrl : null;
+  const readersBefore = metricsUrl === null ? null : await readerCounts(metricsUrl);
   const cpuBefore = cpu();
   const started = performance.now();
   const results = await Promise.all(runs.map((run) => autocannon({ duration: DURATION, ...run.options })));
   const elapsed = (performance.now() - started) / 1000;
   const cpuAfter = cpu();
-  const readersAfter = readersBefore === null ? null : await readerCounts();
+  const readersAfter = metricsUrl === null ? null : await readerCounts(metricsUrl);
   const total = (pick: (r: autocannon.Result) => number) => results.reduce((sum, r) => sum + pick(r), 0);
   const requests = total((r) => r.requests.total);
   return {

@@ -72,3 +72,25 @@ export function warmFiles(files: string[]): { bytes: number; cachedBefore: numbe
   }
   return { bytes, cachedBefore };
 }
+
+/** SQLite's reader threads as the service's metrics give them (null without them: PostgreSQL, or none allowed). */
+export interface ReaderCounts {
+  threads: number;
+  /** Reads run in a thread so far. */
+  thread: number;
+  /** Reads refused so far, too many slow ones waiting. */
+  refused: number;
+}
+
+/** The reader counts in the service's metrics at `url` (its `/metrics`, CAL_METRICS=1). */
+export async function readerCounts(url: string): Promise<ReaderCounts | null> {
+  const text = await (await fetch(url)).text();
+  const sample = (pattern: RegExp) => pattern.exec(text)?.[1];
+  const threads = sample(/^cal_sqlite_reader_threads (\d+)/m);
+  if (threads === undefined) return null;
+  return {
+    threads: Number(threads),
+    thread: Number(sample(/^cal_sqlite_reads_total\{outcome="thread"\} (\d+)/m) ?? 0),
+    refused: Number(sample(/^cal_sqlite_reads_total\{outcome="refused"\} (\d+)/m) ?? 0),
+  };
+}

@@ -129,16 +129,7 @@ function startThread(setup: ReaderSetup): Worker {
   return new Worker(boot, { ...options, eval: true });
 }
 
-/**
- * Read-only connections to the embedded database in worker threads, so that a slow read (a cold
- * count, a search of a common word) runs beside the event loop instead of stopping it: WAL lets
- * them read while the main connection writes, and each statement sees every commit made before it
- * was sent. Threads are needed once a read on the main connection has been slow (SLOW_MS) or
- * `warm` is called; from then on they start when reads come and none is free, one at a time, up to
- * `max`. Until the first is ready, reads run on the main connection (starting never delays a
- * read). Only reads once slow wait for a thread, the oldest first; the others run on the main
- * connection when every thread is busy, and always once known to be quick (QUICK_RUNS below).
- */
+/** What the readers have done so far (stats(): the metrics and tests read it). */
 export interface SqliteReadersStats {
   threads: number;
   ready: number;
@@ -151,6 +142,16 @@ export interface SqliteReadersStats {
   needed: boolean;
 }
 
+/**
+ * Read-only connections to the embedded database in worker threads, so that a slow read (a cold
+ * count, a search of a common word) runs beside the event loop instead of stopping it: WAL lets
+ * them read while the main connection writes, and each statement sees every commit made before it
+ * was sent. Threads are needed once a read on the main connection has been slow (SLOW_MS) or
+ * `warm` is called; from then on they start when reads come and none is free, one at a time, up to
+ * `max`. Until the first is ready, reads run on the main connection (starting never delays a
+ * read). Only reads once slow wait for a thread, the oldest first; the others run on the main
+ * connection when every thread is busy, and always once known to be quick (QUICK_RUNS below).
+ */
 export class SqliteReaders {
   readonly #setup: ReaderSetup;
   readonly #max: number;

@@ -41,6 +41,12 @@ interface Service {
 
 /** A route of the tests' own that runs `slowCount`, so that a slow read is asked over HTTP. */
 const SLOW_ROUTE = '/test/slow-count';
+/** The contract's body of a read refused (ServiceUnavailable, src/http/errors.ts). */
+const BUSY = {
+  code: 'rest_service_unavailable',
+  message: 'The service is overloaded. Try again shortly.',
+  data: { status: 503 },
+};
 /** The same read in a streamed answer, as a feed or a page makes one: before its first byte. */
 const SLOW_STREAM_ROUTE = '/test/slow-stream';
 
@@ -241,11 +247,7 @@ describe('SQLite reads in worker threads', () => {
     const busy = answers.filter((answer) => answer.statusCode === 503);
     assert.equal(busy.length, 2);
     for (const answer of busy) {
-      assert.deepEqual(answer.data, {
-        code: 'rest_service_unavailable',
-        message: 'The service is overloaded. Try again shortly.',
-        data: { status: 503 },
-      });
+      assert.deepEqual(answer.data, BUSY);
       assert.equal(answer.headers['retry-after'], '2');
     }
     assert.deepEqual(
@@ -270,11 +272,7 @@ describe('SQLite reads in worker threads', () => {
     assert.equal(refused.headers['content-encoding'], undefined, 'the error is not gzip');
     assert.equal(refused.headers['etag'], undefined);
     assert.match(String(refused.headers['content-type']), /^application\/json/);
-    assert.deepEqual(JSON.parse(refused.body), {
-      code: 'rest_service_unavailable',
-      message: 'The service is overloaded. Try again shortly.',
-      data: { status: 503 },
-    });
+    assert.deepEqual(JSON.parse(refused.body), BUSY);
   });
 
   // On the main connection alone, the read outside the transaction would wait for it: the timeout ends that.

@@ -170,10 +170,9 @@ async function register(db: Db, phrase: string, patterns: string[]): Promise<voi
  * definition, so they are few and found in the events themselves: each instance, in its
  * background, now and then reads the text of a sample of the listed events (the newest of each
  * tenth of their ids: sampledListedTexts), takes the words the most of them contain, and
- * registers them. A word an index narrows is left (counted through the
- * index, it is cheap), as is every word of a calendar too small for a count to be slow. A
- * visitor's first search of such a word is then summed from its per-day counts, once the
- * background has taken them.
+ * registers them. A word an index narrows is left (counted through the index, it is cheap), as is
+ * every word of a calendar too small for a count to be slow. A visitor's first search of such a
+ * word is then summed from its per-day counts, once the background has taken them.
  *
  * Searches of several words, and words the sampled events do not share, are registered when they
  * come back, as before. The words found are this process's memory, as `seen` is: they decide
