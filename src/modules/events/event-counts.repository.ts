@@ -3,7 +3,7 @@ import type { Database, Db, EventFacetWindowCountTable } from '../../db/database
 import { nowUtc } from '../../lib/clock.js';
 import { dialectOf, WRITE_ORDER_LOCK, type DialectName } from '../../db/dialect.js';
 import { unprotectedSql } from '../../db/visibility.js';
-import { containsAll } from './event-search.repository.js';
+import { containedInText } from './event-search.repository.js';
 
 /**
  * The per-day counts' statements: the counts of a list's filter (countRows, windowCountQuery), the
@@ -234,15 +234,16 @@ export async function addPhrase(db: Db, phrase: string, patterns: string[], keep
 export type SliceOutcome = 'counted' | 'none' | 'busy';
 
 /**
- * Takes the next slice of the counts of the oldest registered search whose counts are not
- * complete: its matching listed published events with ids past its `counted_through` and up to
- * `size` more (all of the rest when they reach the highest id), added to its per-day counts, and
- * `counted_through` moved past them (null once complete), in one transaction. The triggers count
- * a written event for the search once `counted_through` has reached it (migration 029), so each
- * event is counted once. On PostgreSQL the slice holds the write-order lock exclusive, which every
- * write of events takes shared before its trigger reads the searches: no write falls between the
- * slice's count and the triggers. Writers wait behind an exclusive request, so the slice gives up
- * ('busy') when a long write (an import) holds the lock past a moment.
+ * Takes the next slice of the counts of the registered search whose counts are not complete that
+ * was used last (pendingPhrase): its matching listed published events with ids past its
+ * `counted_through` and up to `size` more (all of the rest when they reach the highest id), added
+ * to its per-day counts, and `counted_through` moved past them (null once complete), in one
+ * transaction. The triggers count a written event for the search once `counted_through` has
+ * reached it (migration 029), so each event is counted once. On PostgreSQL the slice holds the
+ * write-order lock exclusive, which every write of events takes shared before its trigger reads
+ * the searches: no write falls between the slice's count and the triggers. Writers wait behind an
+ * exclusive request, so the slice gives up ('busy') when a long write (an import) holds the lock
+ * past a moment.
  */
 export async function countPhraseSlice(db: Db, size: number): Promise<SliceOutcome> {
   const dialect = dialectOf(db);
@@ -260,12 +261,18 @@ export async function countPhraseSlice(db: Db, size: number): Promise<SliceOutco
   }
 }
 
-/** The oldest registered search whose counts are not complete (at most 200 rows are read). */
+/**
+ * The registered search whose counts are not complete that was used last (at most 200 rows are
+ * read): one a visitor asked again, registered then, is counted before the common words
+ * registered ahead (event-counts.service.ts), which at a million events take the background some
+ * twenty minutes on PostgreSQL and would have kept it waiting behind them.
+ */
 function pendingPhrase(db: Db): Promise<{ id: number; counted_through: number | null } | undefined> {
   return db
     .selectFrom('search_phrases')
     .select(['id', 'counted_through'])
     .where('counted_through', 'is not', null)
+    .orderBy('used_utc', 'desc')
     .orderBy('id')
     .limit(1)
     .executeTakeFirst();
@@ -310,7 +317,7 @@ async function countSliceIn(trx: Db, dialect: DialectName, size: number): Promis
         .$if(!complete, (qb) => qb.where('events.id', '<=', through))
         .where(sql<SqlBool>`events.status = 'publish' and events.hide_from_listings = 0`)
         // As anonymous readers search (only public lists register): a protected event by its title.
-        .where((eb) => eb.and(containsAll(dialect, patterns, unprotectedSql('events'))))
+        .where((eb) => eb.and(containedInText(patterns, unprotectedSql('events'))))
         .groupBy(['events.lang', startDay, endDay]),
     )
     // An earlier slice may have counted events of the same days.

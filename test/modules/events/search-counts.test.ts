@@ -11,6 +11,7 @@ import {
   registrationPacing,
   type CommonSearchOptions,
 } from '../../../src/modules/events/event-counts.service.js';
+import { addPhrase, countPhraseSlice } from '../../../src/modules/events/event-counts.repository.js';
 
 const EVENTS = '/cal/events/v1/events';
 
@@ -391,6 +392,57 @@ for (const backend of backends()) {
       assert.ok(newest.every((event) => event.title.startsWith('Burst')));
       // "kw" (two letters: no index narrows it) is found all the same.
       assert.ok((await registerAt(3, sample)).includes('kw'));
+    });
+  });
+
+  describe(`the order searches are counted in [${backend}]`, () => {
+    let t: TestApp;
+    before(async () => {
+      // Its own app: the background looks for counts to take only half a minute after start-up,
+      // unless the service registers a search, and this test registers through the repository.
+      t = await createTestApp(backend);
+    });
+    after(() => t.close());
+
+    it('counts a search a visitor asked again before the common words registered ahead of it', async () => {
+      const editor = (await t.asUser('editor')).authorization;
+      for (const title of ['Ro xv one', 'Ro two', 'Xv three', 'Ro Xv four']) {
+        const payload = {
+          title,
+          start_date: '2031-05-02 10:00:00',
+          end_date: '2031-05-02 11:00:00',
+          status: 'publish',
+        };
+        assert.equal((await t.request({ method: 'POST', url: EVENTS, auth: editor, payload })).statusCode, 201);
+      }
+      const { db } = t.storage;
+      // "ro", registered ahead (its use recorded long ago) and not counted yet; then "xv", registered now.
+      await addPhrase(db, JSON.stringify(['ro']), ['%ro%'], MAX_PHRASES);
+      await db.updateTable('search_phrases').set({ used_utc: '2000-01-01 00:00:00' }).execute();
+      await addPhrase(db, JSON.stringify(['xv']), ['%xv%'], MAX_PHRASES);
+      const counted = async () =>
+        Object.fromEntries(
+          (await db.selectFrom('search_phrases').select(['phrase', 'counted_through']).execute()).map((p) => [
+            p.phrase,
+            p.counted_through,
+          ]),
+        );
+      assert.deepEqual(await counted(), { '["ro"]': 0, '["xv"]': 0 });
+      // One slice, as large as the calendar: the search asked last is the one taken.
+      assert.equal(await countPhraseSlice(db, 1_000_000), 'counted');
+      assert.deepEqual(await counted(), { '["ro"]': 0, '["xv"]': null });
+      assert.equal(await countPhraseSlice(db, 1_000_000), 'counted');
+      assert.deepEqual(await counted(), { '["ro"]': null, '["xv"]': null });
+      for (const [search, events] of [
+        ['xv', 3],
+        ['ro', 3],
+      ] as const) {
+        const res = await t.request({
+          method: 'GET',
+          url: `${EVENTS}?per_page=1&start_date=2031-05-01&end_date=2031-05-31&search=${search}`,
+        });
+        assert.equal(res.data.total, events, search);
+      }
     });
   });
 }
