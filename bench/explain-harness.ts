@@ -24,6 +24,8 @@ export async function explainHarness(options: { dataDir?: string; databaseUrl?: 
   app: FastifyInstance;
   postgres: boolean;
   captured: Captured[];
+  /** Closes the app and the storage. */
+  close: () => Promise<void>;
 }> {
   const captured: Captured[] = [];
   // Statements are kept from the first request on (not those of seeding).
@@ -49,7 +51,13 @@ export async function explainHarness(options: { dataDir?: string; databaseUrl?: 
   const app = await buildApp(config, { storage, logger: false });
   await app.ready();
   capturing = true;
-  return { db, app, postgres: dialectOf(db) === 'postgres', captured };
+  // The storage is the harness's own (the app closes only what it opened): closed with the app,
+  // or PostgreSQL's pool would keep the script running once it has printed everything.
+  const close = async () => {
+    await app.close();
+    await storage.close();
+  };
+  return { db, app, postgres: dialectOf(db) === 'postgres', captured, close };
 }
 
 /**

@@ -17,11 +17,12 @@ const { values: args } = parseArgs({
     events: { type: 'string', default: '100000' },
   },
 });
-const { db, app, postgres, captured } = await explainHarness({
+const harness = await explainHarness({
   dataDir: args['data-dir'],
   databaseUrl: args['database-url'],
   events: Number(args.events),
 });
+const { db, app, postgres, captured } = harness;
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const venue = (await db.selectFrom('venues').select('id').orderBy('id').limit(1).executeTakeFirstOrThrow()).id;
@@ -77,4 +78,4 @@ for (const [name, query] of [...kinds, ['single event', ''] as [string, string]]
   if (search) await app.inject({ url: `/cal/events/v1/events?${search}` });
   await explainRequest({ db, app, postgres, captured }, name, url);
 }
-await app.close();
+await harness.close();

@@ -34,4 +34,4 @@ const pages: [string, string][] = [
   ['a day', `/events/day/${day}/`],
 ];
 for (const [name, url] of pages) await explainRequest(harness, name, url);
-await harness.app.close();
+await harness.close();

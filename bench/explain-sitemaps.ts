@@ -17,11 +17,12 @@ const { values: args } = parseArgs({
     events: { type: 'string', default: '1000000' },
   },
 });
-const { db, app, postgres, captured } = await explainHarness({
+const harness = await explainHarness({
   dataDir: args['data-dir'],
   databaseUrl: args['database-url'],
   events: Number(args.events),
 });
+const { db, app, postgres, captured } = harness;
 /** One of each distinct statement, explained at the end. */
 const pending: typeof captured = [];
 
@@ -58,4 +59,4 @@ for (const q of pending) {
   console.log('');
   await explainStatement({ db, postgres }, q, 220);
 }
-await app.close();
+await harness.close();

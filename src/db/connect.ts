@@ -54,6 +54,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '028_multiday_index_status': lazy(() => import('./migrations/028_multiday_index_status.js')),
   '029_search_counts_sliced': lazy(() => import('./migrations/029_search_counts_sliced.js')),
   '030_featured_index': lazy(() => import('./migrations/030_featured_index.js')),
+  '031_public_start_end': lazy(() => import('./migrations/031_public_start_end.js')),
 };
 
 /** Names of the migrations this version knows (a backup that ran others was made by a later version). */

@@ -426,7 +426,7 @@ CREATE INDEX events_parent ON public.events USING btree (post_parent);
 CREATE UNIQUE INDEX events_pkey ON public.events USING btree (id);
 CREATE INDEX events_public_featured ON public.events USING btree (lang, featured, start_local, id, end_local) WHERE ((status = 'publish'::text) AND (hide_from_listings = 0) AND (featured = 1));
 CREATE INDEX events_public_multiday ON public.events USING btree (lang, start_local, id) WHERE ((status = 'publish'::text) AND (hide_from_listings = 0) AND (substr(end_local, 1, 10) > substr(start_local, 1, 10)));
-CREATE INDEX events_public_start ON public.events USING btree (lang, start_local, id) WHERE ((status = 'publish'::text) AND (hide_from_listings = 0));
+CREATE INDEX events_public_start ON public.events USING btree (lang, start_local, id, end_local) WHERE ((status = 'publish'::text) AND (hide_from_listings = 0));
 CREATE INDEX events_public_venue ON public.events USING btree (venue_id, lang, start_local, end_local) WHERE ((status = 'publish'::text) AND (hide_from_listings = 0));
 CREATE INDEX events_public_window ON public.events USING btree (lang, start_local, end_local) WHERE ((status = 'publish'::text) AND (hide_from_listings = 0));
 CREATE INDEX events_series ON public.events USING btree (series_id, recurrence_id) WHERE (series_id IS NOT NULL);

@@ -174,15 +174,39 @@ export interface EventOrder {
 /**
  * A page of the list in `order`. Both columns lead an index after the language (events_lang_start,
  * events_lang_date, each ending with the id), read forwards or backwards: a page is a walk along
- * it, not a sort of the window.
+ * it, not a sort of the window. On PostgreSQL, past the first page, the walk reads ids only and
+ * only the page's rows are read whole: the public lists' index holds the end too (migration 031),
+ * so at page 20 the walk reads a thousand index entries, not a thousand rows. SQLite reads its
+ * rows in the walk as fast (031 says why it keeps its index).
  */
-export function pageRows(base: EventQuery, order: EventOrder, limit: number, offset: number): Promise<EventRow[]> {
-  return base
-    .selectAll('events')
-    .orderBy(`events.${order.column}`, order.direction)
+export function pageRows(
+  db: Db,
+  base: EventQuery,
+  order: EventOrder,
+  limit: number,
+  offset: number,
+): Promise<EventRow[]> {
+  const column = `events.${order.column}` as const;
+  if (offset === 0 || dialectOf(db) !== 'postgres')
+    return base
+      .selectAll('events')
+      .orderBy(column, order.direction)
+      .orderBy('events.id', order.direction)
+      .limit(limit)
+      .offset(offset)
+      .execute() as Promise<EventRow[]>;
+  const ids = base
+    .select('events.id')
+    .orderBy(column, order.direction)
     .orderBy('events.id', order.direction)
     .limit(limit)
-    .offset(offset)
+    .offset(offset);
+  return db
+    .selectFrom('events')
+    .selectAll('events')
+    .where('events.id', 'in', ids)
+    .orderBy(column, order.direction)
+    .orderBy('events.id', order.direction)
     .execute() as Promise<EventRow[]>;
 }
 

@@ -604,7 +604,7 @@ export async function listEvents(
   const pageRows = () =>
     linked
       ? list.linkedPage(linked, order.direction, perPage, offsetOf(page, perPage))
-      : list.pageRows(base, order, perPage, offsetOf(page, perPage));
+      : list.pageRows(db, base, order, perPage, offsetOf(page, perPage));
   // A total from per-day counts costs a few hundred rows: read it first, and skip the page when it
   // holds nothing (a tag with no event in the window would otherwise walk the whole window). So
   // on SQLite always, whose one connection runs statements one after the other anyway. Other

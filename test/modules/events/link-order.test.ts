@@ -170,7 +170,8 @@ for (const backend of backends()) {
         // With a filter the links do not carry, each event is read and tested.
         [`categories=${parent}&featured=1`, [[terms([parent, child])], 'asc', true]],
         [`organizer=${organizers[0]}&featured=1&order=desc`, [[by([organizers[0]!])], 'desc', true]],
-        // Featured alone: read from events_public_featured (below).
+        // Featured alone: read from events_public_featured (below); on PostgreSQL a later page's
+        // ids are walked first, then its rows read (pageRows).
         ['featured=1', [[], 'asc', true]],
         ['featured=1&order=desc', [[], 'desc', true]],
       ];
@@ -215,6 +216,25 @@ for (const backend of backends()) {
         }
       }
     });
+
+    it(
+      'should walk a later page’s ids along the public lists’ index and read only the page’s rows',
+      { skip: backend !== 'postgres' && 'SQLite reads its rows in the walk (migration 031)' },
+      async () => {
+        // The index-only scan needs the table's pages known all-visible, as autovacuum leaves them.
+        await sql`vacuum events`.execute(t.storage.db);
+        const statements = await statementsOf(t, async () => {
+          const url = `${EVENTS}?start_date=${day(0)}&end_date=${day(27)}&per_page=2&page=3`;
+          const res = await t.request({ method: 'GET', url });
+          assert.equal(res.statusCode, 200, res.body);
+        });
+        const page = statements.find((q) => /"events"\."id" in \(select "events"\."id"/.test(q.sql));
+        assert.ok(page, statements.map((q) => q.sql).join('\n'));
+        const plan = await planOf(t, page);
+        assert.match(plan, /Index Only Scan using events_public_start/, plan);
+        assert.match(plan, /Index Cond: .*end_local/, `the window's end tested in the index: ${plan}`);
+      },
+    );
 
     it('should read a list filtered by a venue and a link from whichever holds fewer events of the window', async () => {
       const made = async (path: string, payload: object): Promise<number> => {
