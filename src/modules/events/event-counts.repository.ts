@@ -317,7 +317,7 @@ async function countSliceIn(trx: Db, dialect: DialectName, size: number): Promis
         .$if(!complete, (qb) => qb.where('events.id', '<=', through))
         .where(sql<SqlBool>`events.status = 'publish' and events.hide_from_listings = 0`)
         // As anonymous readers search (only public lists register): a protected event by its title.
-        .where((eb) => eb.and(containedInText(patterns, unprotectedSql('events'))))
+        .where((eb) => eb.and(containedInText(dialect, patterns, unprotectedSql('events'))))
         .groupBy(['events.lang', startDay, endDay]),
     )
     // An earlier slice may have counted events of the same days.
