@@ -24,7 +24,10 @@ process.on('message', (message) => {
     return;
   }
   if (message.gc) globalThis.gc?.();
-  const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size]));
-  process.send({ ...process.memoryUsage(), ...residentByKind(), spaces });
+  const spaces = Object.fromEntries(
+    v8.getHeapSpaceStatistics().map((s) => [s.space_name, { size: s.space_size, used: s.space_used_size }]),
+  );
+  const threads = Number(/^Threads:\s+(\d+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]);
+  process.send({ ...process.memoryUsage(), ...residentByKind(), spaces, threads });
 });
 process.channel?.unref();

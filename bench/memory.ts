@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { cpuSeconds, freePort, readerCounts, waitReady } from './service.js';
+import { cpuSeconds, freePort, startArgs, waitReady } from './service.js';
 
 /**
  * The resident memory of the built service on an existing seeded SQLite database (issue 30: at
- * 100 k events, after serving pages and lists, at most 150 MB): starts it as `npm start` does,
+ * 100 k events, after serving pages and lists, at most 150 MB): starts it as `npm start` does (its flags),
  * asks it a fixed mix of distinct public pages (months, filtered months, days, weeks, lists,
  * category, venue, organizer and event pages) and then of distinct API lists (windows, pages,
  * filters, searches, single events), each body in the coding a browser takes (br or gzip, so the
@@ -14,7 +15,7 @@ import { cpuSeconds, freePort, readerCounts, waitReady } from './service.js';
  * heap after each phase. The service may write (migrations, search registrations): point it at a
  * copy of a shared database.
  *
- *   npx tsx bench/memory.ts --data-dir /tmp/m100k [--server dist/src/server.js] [--concurrency 2] [--sample 4]
+ *   npx tsx bench/memory.ts --data-dir /tmp/m100k [--server dist/src/server.js] [--concurrency 2] [--sample 4] [--idle 30]
  */
 const { values: args } = parseArgs({
   options: {
@@ -22,6 +23,8 @@ const { values: args } = parseArgs({
     server: { type: 'string', default: 'dist/src/server.js' },
     concurrency: { type: 'string', default: '2' },
     'node-option': { type: 'string', multiple: true, default: [] },
+    /** Seconds without requests after the last phase, then a last reading (0: none). */
+    idle: { type: 'string', default: '30' },
     /** Every nth URL of each phase only (a large database's pages are slow to ask for one by one). */
     sample: { type: 'string', default: '1' },
   },
@@ -29,13 +32,13 @@ const { values: args } = parseArgs({
 if (!args['data-dir']) throw new Error('--data-dir is required');
 
 const port = await freePort();
-// The service's metrics on a port of their own, to say whether SQLite reader threads started.
-const metricsPort = await freePort();
 // The probe answers the parent's messages with the process's memory (a full GC first when asked).
 const probe = path.join(path.dirname(new URL(import.meta.url).pathname), 'memory-probe.mjs');
+// `npm start`'s flags (bench/service.ts), with the server given.
+const flags = startArgs().slice(0, -1);
 const child = spawn(
   process.execPath,
-  ['--max-semi-space-size=4', '--expose-gc', '--import', probe, ...args['node-option'], args.server],
+  [...flags, '--expose-gc', '--import', probe, ...args['node-option'], args.server],
   {
     // The overload guard off: on a busy machine it would refuse requests, and their work would not be measured.
     env: {
@@ -45,8 +48,6 @@ const child = spawn(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       CAL_MAX_EVENT_LOOP_DELAY_MS: '0',
-      CAL_METRICS: '1',
-      CAL_METRICS_PORT: String(metricsPort),
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   },
@@ -64,6 +65,10 @@ interface Memory {
   brk: number;
   anonymous: number;
   files: number;
+  /** The process's threads (/proc/self/status). */
+  threads: number;
+  /** V8's heap by space: committed and used bytes. */
+  spaces: Record<string, { size: number; used: number }>;
 }
 
 function memory(gc: boolean): Promise<Memory> {
@@ -184,14 +189,19 @@ try {
   ];
   await phase('API lists', lists);
   await phase('API lists again, in the other coding', lists, true);
+  // Then no request for a while: what the process settles at once its traffic stops (V8's memory
+  // reducer collects and compacts when the allocation rate drops).
+  const idle = Number(args.idle);
+  if (idle > 0) {
+    await sleep(idle * 1000);
+    rows.push([`idle ${idle} s`, await memory(false), null]);
+  }
 
   console.log(`failures (status ≥ 400 or errors): ${failures.length}`, failures.slice(0, 5));
-  const readers = await readerCounts(`http://127.0.0.1:${metricsPort}/metrics`);
-  console.log(
-    readers === null
-      ? 'SQLite reader threads: none allowed'
-      : `SQLite reader threads: ${readers.threads} (reads run in them: ${readers.thread})`,
-  );
+  // Metrics are off, as by default (prom-client is loaded only when they are on): the threads the
+  // process has more than after start-up are SQLite reader threads (Node's own start with it).
+  const started = rows[0]![1].threads;
+  console.log(`threads started after start-up (SQLite readers): ${rows.at(-1)![1].threads - started}`);
   console.log(
     '| after | RSS MB | heap used | heap total | external | malloc heap (brk) | other anonymous | files | RSS after GC | heap used after GC | heap total after GC |',
   );
@@ -201,6 +211,16 @@ try {
     const own = [m.rss, m.heapUsed, m.heapTotal, m.external, m.brk, m.anonymous, m.files].map(mb);
     console.log(`| ${name} | ${[...own, ...after].join(' | ')} |`);
   }
+  // Where the heap's total goes beyond its live objects (V8's young generation, free pages).
+  const last = rows.findLast(([, , gc]) => gc !== null)?.[2];
+  if (last)
+    console.log(
+      'V8 heap spaces after the last full collection, MB committed (used):',
+      Object.entries(last.spaces)
+        .filter(([, space]) => space.size > 0)
+        .map(([name, space]) => `${name} ${mb(space.size)} (${mb(space.used)})`)
+        .join(', '),
+    );
   if (process.env['MEMORY_SNAPSHOT']) {
     child.send({ snapshot: process.env['MEMORY_SNAPSHOT'] });
     await new Promise((resolve) => child.once('message', resolve));

@@ -31,7 +31,7 @@ import autocannon from 'autocannon';
 import { connect, migrate } from '../src/db/connect.js';
 import { createUser } from '../src/modules/users/user.service.js';
 import { seed, type Seeded } from './seed.js';
-import { cpuSeconds, freePort, waitReady } from './service.js';
+import { cpuSeconds, freePort, startArgs, waitReady } from './service.js';
 import { createScratchDatabase } from '../test/helpers/scratch-postgres.js';
 
 const { values: args } = parseArgs({
@@ -248,18 +248,14 @@ async function main(): Promise<void> {
 
     const build = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
     if (build.status !== 0) throw new Error('build failed');
-    const startArgs = (
-      JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } }
-    ).scripts.start
-      .split(/\s+/)
-      .slice(1);
+    const serviceArgs = startArgs();
     const light = lightPaths(seeded);
     const heavy = heavyPaths(seeded);
 
     for (const maxDelay of args['max-delay'].split(',').map(Number)) {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
-      const child = spawn(process.execPath, startArgs, {
+      const child = spawn(process.execPath, serviceArgs, {
         env: {
           ...process.env,
           DATA_DIR: dataDir,

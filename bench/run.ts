@@ -19,7 +19,7 @@ import { connect, migrate } from '../src/db/connect.js';
 import { createUser } from '../src/modules/users/user.service.js';
 import { COMMON_SEARCH_ROUND_MS, COMMON_SEARCHES } from '../src/modules/events/event-counts.service.js';
 import { seed, type Seeded } from './seed.js';
-import { cpuSeconds, freePort, readerCounts, waitReady, warmFiles } from './service.js';
+import { cpuSeconds, freePort, readerCounts, startArgs, waitReady, warmFiles } from './service.js';
 import { seedPlainLikeSeries, seedSeries } from './seed-series.js';
 import { createScratchDatabase } from '../test/helpers/scratch-postgres.js';
 
@@ -450,16 +450,12 @@ async function main(): Promise<void> {
   if (build.status !== 0) throw new Error('build failed');
   const port = await freePort();
   // Exactly what `npm start` runs after its build (`node <flags> dist/src/server.js`).
-  const startArgs = (
-    JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } }
-  ).scripts.start
-    .split(/\s+/)
-    .slice(1);
+  const serviceArgs = startArgs();
   const profileDir = args['cpu-prof'];
   const startService = (port: number, profile: boolean, metricsPort?: number) =>
     spawn(
       process.execPath,
-      [...(profile ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir!] : []), ...startArgs],
+      [...(profile ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir!] : []), ...serviceArgs],
       {
         env: {
           ...process.env,

@@ -5,6 +5,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What the benchmarks share to run the service as a child process and watch it. */
 
+/**
+ * The arguments of `node` in `npm start` (its flags and `dist/src/server.js`), so that what the
+ * benches start is exactly the service as it is run: the flags are a part of its memory and speed.
+ */
+export function startArgs(): string[] {
+  const { scripts } = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+  return scripts.start.split(/\s+/).slice(1);
+}
+
 /** A TCP port free on 127.0.0.1 for the service to listen on. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {

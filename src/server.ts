@@ -5,7 +5,6 @@ import { connect, migrate } from './db/connect.js';
 import { isValidTimezone } from './lib/dates.js';
 import { ensureAdministrator } from './modules/users/user.service.js';
 import { strandedRecords } from './modules/languages/language.service.js';
-import { observeQuery } from './modules/operations/metrics.service.js';
 import { maskedConfiguration } from './modules/operations/operations.configuration.js';
 import { holdPidFile } from './modules/operations/operations.pid-file.js';
 import { shutdown } from './modules/operations/operations.shutdown.js';
@@ -23,12 +22,16 @@ async function main(): Promise<void> {
   }
 
   const startedAt = performance.now();
+  // Loaded only where metrics are on: it brings prom-client (metrics.routes.ts).
+  const observeQuery = config.metrics
+    ? (await import('./modules/operations/metrics.service.js')).observeQuery
+    : undefined;
   const storage = await connect({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     pgPoolSize: config.pgPoolSize,
     sqliteReaders: config.sqliteReaders,
-    ...(config.metrics ? { onQuery: (_sql: string, ms: number) => observeQuery(ms) } : {}),
+    ...(observeQuery ? { onQuery: (_sql: string, ms: number) => observeQuery(ms) } : {}),
   });
   await migrate(storage.db);
   const app = await buildApp(config, { storage });

@@ -12,6 +12,7 @@ import {
 } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SqliteReaders, type ReaderSetup } from './sqlite-readers.js';
+import { threadCpuMs } from '../lib/cpu-clock.js';
 
 /**
  * Kysely's SQLite dialect with reads sent to reader threads (sqlite-readers.ts): a statement that
@@ -125,12 +126,11 @@ class SqliteReadersDriver implements Driver {
         ? new SqliteReaders(readers.setup, readers.max, (sql, parameters) =>
             this.#exclusive(() => {
               const started = performance.now();
-              const cpu = process.cpuUsage();
+              const cpu = threadCpuMs();
               const { rows } = this.run(sql, parameters);
-              const { user, system } = process.cpuUsage(cpu);
-              // The process's CPU time bounds it: a statement the host took the process off the
+              // The thread's CPU time bounds it: a statement the host took the process off the
               // CPU in the middle of (a busy neighbour) did not cost its wall time.
-              return { rows, ms: Math.min(performance.now() - started, (user + system) / 1000) };
+              return { rows, ms: Math.min(performance.now() - started, threadCpuMs() - cpu) };
             }),
           )
         : null;

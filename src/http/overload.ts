@@ -2,8 +2,9 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
 import { ServiceUnavailable } from './errors.js';
+import { threadCpuMs } from '../lib/cpu-clock.js';
 
-/** How often the event-loop delay, the process's CPU time and the heap are sampled. */
+/** How often the event-loop delay, the main thread's CPU time and the heap are sampled. */
 const SAMPLE_INTERVAL_MS = 500;
 /** The delay histogram's timer period: a timer is due this often, so this much of each gap is not a delay. */
 const DELAY_RESOLUTION_MS = 10;
@@ -21,7 +22,7 @@ export interface OverloadLimits {
 export interface PressureSample {
   /** Mean event-loop delay (ms): how late the loop's timers ran, whatever kept them waiting. */
   delayMs: number;
-  /** CPU time the process used over the sample over the sample's wall time (1: one core throughout). */
+  /** CPU time the main thread used over the sample's wall time (1: one core throughout; the process's on Node 20: cpu-clock.ts). */
   cpuShare: number;
   /** The delay the service's own work accounts for: `delayMs` times `cpuShare` (at most 1). */
   ownDelayMs: number;
@@ -67,17 +68,19 @@ export async function registerOverloadGuard(app: FastifyInstance, limits: Overlo
   const histogram = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
   histogram.enable();
   let sampledAt = performance.now();
-  let cpuAt = process.cpuUsage();
+  let cpuAt = threadCpuMs();
   let sample: PressureSample = { delayMs: 0, cpuShare: 0, ownDelayMs: 0, heapUsedBytes: 0 };
   let refusing = false;
   let delayedBefore = false;
   const measure = (): void => {
     const now = performance.now();
     const elapsed = Math.max(1, now - sampledAt);
-    const cpu = process.cpuUsage(cpuAt);
+    // The main thread's own CPU time: reader threads and V8's background work do not make the
+    // loop's delay its own (cpu-clock.ts).
+    const cpuMs = threadCpuMs() - cpuAt;
     // No timer ran at all since the last sample: the loop was held for all of it.
     const delayMs = histogram.count > 0 ? Math.max(0, histogram.mean / 1e6 - DELAY_RESOLUTION_MS) : elapsed;
-    const cpuShare = (cpu.user + cpu.system) / 1000 / elapsed;
+    const cpuShare = cpuMs / elapsed;
     sample = {
       delayMs,
       cpuShare,
@@ -86,7 +89,7 @@ export async function registerOverloadGuard(app: FastifyInstance, limits: Overlo
     };
     histogram.reset();
     sampledAt = now;
-    cpuAt = process.cpuUsage();
+    cpuAt = threadCpuMs();
     const delayed =
       limits.maxEventLoopDelayMs > 0 &&
       sample.ownDelayMs > limits.maxEventLoopDelayMs &&

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { collectMetrics } from './metrics.service.js';
 
 /**
  * GET /metrics in the Prometheus text format (prom-client), when CAL_METRICS=1 (what it holds:
@@ -12,6 +11,8 @@ export async function registerMetrics(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { config } = app.services;
   if (!config.metrics) return;
+  // prom-client and its dependencies load only where metrics are on (issue 30: the heap after start).
+  const { collectMetrics } = await import('./metrics.service.js');
   const registry = collectMetrics(app);
   const text = async () => ({ type: registry.contentType, body: await registry.metrics() });
   if (config.metricsPort === 0) {

@@ -1,0 +1,47 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Worker } from 'node:worker_threads';
+import { threadCpuMs } from '../../src/lib/cpu-clock.js';
+
+/** Keeps this thread on the CPU for `ms` of wall time. */
+function spin(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+describe('threadCpuMs', () => {
+  it("counts this thread's own work", () => {
+    const before = threadCpuMs();
+    spin(150);
+    // At most its wall time, and most of it unless the host took the process off the CPU.
+    const used = threadCpuMs() - before;
+    assert.ok(used > 50 && used < 400, `${used} ms`);
+  });
+
+  it(
+    "does not count another thread's work",
+    // Node 20 reads a thread's time from Linux's /proc only; elsewhere it falls back to the process's.
+    {
+      skip:
+        typeof (process as { threadCpuUsage?: unknown }).threadCpuUsage !== 'function' &&
+        process.platform !== 'linux' &&
+        'Node 20 off Linux',
+    },
+    async () => {
+      // A thread busy for 400 ms while this one waits: the process's CPU time grows by about that,
+      // this thread's by the little it takes to start and join the other.
+      const process0 = process.cpuUsage();
+      const before = threadCpuMs();
+      const worker = new Worker(
+        'const until = performance.now() + 400; while (performance.now() < until); require("node:worker_threads").parentPort.postMessage("done")',
+        { eval: true },
+      );
+      await new Promise((resolve, reject) => worker.once('message', resolve).once('error', reject));
+      await worker.terminate();
+      const own = threadCpuMs() - before;
+      const { user, system } = process.cpuUsage(process0);
+      const processMs = (user + system) / 1000;
+      assert.ok(processMs - own > 200, `process ${processMs} ms, this thread ${own} ms`);
+    },
+  );
+});
