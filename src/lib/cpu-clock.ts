@@ -9,8 +9,9 @@ import fs from 'node:fs';
  *
  * `process.threadCpuUsage` (Node 22 and 24) reads it. Node 20 has no such call: on Linux the
  * thread's scheduler statistics tell it (`/proc/thread-self/schedstat`, nanoseconds on the CPU,
- * read again through one descriptor: 3–4 µs a reading); elsewhere the process's time is the
- * fallback.
+ * read again through one descriptor: 3–4 µs a reading; the slice running when it is read counts
+ * from the scheduler's next tick, a few milliseconds at most, well within the 50 ms a slow read
+ * is); elsewhere the process's time is the fallback.
  */
 type Usage = { user: number; system: number };
 const threadUsage = (process as { threadCpuUsage?: () => Usage }).threadCpuUsage?.bind(process);
