@@ -7,8 +7,8 @@ import { cpuSeconds, freePort, startArgs, waitReady } from './service.js';
 
 /**
  * The resident memory of the built service on an existing seeded SQLite database (issue 30: at
- * 100 k events, after serving pages and lists, at most 150 MB): starts it as `npm start` does (its flags),
- * asks it a fixed mix of distinct public pages (months, filtered months, days, weeks, lists,
+ * 100 k events, after serving pages and lists, at most 150 MB): starts it as `npm start` does
+ * (its flags), asks it a fixed mix of distinct public pages (months, filtered months, days, weeks, lists,
  * category, venue, organizer and event pages) and then of distinct API lists (windows, pages,
  * filters, searches, single events), each body in the coding a browser takes (br or gzip, so the
  * page cache keeps coded bodies too), then the lists again in the other coding, and prints the RSS and the V8
@@ -35,7 +35,7 @@ const port = await freePort();
 // The probe answers the parent's messages with the process's memory (a full GC first when asked).
 const probe = path.join(path.dirname(new URL(import.meta.url).pathname), 'memory-probe.mjs');
 // `npm start`'s flags (bench/service.ts), with the server given.
-const flags = startArgs().slice(0, -1);
+const flags = startArgs().filter((arg) => arg.startsWith('-'));
 const child = spawn(
   process.execPath,
   [...flags, '--expose-gc', '--import', probe, ...args['node-option'], args.server],

@@ -22,7 +22,10 @@ export interface OverloadLimits {
 export interface PressureSample {
   /** Mean event-loop delay (ms): how late the loop's timers ran, whatever kept them waiting. */
   delayMs: number;
-  /** CPU time the main thread used over the sample's wall time (1: one core throughout; the process's on Node 20: cpu-clock.ts). */
+  /**
+   * CPU time the main thread used over the sample's wall time (1: one core throughout; the
+   * process's where Node cannot read one thread's: cpu-clock.ts).
+   */
   cpuShare: number;
   /** The delay the service's own work accounts for: `delayMs` times `cpuShare` (at most 1). */
   ownDelayMs: number;

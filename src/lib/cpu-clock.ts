@@ -14,18 +14,14 @@ import fs from 'node:fs';
  * is); elsewhere the process's time is the fallback.
  */
 type Usage = { user: number; system: number };
+const ms = ({ user, system }: Usage) => (user + system) / 1000;
 const threadUsage = (process as { threadCpuUsage?: () => Usage }).threadCpuUsage?.bind(process);
+const oneThread = threadUsage ? () => ms(threadUsage()) : schedulerClock();
 
-export const threadCpuMs: () => number = threadUsage
-  ? () => {
-      const { user, system } = threadUsage();
-      return (user + system) / 1000;
-    }
-  : (schedulerClock() ??
-    (() => {
-      const { user, system } = process.cpuUsage();
-      return (user + system) / 1000;
-    }));
+export const threadCpuMs: () => number = oneThread ?? (() => ms(process.cpuUsage()));
+
+/** Whether {@link threadCpuMs} reads this thread's time alone, not the fallback of the process's. */
+export const READS_ONE_THREAD = oneThread !== null;
 
 /** This thread's time from Linux's scheduler statistics, or null where they cannot be read. */
 function schedulerClock(): (() => number) | null {
