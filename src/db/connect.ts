@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import path from 'node:path';
 import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import type { Database, Db } from './database.js';
@@ -162,8 +163,14 @@ export async function connect(options: StorageOptions): Promise<Storage> {
   // are missing or that grew tenfold: about 3 s for a million events, rarely.
   sqlite.pragma('analysis_limit = 0');
   sqlite.pragma('optimize = 0x10002');
-  // And again as the data grows, as SQLite advises for long-lived connections.
-  const optimizer = setInterval(() => sqlite.pragma('optimize'), 6 * 3_600_000).unref();
+  withoutSamples(sqlite);
+  // And again as the data grows, as SQLite advises for long-lived connections (between
+  // transactions: a transaction may hold the main connection across requests).
+  const optimizer = setInterval(() => {
+    if (sqlite.inTransaction) return;
+    sqlite.pragma('optimize');
+    withoutSamples(sqlite);
+  }, 6 * 3_600_000).unref();
   addSqliteFunctions(sqlite);
   // The readers copy the main connection's settings that bear on reading (memory, waits), and never write.
   const pragmas = ['busy_timeout', 'cache_size', 'mmap_size', 'temp_store'].map(
@@ -203,4 +210,20 @@ export async function migrate(db: Db, target?: string): Promise<void> {
   if (error || failed) {
     throw new Error(`Database migration failed${failed ? ` at ${failed.migrationName}` : ''}`, { cause: error });
   }
+}
+
+/**
+ * ANALYZE keeps, beside each index's averages (sqlite_stat1), samples of its keys (sqlite_stat4,
+ * with the SQLITE_ENABLE_STAT4 that better-sqlite3 builds). A statement whose plan read a sample
+ * for a bound value (`start_local >= ?`, `lang = ?`: nearly every list) is prepared afresh, parsed
+ * and planned again, at every run: a day of a month grid cost 103 µs instead of 9 at a million
+ * events, and a month page 40 % of its time. The averages choose the same indexes for our
+ * statements (bench/explain-lists.ts at a million events; the partial indexes, featured events'
+ * for one, carry their own row counts), so the samples are dropped after each ANALYZE and the
+ * planner reads the statistics again.
+ */
+function withoutSamples(sqlite: BetterSqlite3.Database): void {
+  const samples = sqlite.prepare("select 1 from sqlite_schema where name = 'sqlite_stat4'").get();
+  if (!samples || !sqlite.prepare('select 1 from sqlite_stat4 limit 1').get()) return;
+  sqlite.exec('delete from sqlite_stat4; analyze sqlite_schema');
 }

@@ -12,6 +12,8 @@ import type { Db } from './database.js';
  * is: never combined with anything in JavaScript (`%${args.text}`), never tested (`args.x === null`).
  * A value taken from elsewhere, or computed from a placeholder, would be frozen into the first
  * compilation; so the test suite sets CAL_VERIFY_PREPARED, which builds every call anew and compares.
+ * A LIMIT is the exception: SQLite's is written into the statement (sqlite-dialect.ts), so it is a
+ * number of the query's own, never an argument.
  */
 
 type Scalar = string | number | null;
