@@ -555,12 +555,12 @@ function linkedList(
   };
 }
 
-/** A public grid's reads from a link table in order (migration 025): see linkedGrid. */
-export interface LinkedGrid {
+/** A public grid's reads from a link table in order (migration 025), each event's `columns` only: see linkedGrid. */
+export interface LinkedGrid<C extends keyof EventRow & string> {
   /** The first `limit` events starting on each of `days`, by start then id. */
-  firstOfDays(days: string[], limit: number): Promise<EventRow[]>;
+  firstOfDays(days: string[], limit: number): Promise<Pick<EventRow, C>[]>;
   /** The first `limit` events of `range`, by start then id. */
-  within(range: list.LinkedRange, limit: number): Promise<EventRow[]>;
+  within(range: list.LinkedRange, limit: number): Promise<Pick<EventRow, C>[]>;
   /** Those events counted by start and end day. */
   pairsWithin(range: list.LinkedRange): Promise<{ start_day: string; end_day: string; n: number }[]>;
 }
@@ -571,12 +571,18 @@ export interface LinkedGrid {
  * index of its own), where the plain statements would walk each day's events and test their
  * links (some 1,400 a day at a million events); else null.
  */
-export function linkedGrid(db: Db, q: EventListParams, filter: EventFilter, lang: string): LinkedGrid | null {
+export function linkedGrid<C extends keyof EventRow & string>(
+  db: Db,
+  q: EventListParams,
+  filter: EventFilter,
+  lang: string,
+  columns: readonly C[],
+): LinkedGrid<C> | null {
   const linked = linkedList(db, q, filter, { column: 'start_local', direction: 'asc' }, lang, false);
   if (!linked) return null;
   return {
-    firstOfDays: (days, limit) => list.linkedFirstOfDays(linked, days, limit),
-    within: (range, limit) => list.linkedWithin(linked, range, limit),
+    firstOfDays: (days, limit) => list.linkedFirstOfDays(linked, days, limit, columns),
+    within: (range, limit) => list.linkedWithin(linked, range, limit, columns),
     pairsWithin: (range) => list.linkedDayPairsWithin(linked, range),
   };
 }

@@ -13,27 +13,16 @@ import { DAY, storedWall } from '../../lib/dates.js';
  * of each) and the filter form's choices.
  */
 
-/** The columns a month grid shows. */
-export interface GridEvent {
-  id: number;
-  slug: string;
-  title: string;
-  start_local: string;
-  end_local: string;
-  all_day: number;
-  featured: number;
-}
+/**
+ * What a grid shows of an event: the multi-day index holds them all on SQLite (migration 028),
+ * keep it so. The grids read from a link table (linkedGrid) read these too.
+ */
+export const GRID_FIELDS = ['id', 'slug', 'title', 'start_local', 'end_local', 'all_day', 'featured'] as const;
 
-/** What a grid shows of an event: the multi-day index holds them all on SQLite (migration 028), keep it so. */
-const GRID_COLUMNS = [
-  'events.id',
-  'events.slug',
-  'events.title',
-  'events.start_local',
-  'events.end_local',
-  'events.all_day',
-  'events.featured',
-] as const;
+/** The columns a month grid shows. */
+export type GridEvent = Pick<EventRow, (typeof GRID_FIELDS)[number]>;
+
+const GRID_COLUMNS = GRID_FIELDS.map((field) => `events.${field}` as const);
 
 /**
  * Start days before a window holding more than this many events that reach into it: read as one

@@ -25,6 +25,7 @@ import { dayTotals, layoutGrid, pairsOf, type GridDay } from './page.grid.js';
 import {
   dayCounts,
   firstOfEachDay,
+  GRID_FIELDS,
   lastingRange,
   multiDayCounts,
   multiDayEvents,
@@ -115,14 +116,14 @@ export interface PageFilter {
   /** The per-day counts that count these events, if any (event-counts.service.ts). */
   countKey: CountKey | null;
   /** The grid's events read from a link table, when the filter is a category, tag or organizer. */
-  linked: LinkedGrid | null;
+  linked: LinkedGrid<(typeof GRID_FIELDS)[number]> | null;
 }
 
 /** The list's other filters (category, tag, venue, search) as SQL, without a date window. */
 export async function pageFilter(db: Db, ctx: RequestContext, q: EventListParams): Promise<PageFilter> {
   try {
     const filter = await buildFilter(db, q, ctx, DateTime.utc(), { dates: false });
-    return { where: filter.where, countKey: filter.countKey, linked: linkedGrid(db, q, filter, ctx.lang) };
+    return { where: filter.where, countKey: filter.countKey, linked: linkedGrid(db, q, filter, ctx.lang, GRID_FIELDS) };
   } catch (error) {
     // An unknown category or tag in a shared URL: the site's own page says which.
     if (error instanceof ApiError && error.status === 400) throw new PageProblem(400, error.message);
