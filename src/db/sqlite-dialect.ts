@@ -55,10 +55,11 @@ export class SqliteReadersDialect extends SqliteDialect {
  * SQLite's compiler, with a LIMIT that is a whole number written into the statement instead of
  * bound to it. SQLite (3.53, better-sqlite3's) reads the value of a bound LIMIT when it plans, and
  * so prepares such a statement afresh at every run: parsing and planning it again, which for a
- * grid's union of 35 days cost more than running it (a day's 4 events: 34 µs bound, 10 written). Offsets stay bound (SQLite does
- * not plan from them), so a list's pages share one statement per page size. A prepared query
- * (src/db/prepared.ts) writes its LIMIT as a number, not from its arguments: a placeholder would
- * stay bound, and CAL_VERIFY_PREPARED finds its SQL unlike the fresh build's.
+ * grid's union of 35 days cost more than running it (a day's first 4 events: about 30 µs bound,
+ * 7 to 12 written). Offsets stay bound (SQLite does not plan from them), so a list's pages share
+ * one statement per page size. A prepared query (src/db/prepared.ts) writes its LIMIT as a
+ * number, not from its arguments: a placeholder would stay bound, and CAL_VERIFY_PREPARED finds
+ * its SQL unlike the fresh build's.
  */
 class LiteralLimitCompiler extends SqliteQueryCompiler {
   protected override visitLimit(node: LimitNode): void {

@@ -66,7 +66,7 @@ type RowMaker = (values: unknown[]) => Record<string, unknown>;
  * same name wins, as it did when set in turn. A name that the literal would read as the
  * prototype (`__proto__`) is set in turn instead.
  */
-export function rowMaker(names: readonly string[]): RowMaker {
+function rowMaker(names: readonly string[]): RowMaker {
   if (names.includes('__proto__')) {
     return (values) => {
       const row: Record<string, unknown> = {};

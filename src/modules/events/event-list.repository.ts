@@ -333,7 +333,7 @@ export function linkedPage(
 }
 
 /** An event's columns to read: all of them (`'all'`), or those named (a grid's few). */
-export type EventColumns = 'all' | readonly (keyof EventRow & string)[];
+type EventColumns = 'all' | readonly (keyof EventRow & string)[];
 
 /** `events.*`, or the columns named. */
 function eventColumns<Q extends SelectQueryBuilder<Database, 'events', object>>(query: Q, columns: EventColumns) {
