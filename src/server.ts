@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { connect, migrate } from './db/connect.js';
 import { isValidTimezone } from './lib/dates.js';
+import { trimAfterCollections } from './lib/malloc-trim.js';
 import { ensureAdministrator } from './modules/users/user.service.js';
 import { strandedRecords } from './modules/languages/language.service.js';
 import { maskedConfiguration } from './modules/operations/operations.configuration.js';
@@ -61,6 +62,8 @@ async function main(): Promise<void> {
   // restore refuses to replace the embedded database of a running service: it looks for this file.
   if (!config.databaseUrl) holdPidFile(config.dataDir);
   const address = await app.listen({ port: config.port, host: config.host });
+  // Gives back the memory a load freed, which glibc would keep resident (src/lib/malloc-trim.ts).
+  trimAfterCollections({ onTrim: (ms, released) => app.log.debug({ ms, released }, 'malloc trimmed') });
   app.log.info(
     {
       address,
