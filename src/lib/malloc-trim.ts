@@ -40,8 +40,9 @@ function mallocTrim(): Trim | null {
 export const canTrim = (): boolean => mallocTrim() !== null;
 
 /**
- * Gives back the whole free pages of every arena now, on a thread of libuv's pool: under load a
- * trim took 0.7–7.6 ms, which on the event loop would have held every request as long. Answers
+ * Gives back the whole free pages of every arena now, on a thread of libuv's pool: a trim of the
+ * service under load took 0.7–7.6 ms (100,000 events, a busy machine), which on the event loop
+ * would have held every request as long. Answers
  * how long it took and whether memory went back (false where there is nothing to trim with).
  */
 export function trimNow(): Promise<{ ms: number; released: boolean }> {
@@ -65,10 +66,11 @@ export interface TrimOptions {
 }
 
 /**
- * Trims after garbage collections, the moments when memory has been freed: at most once every
- * `everyMs`, `settleMs` after the collection that asks for it. An idle service collects rarely
- * and so trims rarely; V8 collects once more when the load stops, and that trim gives back what
- * the load left. Answers the function that stops it (nothing is scheduled where there is no
+ * Trims after garbage collections, the moments when memory has been freed: `settleMs` after the
+ * collection that asks for it, at most once every `everyMs`. A collection that comes while a trim
+ * is waiting or running asks for one more after it, so the last collection of a load is always
+ * followed by a trim, which gives back what the load left; an idle service collects rarely and so
+ * trims rarely. Answers the function that stops it (nothing is scheduled where there is no
  * `malloc_trim`).
  */
 export function trimAfterCollections({ everyMs = 5000, settleMs = 1000, onTrim }: TrimOptions = {}): () => void {
@@ -76,6 +78,12 @@ export function trimAfterCollections({ everyMs = 5000, settleMs = 1000, onTrim }
   let last = -Infinity;
   let timer: NodeJS.Timeout | null = null;
   let running = false;
+  let again = false;
+  let stopped = false;
+  const schedule = () => {
+    timer = setTimeout(run, Math.max(settleMs, last + everyMs - performance.now()));
+    timer.unref();
+  };
   const run = () => {
     timer = null;
     running = true;
@@ -86,15 +94,18 @@ export function trimAfterCollections({ everyMs = 5000, settleMs = 1000, onTrim }
       .finally(() => {
         running = false;
         last = performance.now();
+        if (again && !stopped) schedule();
+        again = false;
       });
   };
   const observer = new PerformanceObserver((list) => {
-    if (timer || running || !list.getEntries().some(isCollection)) return;
-    timer = setTimeout(run, Math.max(settleMs, last + everyMs - performance.now()));
-    timer.unref();
+    if (!list.getEntries().some(isCollection)) return;
+    if (timer || running) again = true;
+    else schedule();
   });
   observer.observe({ entryTypes: ['gc'] });
   return () => {
+    stopped = true;
     observer.disconnect();
     if (timer) clearTimeout(timer);
     timer = null;

@@ -52,4 +52,24 @@ describe('malloc_trim (src/lib/malloc-trim.ts)', { skip: glibc ? false : 'not gl
       stop();
     }
   });
+
+  it('should trim once more after a collection that came while a trim was waiting', async () => {
+    let trims = 0;
+    const stop = trimAfterCollections({ everyMs: 200, settleMs: 10, onTrim: () => void (trims += 1) });
+    const until = async (count: number) => {
+      for (let i = 0; i < 150 && trims < count; i += 1) await sleep(20);
+    };
+    try {
+      gc();
+      await until(1);
+      // The first waits for `everyMs`; the second comes while it waits, and must still be followed by a trim.
+      gc();
+      await sleep(30);
+      gc();
+      await until(3);
+      assert.equal(trims, 3);
+    } finally {
+      stop();
+    }
+  });
 });
