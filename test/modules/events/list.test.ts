@@ -273,6 +273,33 @@ for (const backend of backends()) {
       assert.equal(again.statusCode, 409);
       assert.equal(again.data.code, 'translation-exists');
     });
+
+    it('should include every level of a category below the one named, and none above', async () => {
+      const bebop = await t.request({
+        method: 'POST',
+        url: '/cal/events/v1/categories',
+        auth: editor.authorization,
+        payload: { name: 'Bebop', parent: ids['jazz'] },
+      });
+      assert.equal(bebop.statusCode, 201, bebop.body);
+      await create('bebop', {
+        title: 'Bebop night',
+        start_date: '2031-06-01 20:00:00',
+        end_date: '2031-06-01 22:00:00',
+        categories: [bebop.data.id],
+      });
+      await create('jazz-too', {
+        title: 'Jazz brunch',
+        start_date: '2031-06-01 11:00:00',
+        end_date: '2031-06-01 13:00:00',
+        categories: [ids['jazz']],
+      });
+      const window = 'start_date=2031-06-01&end_date=2031-06-01';
+      assert.deepEqual(titles(await list(`${window}&categories=${ids['music']}`)), ['Jazz brunch', 'Bebop night']);
+      assert.deepEqual(titles(await list(`${window}&categories=jazz`)), ['Jazz brunch', 'Bebop night']);
+      assert.deepEqual(titles(await list(`${window}&categories=bebop`)), ['Bebop night']);
+      assert.equal((await list(`${window}&categories=music`)).data.total, 2);
+    });
   });
 
   describe(`default window far from UTC [${backend}]`, () => {
