@@ -42,8 +42,8 @@ export const canTrim = (): boolean => mallocTrim() !== null;
 /**
  * Gives back the whole free pages of every arena now, on a thread of libuv's pool: a trim of the
  * service under load took 0.7–7.6 ms (100,000 events, a busy machine), which on the event loop
- * would have held every request as long. Answers
- * how long it took and whether memory went back (false where there is nothing to trim with).
+ * would have held every request as long. Answers how long it took and whether memory went back
+ * (false where there is nothing to trim with).
  */
 export function trimNow(): Promise<{ ms: number; released: boolean }> {
   const trim = mallocTrim();
