@@ -212,15 +212,14 @@ try {
     console.log(`| ${name} | ${[...own, ...after].join(' | ')} |`);
   }
   // Where the heap's total goes beyond its live objects (V8's young generation, free pages).
+  const spaces = (m: Memory) =>
+    Object.entries(m.spaces)
+      .filter(([, space]) => space.size > 0)
+      .map(([name, space]) => `${name} ${mb(space.size)} (${mb(space.used)})`)
+      .join(', ');
   const last = rows.findLast(([, , gc]) => gc !== null)?.[2];
-  if (last)
-    console.log(
-      'V8 heap spaces after the last full collection, MB committed (used):',
-      Object.entries(last.spaces)
-        .filter(([, space]) => space.size > 0)
-        .map(([name, space]) => `${name} ${mb(space.size)} (${mb(space.used)})`)
-        .join(', '),
-    );
+  if (last) console.log('V8 heap spaces after the last full collection, MB committed (used):', spaces(last));
+  if (idle > 0) console.log(`V8 heap spaces after ${idle} s idle, MB committed (used):`, spaces(rows.at(-1)![1]));
   if (process.env['MEMORY_SNAPSHOT']) {
     child.send({ snapshot: process.env['MEMORY_SNAPSHOT'] });
     await new Promise((resolve) => child.once('message', resolve));
