@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
 import { random } from '../../helpers/random.js';
 import { WRITE_ORDER_LOCK } from '../../../src/db/dialect.js';
@@ -9,8 +9,10 @@ import {
   MAX_PHRASES,
   registerCommonSearches,
   registrationPacing,
+  searchCountsId,
   type CommonSearchOptions,
 } from '../../../src/modules/events/event-counts.service.js';
+import type { SearchFilter } from '../../../src/modules/events/event-search.repository.js';
 import { addPhrase, countPhraseSlice } from '../../../src/modules/events/event-counts.repository.js';
 
 const EVENTS = '/cal/events/v1/events';
@@ -292,6 +294,28 @@ for (const backend of backends()) {
       // An evicted search registers again, and counts right.
       for (const to of [day(30), day(29)])
         assert.equal(await total('ro', day(0), to), await expected('ro', day(0), to));
+    });
+
+    it('reads whether an index narrows a search once, not at each of its asks, until that is due again', async () => {
+      let reads = 0;
+      const search: SearchFilter = {
+        words: ['narrowed'],
+        patterns: ['%narrowed%'],
+        shown: sql<SqlBool>`1 = 1`,
+        clauses: [],
+        narrow: async () => ((reads += 1), true),
+      };
+      registrationPacing.narrowLookMs = 100;
+      try {
+        // The first ask only marks it seen; the second reads the index, the later ones do not.
+        for (let ask = 0; ask < 5; ask++) assert.equal(await searchCountsId(t.storage.db, search), null);
+        assert.equal(reads, 1);
+        await new Promise((resolve) => setTimeout(resolve, 120));
+        assert.equal(await searchCountsId(t.storage.db, search), null);
+        assert.equal(reads, 2, 'read again once due: new events may have made its words common');
+      } finally {
+        registrationPacing.narrowLookMs = 600_000;
+      }
     });
   });
 
