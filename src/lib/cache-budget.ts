@@ -4,7 +4,7 @@ const MB = 1024 * 1024;
 
 /**
  * The bytes each in-process cache that traffic fills may hold, in one place so that their sum is
- * known: 20.25 MB, with 4 MB more per SQLite reader thread (issue 30: the embedded service at
+ * known: 20.5 MB, with 4 MB more per SQLite reader thread (issue 30: the embedded service at
  * 100,000 events within 150 MB). A cache bounded by entries is bounded by nothing when its keys or
  * values vary in size (a count's key held its whole SQL; a prepared statement holds a program the
  * size of its SQL; a page is 200 KB where an event is 5 KB), so each one counts the bytes of its
@@ -34,6 +34,8 @@ export const CACHE_BUDGET = {
   offsets: 1 * MB,
   /** Searches asked once, registered for per-day counts when asked again (event-counts.service.ts). */
   searchesSeen: 1 * MB,
+  /** Words SQLite's search index names too many events for to narrow a list (event-search.repository.ts). */
+  commonWords: 256 * 1024,
   /** Site addresses' `global_id` hosts (http/context.ts): one per address the service answers at. */
   hosts: 256 * 1024,
 } as const;

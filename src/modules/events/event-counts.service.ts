@@ -82,7 +82,7 @@ export async function searchCountsId(db: Db, search: SearchFilter): Promise<numb
     return null;
   }
   if (lookAfter > Date.now() || Date.now() - lastRegistration < registrationPacing.gapMs) return null;
-  // Whether an index narrows it is a read of up to MAX_HITS events on PostgreSQL (some 10–40 ms at
+  // Whether an index narrows it is a read of up to `maxHits` events on PostgreSQL (some 10–40 ms at
   // 10,000 events): a search it narrows, which is never registered, is not read again at every ask.
   if (await search.narrow()) {
     seenBefore.set(phrase, Date.now() + registrationPacing.narrowLookMs);

@@ -1,6 +1,8 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import type { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.js';
 import { containsInsensitive, dialectOf, likeEscape, type DialectName } from '../../db/dialect.js';
+import { byteBoundedCache, CACHE_BUDGET, stringBytes } from '../../lib/cache-budget.js';
 
 /**
  * `search`: every word must be contained, case-insensitively, in the title, description or
@@ -13,10 +15,12 @@ import { containsInsensitive, dialectOf, likeEscape, type DialectName } from '..
  */
 
 /**
- * The most events a word may name for the index to narrow the list with them; a commoner word
- * ("event") is left to the window's own scan, which stops at the page it needs.
+ * `maxHits`: the most events a word may name for the index to narrow the list with them; a commoner
+ * word ("event") is left to the window's own scan, which stops at the page it needs.
+ * `commonWordMs`: how long a word found commoner than that is not read in the index again
+ * (commonWords, below). Tests lower them.
  */
-const MAX_HITS = 5000;
+export const searchIndexLimits = { maxHits: 5000, commonWordMs: 600_000 };
 
 /**
  * Words SQLite's index answers exactly as the LIKE does: three characters or more (trigrams) and
@@ -41,7 +45,7 @@ export interface SearchFilter {
   /** The events whose description and excerpt the search looks into (shownFieldsSql). */
   shown: Expression<SqlBool>;
   clauses: Expression<SqlBool>[];
-  /** Whether an index names few enough events (at most MAX_HITS) that counting them one by one is cheap. */
+  /** Whether an index names few enough events (at most `maxHits`) that counting them one by one is cheap. */
   narrow: () => Promise<boolean>;
 }
 
@@ -98,25 +102,41 @@ export function containsAll(
   });
 }
 
+/**
+ * Per database: the words SQLite's index named more than `maxHits` events for when last read. To
+ * find that out, the index reads and intersects the word's trigrams until one row past the limit:
+ * 5–11 ms a common word at 1,000,000 events, at every ask of it. The outcome only decides whether
+ * the index narrows the list (the LIKE test always applies, so a total never depends on it); a word
+ * is read again after `commonWordMs`, when removed events may have made it rare enough to narrow.
+ */
+const commonWords = new WeakMap<Db, LRUCache<string, true>>();
+
 async function indexedIds(db: Db, word: string): Promise<number[] | null> {
+  let common = commonWords.get(db);
+  if (!common) commonWords.set(db, (common = byteBoundedCache(CACHE_BUDGET.commonWords, (_, key) => stringBytes(key))));
+  if (common.has(word)) return null;
+  const { maxHits } = searchIndexLimits;
   const rows = await sql<{
     id: number;
-  }>`select rowid as id from events_search where events_search match ${phrase(word)} limit ${MAX_HITS + 1}`.execute(db);
-  return rows.rows.length > MAX_HITS ? null : rows.rows.map((r) => r.id);
+  }>`select rowid as id from events_search where events_search match ${phrase(word)} limit ${maxHits + 1}`.execute(db);
+  if (rows.rows.length <= maxHits) return rows.rows.map((r) => r.id);
+  common.set(word, true, { ttl: searchIndexLimits.commonWordMs });
+  return null;
 }
 
 /**
  * PostgreSQL: whether the words pg_trgm can serve (three characters or more) match at most
- * MAX_HITS events, read through their trigram indexes and stopped one past it.
+ * `maxHits` events, read through their trigram indexes and stopped one past it.
  */
 async function fewTrigramHits(db: Db, patterns: string[], words: string[]): Promise<boolean> {
   const indexed = patterns.filter((_, i) => TRIGRAM_WORD.test(words[i]!));
   if (indexed.length === 0) return false;
   const hits = sql<SqlBool>`${sql.join(containsAll('postgres', indexed), sql` and `)}`;
+  const { maxHits } = searchIndexLimits;
   const { rows } = await sql<{
     n: number | string;
-  }>`select count(*) as n from (select 1 from events where ${hits} limit ${MAX_HITS + 1}) s`.execute(db);
-  return Number(rows[0]!.n) <= MAX_HITS;
+  }>`select count(*) as n from (select 1 from events where ${hits} limit ${maxHits + 1}) s`.execute(db);
+  return Number(rows[0]!.n) <= maxHits;
 }
 
 /** The distinct words of a search, in order: each is one more condition (and on SQLite one more index query). */

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
+import { searchIndexLimits } from '../../../src/modules/events/event-search.repository.js';
 
 const EVENTS = '/cal/events/v1/events';
 
@@ -115,5 +116,44 @@ for (const backend of backends()) {
       for (const search of [...SEARCHES, 'knitting', 'wool', 'needles'])
         assert.deepEqual(await found(search), expected(search), search);
     });
+
+    it(
+      'reads a word too common for the index to narrow once, not at each ask, and still finds what the definition finds',
+      { skip: backend === 'sqlite' ? false : 'the index read is SQLite’s' },
+      async () => {
+        let ask = 0;
+        // Each ask another URL, so that no cached answer stands for it.
+        const indexReads = async (search: string) =>
+          (
+            await t.queries.during(() =>
+              t.request({
+                method: 'GET',
+                url: `${EVENTS}?start_date=2031-01-01&end_date=2031-12-31&search=${encodeURIComponent(search)}&ask=${ask++}`,
+              }),
+            )
+          ).texts.filter((text) => text.includes('events_search match')).length;
+        // "party" names two events, "robot" two: with a limit of one, both are too common to narrow.
+        searchIndexLimits.maxHits = 1;
+        searchIndexLimits.commonWordMs = 150;
+        try {
+          // "party" is read; in "robot party", only "robot", "party" being known.
+          for (const search of ['party', 'robot party']) {
+            assert.equal(await indexReads(search), 1, `${search}: read`);
+            assert.equal(await indexReads(search), 0, `${search}: known common`);
+            assert.deepEqual(await found(search), expected(search), search);
+          }
+          // "concert" names one event, few enough: read at every ask, it narrows the list.
+          assert.equal(await indexReads('concert'), 1);
+          assert.equal(await indexReads('concert'), 1);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          // Due again: a word may have become rare enough (removed events) to narrow.
+          assert.equal(await indexReads('party'), 1);
+          assert.deepEqual(await found('party'), expected('party'), 'party');
+        } finally {
+          searchIndexLimits.maxHits = 5000;
+          searchIndexLimits.commonWordMs = 600_000;
+        }
+      },
+    );
   });
 }
