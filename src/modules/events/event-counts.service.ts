@@ -43,7 +43,7 @@ const TOUCH_AFTER_HOURS = 1;
 /**
  * Per database: searches seen and not registered, each with the time (Date.now()) until which it
  * needs no look: 0 for a search seen once (registered when seen again), later for one an index
- * narrowed when it came back (NARROW_LOOK_MS).
+ * narrowed when it came back (`registrationPacing.narrowLookMs`).
  */
 const seen = new WeakMap<Db, LRUCache<string, number>>();
 /** When this instance last registered a search (ms). */
