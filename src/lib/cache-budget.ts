@@ -67,6 +67,22 @@ export function byteBoundedCache<K extends NonNullable<unknown>, V extends NonNu
 }
 
 /**
+ * A byteBoundedCache of string keys (their bytes counted; the values small) for each owner, made
+ * at the owner's first use and gone with it: a module's memory of one database, where tests open
+ * many.
+ */
+export function cachePerOwner<O extends object, V extends NonNullable<unknown>>(
+  bytes: number,
+): (owner: O) => LRUCache<string, V> {
+  const caches = new WeakMap<O, LRUCache<string, V>>();
+  return (owner) => {
+    let cache = caches.get(owner);
+    if (!cache) caches.set(owner, (cache = byteBoundedCache<string, V>(bytes, (_, key) => stringBytes(key))));
+    return cache;
+  };
+}
+
+/**
  * A least-recently-used cache of at most `entries` entries that are all of one small size (a hash
  * and a few fields), so their number bounds their bytes. Unlike lru-cache's `max`, which allocates
  * every slot up front (100,000 slots take 4 MB from the start), its slots grow with the entries.

@@ -1,6 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { byteBoundedCache, entryBoundedCache, ENTRY_BYTES, stringBytes } from '../../src/lib/cache-budget.js';
+import {
+  byteBoundedCache,
+  cachePerOwner,
+  entryBoundedCache,
+  ENTRY_BYTES,
+  stringBytes,
+} from '../../src/lib/cache-budget.js';
 
 describe('cache budgets', () => {
   it('should count a string one byte a character in Latin-1 and two beyond', () => {
@@ -26,5 +32,16 @@ describe('cache budgets', () => {
     const small = entryBoundedCache<number, number>(3);
     for (let i = 0; i < 5; i += 1) small.set(i, i);
     assert.deepEqual([...small.keys()].sort(), [2, 3, 4]);
+  });
+
+  it('should keep one cache per owner, each within the budget of its keys', () => {
+    const cacheOf = cachePerOwner<object, number>(10 * (stringBytes('key-00') + ENTRY_BYTES));
+    const [first, second] = [{}, {}];
+    assert.equal(cacheOf(first), cacheOf(first));
+    assert.notEqual(cacheOf(first), cacheOf(second));
+    for (let i = 0; i < 20; i++) cacheOf(first).set(`key-${String(i).padStart(2, '0')}`, i);
+    assert.equal(cacheOf(first).size, 10);
+    assert.equal(cacheOf(first).has('key-19'), true);
+    assert.equal(cacheOf(second).size, 0);
   });
 });

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { LRUCache } from 'lru-cache';
 import { DateTime } from 'luxon';
 import type { Db } from '../../db/database.js';
 import { runInBackground } from '../../lib/background.js';
-import { byteBoundedCache, CACHE_BUDGET, stringBytes } from '../../lib/cache-budget.js';
+import { cachePerOwner, CACHE_BUDGET } from '../../lib/cache-budget.js';
 import { unprotectedSql } from '../../db/visibility.js';
 import { searchFilter, type SearchFilter } from './event-search.repository.js';
 import {
@@ -45,7 +44,7 @@ const TOUCH_AFTER_HOURS = 1;
  * needs no look: 0 for a search seen once (registered when seen again), later for one an index
  * narrowed when it came back (`registrationPacing.narrowLookMs`).
  */
-const seen = new WeakMap<Db, LRUCache<string, number>>();
+const seenIn = cachePerOwner<Db, number>(CACHE_BUDGET.searchesSeen);
 /** When this instance last registered a search (ms). */
 let lastRegistration = 0;
 /**
@@ -73,9 +72,7 @@ export async function searchCountsId(db: Db, search: SearchFilter): Promise<numb
   const known = await knownPhrase(db, phrase);
   // Counts still being taken are not summed: the list is counted row by row meanwhile.
   if (known !== null) return known.complete ? known.id : null;
-  let seenBefore = seen.get(db);
-  if (!seenBefore)
-    seen.set(db, (seenBefore = byteBoundedCache(CACHE_BUDGET.searchesSeen, (_, key) => stringBytes(key))));
+  const seenBefore = seenIn(db);
   const lookAfter = seenBefore.get(phrase);
   if (lookAfter === undefined) {
     seenBefore.set(phrase, 0);

@@ -1,8 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
-import type { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.js';
 import { containsInsensitive, dialectOf, likeEscape, type DialectName } from '../../db/dialect.js';
-import { byteBoundedCache, CACHE_BUDGET, stringBytes } from '../../lib/cache-budget.js';
+import { cachePerOwner, CACHE_BUDGET } from '../../lib/cache-budget.js';
 
 /**
  * `search`: every word must be contained, case-insensitively, in the title, description or
@@ -110,11 +109,10 @@ export function containsAll(
  * so a total never depends on it); a word is read again after `commonWordMs`, when removed events
  * may have made it rare enough to narrow.
  */
-const commonWords = new WeakMap<Db, LRUCache<string, true>>();
+const commonWordsIn = cachePerOwner<Db, true>(CACHE_BUDGET.commonWords);
 
 async function indexedIds(db: Db, word: string): Promise<number[] | null> {
-  let common = commonWords.get(db);
-  if (!common) commonWords.set(db, (common = byteBoundedCache(CACHE_BUDGET.commonWords, (_, key) => stringBytes(key))));
+  const common = commonWordsIn(db);
   if (common.has(word)) return null;
   const { maxHits } = searchIndexLimits;
   const rows = await sql<{
