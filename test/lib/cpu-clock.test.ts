@@ -23,12 +23,21 @@ describe('threadCpuMs', () => {
     // Node 20 off Linux has only the process's time (cpu-clock.ts).
     { skip: !READS_ONE_THREAD && 'no clock of one thread here' },
     async () => {
-      // A thread busy for 400 ms while this one waits: the process's CPU time grows by about that,
-      // this thread's by the little it takes to start and join the other.
+      // A thread busy for 300 ms of its own CPU time while this one waits: the process's CPU time
+      // grows by that, this thread's by the little it takes to start and join the other. The other
+      // counts its own time (as cpu-clock.ts reads it), not the wall's: on a busy machine 400 ms of
+      // wall time gave it only 200 ms of CPU.
       const process0 = process.cpuUsage();
       const before = threadCpuMs();
       const worker = new Worker(
-        'const until = performance.now() + 400; while (performance.now() < until); require("node:worker_threads").parentPort.postMessage("done")',
+        `const { parentPort } = require('node:worker_threads');
+        const fs = require('node:fs');
+        const own = process.threadCpuUsage
+          ? () => { const { user, system } = process.threadCpuUsage(); return (user + system) / 1000; }
+          : () => Number(fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+        const start = own();
+        while (own() - start < 300);
+        parentPort.postMessage('done');`,
         { eval: true },
       );
       await new Promise((resolve, reject) => worker.once('message', resolve).once('error', reject));
