@@ -56,6 +56,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '029_search_counts_sliced': lazy(() => import('./migrations/029_search_counts_sliced.js')),
   '030_featured_index': lazy(() => import('./migrations/030_featured_index.js')),
   '031_public_start_end': lazy(() => import('./migrations/031_public_start_end.js')),
+  '032_search_words_folding': lazy(() => import('./migrations/032_search_words_folding.js')),
 };
 
 /** Names of the migrations this version knows (a backup that ran others was made by a later version). */

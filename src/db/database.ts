@@ -288,6 +288,11 @@ export interface SearchPhraseWordTable {
   phrase_id: number;
   /** The LIKE pattern of one word, as the list tests it. */
   pattern: string;
+  /**
+   * SQLite's triggers: the characters a text must hold for lower() to test the word besides LIKE
+   * ('' for none); null where lower() alone tests it (032, dialect.ts likeFolding).
+   */
+  watch: string | null;
 }
 
 export interface SearchWindowCountTable {

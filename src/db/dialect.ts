@@ -17,16 +17,65 @@ export function serialColumn(dialect: DialectName): 'integer' | 'serial' {
   return dialect === 'sqlite' ? 'integer' : 'serial';
 }
 
-/** Case-insensitive substring match; `pattern` is already a LIKE pattern. */
+/**
+ * Case-insensitive substring match; `pattern` is already a LIKE pattern (escaped with `\`).
+ * SQLite's LIKE folds ASCII letters only; lower() on both sides (JavaScript's, Unicode-aware:
+ * sqlite-functions.ts) folds the rest, at the price of a call into JavaScript and a copy of the
+ * text each way per row. Where the pattern allows (likeFolding), SQLite's own LIKE tests it in C
+ * without a copy, and lower() only the rare texts that hold a character it must fold.
+ */
 export function containsInsensitive(
   dialect: DialectName,
   column: Expression<string>,
   pattern: string,
 ): RawBuilder<SqlBool> {
-  // SQLite's LIKE folds ASCII only; lower() on both sides (Unicode-aware, see connect.ts) folds the rest.
-  return dialect === 'sqlite'
-    ? sql<SqlBool>`lower(${column}) like lower(${pattern}) escape '\\'`
-    : sql<SqlBool>`${column} ilike ${pattern} escape '\\'`;
+  if (dialect === 'postgres') return sql<SqlBool>`${column} ilike ${pattern} escape '\\'`;
+  const lowered = sql<SqlBool>`lower(${column}) like lower(${pattern}) escape '\\'`;
+  const watched = likeFolding(pattern);
+  if (watched === null) return lowered;
+  const like = sql<SqlBool>`${column} like ${pattern} escape '\\'`;
+  if (watched.length === 0) return like;
+  const holds = watched.map((c) => sql<SqlBool>`${column} glob ${`*${c}*`}`);
+  return sql<SqlBool>`(${like} or ((${sql.join(holds, sql` or `)}) and ${lowered}))`;
+}
+
+/**
+ * LOWERS_TO_ASCII: the characters whose lower case (JavaScript's toLowerCase, as
+ * sqlite-functions.ts's lower()) holds an ASCII character without being ASCII themselves, the
+ * Kelvin sign (to "k") and the capital I with a dot above (to "i" and a combining dot, the one
+ * lower case longer than its letter). A test checks there are no others on the running Node.js.
+ */
+export const KELVIN_SIGN = '\u212a';
+export const CAPITAL_I_DOT = '\u0130';
+export const LOWERS_TO_ASCII = [KELVIN_SIGN, CAPITAL_I_DOT] as const;
+
+/**
+ * How SQLite tests `pattern` in any case exactly as lower(text) LIKE lower(pattern) does: null
+ * when only that does; otherwise SQLite's own LIKE (ASCII letters in any case, every other
+ * character as it is) does for every text that holds none of the characters answered, and for
+ * a text that holds one, LIKE's match is one of lower()'s and lower() may find more.
+ *
+ * For an ASCII pattern without the `_` wildcard (which counts the characters that lower() may
+ * lengthen), a character outside ASCII is so in a text and in its lower case alike, where only
+ * `%` matches it, except the two of LOWERS_TO_ASCII: the Kelvin sign matters to a pattern with a
+ * "k", the capital I with a dot above to one with an "i" before a wildcard (its lower case's
+ * combining dot must be let through). So "%jazz%" and "%event%" are LIKE's alone, "%market%"
+ * LIKE's unless the text holds a Kelvin sign, "%été%" lower()'s.
+ */
+export function likeFolding(pattern: string): string[] | null {
+  const watched = new Set<string>();
+  for (let i = 0; i < pattern.length; i++) {
+    if (pattern[i] === '_') return null;
+    if (pattern[i] === '%') continue;
+    // A literal: the character itself, or the one after the escape.
+    if (pattern[i] === '\\' && i + 1 < pattern.length) i += 1;
+    const c = pattern[i]!;
+    if (c > '\x7f') return null;
+    if (c === 'k' || c === 'K') watched.add(KELVIN_SIGN);
+    const next = pattern[i + 1];
+    if ((c === 'i' || c === 'I') && (next === '%' || next === '_')) watched.add(CAPITAL_I_DOT);
+  }
+  return [...watched];
 }
 
 /** Escapes LIKE wildcards in user input. */

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { dialectOf, WRITE_ORDER_LOCK } from '../dialect.js';
+import { dialectOf, LOWERS_TO_ASCII, WRITE_ORDER_LOCK } from '../dialect.js';
 import { createTriggers, dropTriggers, type RowTrigger } from '../triggers.js';
 
 /**
@@ -74,17 +74,26 @@ export async function createSearchCountTriggers(
   db: Kysely<any>,
   searched: SearchedText,
   sliced = false,
+  folding = false,
 ): Promise<void> {
-  await createTriggers(db, searchCountTrigger(dialectOf(db) === 'postgres', searched, sliced));
+  await createTriggers(db, searchCountTrigger(dialectOf(db) === 'postgres', searched, sliced, folding));
 }
 
-/** An event written takes itself off the counts its old text matched and onto those its new text matches. */
-function searchCountTrigger(postgres: boolean, searched: SearchedText, sliced = false): RowTrigger {
+/**
+ * An event written takes itself off the counts its old text matched and onto those its new text
+ * matches. `folding` (032): on SQLite, a word whose `watch` is not null is tested by SQLite's own
+ * LIKE, and by lower() only in a text that holds one of the characters of its `watch`.
+ */
+function searchCountTrigger(postgres: boolean, searched: SearchedText, sliced = false, folding = false): RowTrigger {
   /** The list's test of one word (event-search.repository.ts, dialect.ts containsInsensitive) on the event `row`. */
-  const contains = (row: string, column: string) =>
-    postgres
-      ? `${row}.${column} ilike w.pattern escape '\\'`
-      : `lower(${row}.${column}) like lower(w.pattern) escape '\\'`;
+  const contains = (row: string, column: string) => {
+    const text = `${row}.${column}`;
+    if (postgres) return `${text} ilike w.pattern escape '\\'`;
+    const lowered = `lower(${text}) like lower(w.pattern) escape '\\'`;
+    if (!folding) return lowered;
+    const holds = LOWERS_TO_ASCII.map((c) => `(instr(w.watch, '${c}') > 0 and ${text} glob '*${c}*')`).join(' or ');
+    return `(case when w.watch is null then ${lowered} else (${text} like w.pattern escape '\\' or ((${holds}) and ${lowered})) end)`;
+  };
   /** The ids of the phrases whose every word the event `row` contains. */
   const counted = (row: string) => (sliced ? `(p.counted_through is null or ${row}.id <= p.counted_through) and ` : '');
   const matching = (row: string) => `select p.id from search_phrases p where ${counted(row)}not exists (

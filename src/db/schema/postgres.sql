@@ -224,6 +224,7 @@ posts.type text not null
 --   search_phrase_words_pk: PRIMARY KEY (phrase_id, pattern)
 search_phrase_words.phrase_id integer not null
 search_phrase_words.pattern text not null
+search_phrase_words.watch text
 
 -- table search_phrases
 --   search_phrases_phrase_key: UNIQUE (phrase)

@@ -1,6 +1,13 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { containsInsensitive, dialectOf, likeEscape, type DialectName } from '../../db/dialect.js';
+import {
+  CAPITAL_I_DOT,
+  containsInsensitive,
+  dialectOf,
+  likeEscape,
+  likeFolding,
+  type DialectName,
+} from '../../db/dialect.js';
 import { cachePerOwner, CACHE_BUDGET } from '../../lib/cache-budget.js';
 
 /**
@@ -36,6 +43,16 @@ const TRIGRAM_WORD = /^[\p{L}\p{N}]{3,}$/u;
 /** An FTS5 phrase: the word as one string, its quotes doubled. */
 const phrase = (word: string) => `"${word.replace(/"/g, '""')}"`;
 
+/**
+ * The FTS5 query of the events that may contain `word`. The index folds the case of ASCII letters
+ * and of the Kelvin sign as lower() does, but not of the capital I with a dot above, whose lower
+ * case is "i" and a combining dot: "TAXİ" contains "taxi" as the lists test it (dialect.ts,
+ * likeFolding). So a word ending in "i" is also looked for with that letter in its place.
+ */
+function indexQuery(word: string): string {
+  return /[iI]$/.test(word) ? `${phrase(word)} OR ${phrase(`${word.slice(0, -1)}${CAPITAL_I_DOT}`)}` : phrase(word);
+}
+
 export interface SearchFilter {
   /** The distinct words searched, in order. */
   words: string[];
@@ -63,20 +80,34 @@ function searchedText(shown?: Expression<SqlBool>): RawBuilder<string> {
 }
 
 /**
- * The search's test as one string per word: each pattern in the `searchedText` of `shown`, in any
- * case (containsInsensitive). It lowers an event's text once per word, where the test of each part
- * lowered up to four strings: on SQLite, where lower() is a JavaScript function and a row's
- * costliest part, a count of every event of a window (a common word's first ask) takes a quarter
- * less, and on PostgreSQL a slice of a search's counts about a third less (measured at 100 k and
- * 1 M events, with lower() on both sides; PostgreSQL's ilike, which lowers both sides alike, takes
- * a tenth longer than that on the joined text). No index serves it.
+ * The search's test, one condition per word: each pattern in the title, description or excerpt,
+ * in any case (containsInsensitive), and in the title alone unless `shown`. On SQLite a pattern
+ * its own LIKE tests (likeFolding) is tested in each column, in C; one only lower() tests is
+ * tested in the `searchedText` of `shown`, lowered once per word, not once per column (lower()
+ * is a JavaScript function there, a row's costliest part). PostgreSQL tests the joined text: a
+ * slice of a search's counts takes a third less than with the columns one by one.
  */
 export function containedInText(
   dialect: DialectName,
   patterns: string[],
   shown?: Expression<SqlBool>,
 ): Expression<SqlBool>[] {
-  return patterns.map((pattern) => containsInsensitive(dialect, searchedText(shown), pattern));
+  return patterns.map((pattern) =>
+    dialect === 'sqlite' && likeFolding(pattern) !== null
+      ? inParts(dialect, pattern, shown)
+      : containsInsensitive(dialect, searchedText(shown), pattern),
+  );
+}
+
+/** The pattern in the title, or in the description or excerpt of a `shown` event. */
+function inParts(dialect: DialectName, pattern: string, shown?: Expression<SqlBool>): Expression<SqlBool> {
+  const [title, ...others] = ['title', 'description', 'excerpt'].map((c) =>
+    containsInsensitive(dialect, sql.ref(`events.${c}`), pattern),
+  );
+  const rest = sql<SqlBool>`(${sql.join(others, sql` or `)})`;
+  return shown === undefined
+    ? sql<SqlBool>`(${title!} or ${rest})`
+    : sql<SqlBool>`(${title!} or (${rest} and ${shown}))`;
 }
 
 /**
@@ -84,7 +115,7 @@ export function containedInText(
  * `shown` (the events whose description and excerpt the reader sees) in the title unless shown.
  * PostgreSQL's is written as (title or description or excerpt) and (title or shown), so the
  * trigram indexes of the three columns serve its first part. SQLite has no such index (its FTS5
- * index narrows the list beforehand: searchFilter), so there it is the one string's test.
+ * index narrows the list beforehand: searchFilter), so there it is containedInText's test.
  */
 export function containsAll(
   dialect: DialectName,
@@ -117,7 +148,9 @@ async function indexedIds(db: Db, word: string): Promise<number[] | null> {
   const { maxHits } = searchIndexLimits;
   const rows = await sql<{
     id: number;
-  }>`select rowid as id from events_search where events_search match ${phrase(word)} limit ${maxHits + 1}`.execute(db);
+  }>`select rowid as id from events_search where events_search match ${indexQuery(word)} limit ${maxHits + 1}`.execute(
+    db,
+  );
   if (rows.rows.length <= maxHits) return rows.rows.map((r) => r.id);
   common.set(word, true, { ttl: searchIndexLimits.commonWordMs });
   return null;
