@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { sql, type SqlBool } from 'kysely';
 import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
 import { random } from '../../helpers/random.js';
+import { definitionTotal } from '../../helpers/search-definition.js';
 import { WRITE_ORDER_LOCK } from '../../../src/db/dialect.js';
 import {
   buildSearchCounts,
@@ -98,26 +99,8 @@ for (const backend of backends()) {
       return res.data.total as number;
     };
 
-    /** The definition, over the rows as stored: listed, published, in the window, every word in a field, any case. */
-    const expected = async (search: string, from: string, to: string): Promise<number> => {
-      const rows = await t.storage.db
-        .selectFrom('events')
-        .select(['title', 'description', 'excerpt', 'status', 'hide_from_listings', 'start_local', 'end_local', 'lang'])
-        .execute();
-      const words = search
-        .split(/\s+/)
-        .filter(Boolean)
-        .map((w) => w.toLowerCase());
-      return rows.filter(
-        (r) =>
-          r.lang === 'en' &&
-          r.status === 'publish' &&
-          r.hide_from_listings === 0 &&
-          r.start_local >= `${from} 00:00:00` &&
-          r.end_local <= `${to} 23:59:59` &&
-          words.every((w) => [r.title, r.description, r.excerpt].some((f) => f.toLowerCase().includes(w))),
-      ).length;
-    };
+    /** The definition, over the rows as stored (test/helpers/search-definition.ts). */
+    const expected = (search: string, from: string, to: string) => definitionTotal(t.storage.db, search, from, to);
 
     const write = async (): Promise<void> => {
       const r = next();

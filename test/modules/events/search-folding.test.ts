@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { random } from '../../helpers/random.js';
+import { definitionTotal } from '../../helpers/search-definition.js';
 import {
   CAPITAL_I_DOT,
   containsInsensitive,
@@ -157,25 +158,9 @@ describe('search totals where LIKE and lower() part [sqlite]', () => {
     return res.data.total as number;
   };
 
-  /** The definition: listed, published, every word in a field in any case (JavaScript's lower case). */
-  const expected = async (search: string, round: number): Promise<number> => {
-    const rows = await t.storage.db
-      .selectFrom('events')
-      .select(['title', 'description', 'excerpt', 'status', 'hide_from_listings'])
-      .where('start_local', '>=', `${day(round)} 00:00:00`)
-      .where('end_local', '<=', `${day(25 - round)} 23:59:59`)
-      .execute();
-    const words = search
-      .split(/\s+/)
-      .filter(Boolean)
-      .map((w) => w.toLowerCase());
-    return rows.filter(
-      (r) =>
-        r.status === 'publish' &&
-        r.hide_from_listings === 0 &&
-        words.every((w) => [r.title, r.description, r.excerpt].some((f) => f.toLowerCase().includes(w))),
-    ).length;
-  };
+  /** The definition, over the rows as stored (test/helpers/search-definition.ts). */
+  const expected = (search: string, round: number) =>
+    definitionTotal(t.storage.db, search, day(round), day(25 - round));
 
   const create = async () => {
     const start = Math.floor(next() * 20);
