@@ -78,6 +78,14 @@ export function likeFolding(pattern: string): string[] | null {
   return [...watched];
 }
 
+/**
+ * likeFolding's answer as SQLite's search-count triggers read it (`search_phrase_words.watch`,
+ * migration 032): the characters to watch for joined ('' for none), null where lower() alone tests.
+ */
+export function likeWatch(pattern: string): string | null {
+  return likeFolding(pattern)?.join('') ?? null;
+}
+
 /** Escapes LIKE wildcards in user input. */
 export function likeEscape(input: string): string {
   return input.replace(/[\\%_]/g, (c) => `\\${c}`);

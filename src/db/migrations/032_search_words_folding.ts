@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { likeFolding } from '../dialect.js';
+import { likeWatch } from '../dialect.js';
 import { createSearchCountTriggers, dropSearchCountTriggers } from './019_search_counts.js';
 import { SHOWN_TEXT } from './021_protected_events.js';
 
@@ -23,7 +23,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const word of words as { phrase_id: number; pattern: string }[])
     await db
       .updateTable('search_phrase_words')
-      .set({ watch: likeFolding(word.pattern)?.join('') ?? null })
+      .set({ watch: likeWatch(word.pattern) })
       .where('phrase_id', '=', word.phrase_id)
       .where('pattern', '=', word.pattern)
       .execute();

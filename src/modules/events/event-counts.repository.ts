@@ -1,7 +1,7 @@
 import { sql, type Compilable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database, Db, EventFacetWindowCountTable } from '../../db/database.js';
 import { nowUtc } from '../../lib/clock.js';
-import { dialectOf, likeFolding, WRITE_ORDER_LOCK, type DialectName } from '../../db/dialect.js';
+import { dialectOf, likeWatch, WRITE_ORDER_LOCK, type DialectName } from '../../db/dialect.js';
 import { unprotectedSql } from '../../db/visibility.js';
 import { containedInText } from './event-search.repository.js';
 
@@ -206,9 +206,7 @@ export async function addPhrase(db: Db, phrase: string, patterns: string[], keep
     if (!inserted) return;
     await trx
       .insertInto('search_phrase_words')
-      .values(
-        patterns.map((pattern) => ({ phrase_id: inserted.id, pattern, watch: likeFolding(pattern)?.join('') ?? null })),
-      )
+      .values(patterns.map((pattern) => ({ phrase_id: inserted.id, pattern, watch: likeWatch(pattern) })))
       .execute();
     const evicted = await trx
       .selectFrom('search_phrases')

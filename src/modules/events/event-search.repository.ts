@@ -100,15 +100,19 @@ export function containedInText(
   );
 }
 
-/** The pattern in the title, or in the description or excerpt of a `shown` event. */
-function inParts(dialect: DialectName, pattern: string, shown?: Expression<SqlBool>): Expression<SqlBool> {
+/** The pattern's test in the title, the description and the excerpt, each on its own. */
+function partTests(dialect: DialectName, pattern: string): [RawBuilder<SqlBool>, ...RawBuilder<SqlBool>[]] {
   const [title, ...others] = ['title', 'description', 'excerpt'].map((c) =>
     containsInsensitive(dialect, sql.ref(`events.${c}`), pattern),
   );
+  return [title!, ...others];
+}
+
+/** The pattern in the title, or in the description or excerpt of a `shown` event. */
+function inParts(dialect: DialectName, pattern: string, shown?: Expression<SqlBool>): Expression<SqlBool> {
+  const [title, ...others] = partTests(dialect, pattern);
   const rest = sql<SqlBool>`(${sql.join(others, sql` or `)})`;
-  return shown === undefined
-    ? sql<SqlBool>`(${title!} or ${rest})`
-    : sql<SqlBool>`(${title!} or (${rest} and ${shown}))`;
+  return shown === undefined ? sql<SqlBool>`(${title} or ${rest})` : sql<SqlBool>`(${title} or (${rest} and ${shown}))`;
 }
 
 /**
@@ -125,11 +129,9 @@ export function containsAll(
 ): Expression<SqlBool>[] {
   if (dialect === 'sqlite') return containedInText(dialect, patterns, shown);
   return patterns.map((pattern) => {
-    const [title, ...others] = ['title', 'description', 'excerpt'].map((c) =>
-      containsInsensitive(dialect, sql.ref(`events.${c}`), pattern),
-    );
-    const anywhere = sql<SqlBool>`(${sql.join([title!, ...others], sql` or `)})`;
-    return shown === undefined ? anywhere : sql<SqlBool>`(${anywhere} and (${title!} or ${shown}))`;
+    const parts = partTests(dialect, pattern);
+    const anywhere = sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
+    return shown === undefined ? anywhere : sql<SqlBool>`(${anywhere} and (${parts[0]} or ${shown}))`;
   });
 }
 
