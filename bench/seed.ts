@@ -53,6 +53,7 @@ const BATCH = 500;
 const PER_TRANSACTION = 5000;
 /** Migrations whose tables or indexes are derived from the events, newest first (the order to undo them). */
 const DERIVED = [
+  '033_search_index_queue',
   '032_search_words_folding',
   '029_search_counts_sliced',
   '021_protected_events',

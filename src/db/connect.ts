@@ -57,6 +57,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '030_featured_index': lazy(() => import('./migrations/030_featured_index.js')),
   '031_public_start_end': lazy(() => import('./migrations/031_public_start_end.js')),
   '032_search_words_folding': lazy(() => import('./migrations/032_search_words_folding.js')),
+  '033_search_index_queue': lazy(() => import('./migrations/033_search_index_queue.js')),
 };
 
 /** Names of the migrations this version knows (a backup that ran others was made by a later version). */

@@ -12,7 +12,8 @@ import { dialectOf, type DialectName } from './dialect.js';
  * - `event_window_count` (009), `event_term_window_count_*` (013), `*facet_count*` (018) and
  *   `search_window_count` (019): the per-day counts behind the exact totals of public lists
  *   (021 makes the last three again to leave protected events out);
- * - `events_search_*` (012, SQLite): the FTS5 trigram index over events' text;
+ * - `events_search_*` (012, SQLite): the FTS5 trigram index over events' text, through the queue
+ *   the background indexes (033);
  * - `change_log_*` (016): the change log behind the sync feed (its terms' triggers differ between
  *   the dialects beyond one description, and are written out per dialect there);
  * - `webhook_outbox` (017): a webhook delivery for each public change logged.

@@ -25,7 +25,7 @@ const UNINDEX_OLD =
   "insert into events_search(events_search, rowid, title, description, excerpt) values ('delete', old.id, old.title, old.description, old.excerpt);";
 
 /** Keeps the index: an event's text in on insert, out on delete, out and in again on an update of it. */
-const SEARCH_INDEX: RowTrigger = {
+export const SEARCH_INDEX: RowTrigger = {
   name: 'events_search',
   table: 'events',
   on: {

@@ -46,6 +46,9 @@ CREATE TABLE 'events_search_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
 -- table events_search_idx
 CREATE TABLE 'events_search_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
 
+-- table events_search_pending
+CREATE TABLE "events_search_pending" (id integer primary key);
+
 -- table failure_counts
 CREATE TABLE "failure_counts" ("key_hash" text primary key, "failures" integer not null, "reset_at" bigint not null);
 
@@ -543,18 +546,19 @@ CREATE TRIGGER events_link_order after update of lang, status, hide_from_listing
 
 -- trigger events_search_delete
 CREATE TRIGGER events_search_delete after delete on events begin
-      insert into events_search(events_search, rowid, title, description, excerpt) values ('delete', old.id, old.title, old.description, old.excerpt);
+      insert into events_search(events_search, rowid, title, description, excerpt) select 'delete', old.id, old.title, old.description, old.excerpt where not exists (select 1 from events_search_pending where id = old.id);
+      delete from events_search_pending where id = old.id;
     end;
 
 -- trigger events_search_insert
 CREATE TRIGGER events_search_insert after insert on events begin
-      insert into events_search(rowid, title, description, excerpt) values (new.id, new.title, new.description, new.excerpt);
+      insert or ignore into events_search_pending (id) values (new.id);
     end;
 
 -- trigger events_search_update
 CREATE TRIGGER events_search_update after update of title, description, excerpt on events begin
-      insert into events_search(events_search, rowid, title, description, excerpt) values ('delete', old.id, old.title, old.description, old.excerpt);
-      insert into events_search(rowid, title, description, excerpt) values (new.id, new.title, new.description, new.excerpt);
+      insert into events_search(events_search, rowid, title, description, excerpt) select 'delete', old.id, old.title, old.description, old.excerpt where not exists (select 1 from events_search_pending where id = old.id);
+      insert or ignore into events_search_pending (id) values (new.id);
     end;
 
 -- trigger search_window_count_delete

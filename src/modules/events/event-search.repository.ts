@@ -15,7 +15,7 @@ import { cachePerOwner, CACHE_BUDGET } from '../../lib/cache-budget.js';
  * excerpt; in the title only for a password-protected event the reader has not opened (its
  * description and excerpt are blanked, and a search on them would read them out letter by
  * letter: event.access.ts). That LIKE test is the definition and always applies. On SQLite an FTS5 trigram index
- * (migration 012) first names the events that contain a word, so a rare word does not make the
+ * (migration 012, with the queue of events not in it yet: 033) first names the events that contain a word, so a rare word does not make the
  * list read every event of its window; PostgreSQL's pg_trgm indexes (007) serve the LIKE itself.
  * A search no index narrows is counted from its own per-day counts (event-counts.service.ts).
  */
@@ -149,14 +149,50 @@ async function indexedIds(db: Db, word: string): Promise<number[] | null> {
   const common = commonWordsIn(db);
   if (common.has(word)) return null;
   const { maxHits } = searchIndexLimits;
+  // The events the index names and those queued for it (migration 033), in one statement: an
+  // event the background moves from the queue to the index meanwhile is in one or the other.
   const rows = await sql<{
     id: number;
-  }>`select rowid as id from events_search where events_search match ${indexQuery(word)} limit ${maxHits + 1}`.execute(
+    queued: number;
+  }>`select id, 1 as queued from (select id from events_search_pending limit ${maxHits + 1})
+    union all select id, 0 from (select rowid as id from events_search where events_search match ${indexQuery(word)} limit ${maxHits + 1})`.execute(
     db,
   );
-  if (rows.rows.length <= maxHits) return rows.rows.map((r) => r.id);
-  common.set(word, true, { ttl: searchIndexLimits.commonWordMs });
-  return null;
+  const indexed = rows.rows.filter((r) => !r.queued).map((r) => r.id);
+  if (indexed.length > maxHits) {
+    common.set(word, true, { ttl: searchIndexLimits.commonWordMs });
+    return null;
+  }
+  // A long queue (an import the background has not indexed yet) makes no word common for long.
+  return rows.rows.length <= maxHits ? rows.rows.map((r) => r.id) : null;
+}
+
+/** Whether events wait in the search index's queue (migration 033). */
+export async function searchQueueWaits(db: Db): Promise<boolean> {
+  const { rows } = await sql<{ id: number }>`select id from events_search_pending limit 1`.execute(db);
+  return rows.length > 0;
+}
+
+/**
+ * Moves the first `batch` queued events into the search index, in one transaction: one segment
+ * of the index for all of them. Their text is read now, as it is (an event queued, then edited,
+ * is queued once).
+ */
+export async function indexQueued(db: Db, batch: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ id: number }>`select id from events_search_pending order by id limit ${batch}`.execute(
+      trx,
+    );
+    if (rows.length === 0) return 0;
+    const last = rows[rows.length - 1]!.id;
+    // The queue first (cross join): without statistics on it, the planner would scan the events.
+    await sql`insert into events_search (rowid, title, description, excerpt)
+      select e.id, e.title, e.description, e.excerpt from events_search_pending q cross join events e on e.id = q.id where q.id <= ${last}`.execute(
+      trx,
+    );
+    await sql`delete from events_search_pending where id <= ${last}`.execute(trx);
+    return rows.length;
+  });
 }
 
 /**

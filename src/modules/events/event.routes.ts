@@ -41,6 +41,7 @@ import { deleteInScope, updateInScope, type Scope } from './event-scope.service.
 import type { RecurrencePolicy } from '../recurrence/recurrence.input.js';
 import { startHorizonStep } from '../recurrence/recurrence-horizon.service.js';
 import { startSearchCounts } from './event-counts.service.js';
+import { startSearchIndexing } from './event-search.service.js';
 import { negotiateFormat, type Format } from './event.format.js';
 import { checkEventInput, type EventChanges } from './event.input.js';
 
@@ -175,6 +176,7 @@ export async function eventRoutes(fastify: FastifyInstance, { feeds }: { feeds: 
   };
   startHorizonStep(app, db, policy);
   startSearchCounts(app, db, config.commonSearches);
+  startSearchIndexing(app, db);
   const d: Deps = { app, db, feeds, attempts, policy };
   const one = responses({ 200: Type.Ref('Event') });
   const conditional = conditionalResponses({ 200: Type.Ref('Event') });

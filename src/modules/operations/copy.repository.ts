@@ -41,13 +41,16 @@ export async function withTriggersOff<T>(target: Db, schema: Schema, work: (trx:
 }
 
 /**
- * SQLite's virtual tables: an FTS5 index over a content table (`content=…`) is rebuilt from it. Any
- * other virtual table would hold data the copy cannot carry across databases, so it is refused
- * (by uncopyableVirtualTables in copy.service.ts) before anything is written.
+ * SQLite's virtual tables: an FTS5 index over a content table (`content=…`) is rebuilt from it, and
+ * its queue emptied (the rebuild indexed every row; --replace leaves the old queue). Any other
+ * virtual table would hold data the copy cannot carry across databases, so it is refused (by
+ * uncopyableVirtualTables in copy.service.ts) before anything is written.
  */
 async function rebuildIndexes(trx: Db, schema: Schema): Promise<void> {
-  for (const v of schema.virtual)
+  for (const v of schema.virtual) {
     await sql`insert into ${sql.table(v.name)} (${sql.ref(v.name)}) values ('rebuild')`.execute(trx);
+    if (v.queue) await sql`delete from ${sql.table(v.queue)}`.execute(trx);
+  }
 }
 
 /** Empties every table (children first), for --replace. */

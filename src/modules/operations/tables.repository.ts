@@ -8,7 +8,9 @@ import { inDependencyOrder } from './tables.order.js';
  * tables later migrations add are copied with no change here. Left out: the migrator's
  * bookkeeping (the migrations themselves are compared instead) and, on SQLite, virtual tables and
  * their shadow tables (an index such as the FTS5 `events_search`, which the copy rebuilds from
- * its content table rather than copying).
+ * its content table rather than copying), with the queue of rows waiting for such an index, a
+ * table named as it with `_pending` (migration 033): the rebuild indexes every row, so the copy
+ * empties it instead.
  */
 export interface TableInfo {
   name: string;
@@ -27,8 +29,11 @@ export interface Schema {
   tables: TableInfo[];
   /** Names of the migrations that have run. */
   migrations: string[];
-  /** SQLite virtual tables with their CREATE statement (an index to rebuild, or data the copy cannot carry). */
-  virtual: { name: string; sql: string }[];
+  /**
+   * SQLite virtual tables with their CREATE statement (an index to rebuild, or data the copy cannot
+   * carry), and the queue of rows waiting for the index, if it has one.
+   */
+  virtual: { name: string; sql: string; queue?: string }[];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -105,7 +110,12 @@ async function sqliteTables(db: Db): Promise<{ tables: TableInfo[]; virtual: Sch
       parents: parents.map((p) => String(p['parent'])).filter((p) => p !== name),
     });
   }
-  return { tables, virtual };
+  const queues = new Set<string>();
+  for (const v of virtual) {
+    const queue = `${v.name}_pending`;
+    if (tables.some((t) => t.name === queue)) queues.add((v.queue = queue));
+  }
+  return { tables: tables.filter((t) => !queues.has(t.name)), virtual };
 }
 
 /** The tables of `db` to copy (parents first), the migrations that ran on it and its virtual tables. */
