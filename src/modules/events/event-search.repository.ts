@@ -158,8 +158,7 @@ async function indexedIds(db: Db, word: string): Promise<number[] | null> {
     union all select id, 0 from (select rowid as id from events_search where events_search match ${indexQuery(word)} limit ${maxHits + 1})`.execute(
     db,
   );
-  const indexed = rows.rows.filter((r) => !r.queued).map((r) => r.id);
-  if (indexed.length > maxHits) {
+  if (rows.rows.filter((r) => !r.queued).length > maxHits) {
     common.set(word, true, { ttl: searchIndexLimits.commonWordMs });
     return null;
   }

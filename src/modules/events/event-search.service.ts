@@ -20,6 +20,7 @@ export function startSearchIndexing(app: FastifyInstance, db: Db): void {
     app,
     'indexing events for search',
     async () => {
+      // Read first, outside a transaction: an idle service opens no write transaction every second.
       if (!(await searchQueueWaits(db))) return 0;
       const indexed = await indexQueued(db, searchIndexing.batch);
       if (indexed < searchIndexing.batch) return 0;
