@@ -58,6 +58,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '031_public_start_end': lazy(() => import('./migrations/031_public_start_end.js')),
   '032_search_words_folding': lazy(() => import('./migrations/032_search_words_folding.js')),
   '033_search_index_queue': lazy(() => import('./migrations/033_search_index_queue.js')),
+  '034_webhook_record_order': lazy(() => import('./migrations/034_webhook_record_order.js')),
 };
 
 /** Names of the migrations this version knows (a backup that ran others was made by a later version). */

@@ -491,7 +491,7 @@ CREATE INDEX venues_trid ON public.venues USING btree (trid);
 CREATE INDEX webhook_deliveries_due ON public.webhook_deliveries USING btree (next_attempt_utc, id) WHERE (status = 'pending'::text);
 CREATE INDEX webhook_deliveries_log ON public.webhook_deliveries USING btree (webhook_id, id);
 CREATE UNIQUE INDEX webhook_deliveries_pkey ON public.webhook_deliveries USING btree (id);
-CREATE INDEX webhook_deliveries_record ON public.webhook_deliveries USING btree (webhook_id, kind, record_id, id);
+CREATE INDEX webhook_deliveries_record ON public.webhook_deliveries USING btree (webhook_id, kind, record_id, "position") WHERE (status = 'pending'::text);
 CREATE UNIQUE INDEX webhook_patterns_pk ON public.webhook_patterns USING btree (webhook_id, pattern);
 CREATE UNIQUE INDEX webhooks_pkey ON public.webhooks USING btree (id);
 

@@ -284,7 +284,7 @@ CREATE INDEX "webhook_deliveries_due" on "webhook_deliveries" ("next_attempt_utc
 CREATE INDEX "webhook_deliveries_log" on "webhook_deliveries" ("webhook_id", "id");
 
 -- index webhook_deliveries_record
-CREATE INDEX "webhook_deliveries_record" on "webhook_deliveries" ("webhook_id", "kind", "record_id", "id");
+CREATE INDEX "webhook_deliveries_record" on "webhook_deliveries" ("webhook_id", "kind", "record_id", "position") where status = 'pending';
 
 -- trigger change_log_events_delete
 CREATE TRIGGER change_log_events_delete after delete on events begin

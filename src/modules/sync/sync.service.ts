@@ -117,13 +117,14 @@ export function toEntry(
 
 /**
  * How far the feed reads on PostgreSQL (sync.repository.ts `settledPosition`), asked by every read,
- * so a client sees its own write at once. The position only grows; when a writer holds the lock
+ * so a client sees its own write at once; and how far the webhook worker claims (its deliveries go
+ * in the feed's order per record). The position only grows; when a writer holds the lock
  * past the wait (a long import), the last one this instance learnt is read up to.
  */
 const SETTLED_WAIT_MS = 50;
 const settled = new WeakMap<Db, number>();
 
-async function readableThrough(db: Db): Promise<number | null> {
+export async function readableThrough(db: Db): Promise<number | null> {
   if (dialectOf(db) !== 'postgres') return null;
   const known = settled.get(db) ?? 0;
   const position = Math.max((await settledPosition(db, SETTLED_WAIT_MS)) ?? 0, known);

@@ -91,13 +91,34 @@ export interface Claimed {
   secret: string;
 }
 
+/** Whether any delivery is pending and due at `now` (the partial index of pending deliveries). */
+export async function anyDue(db: Db, now: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where(sql<SqlBool>`status = 'pending'`)
+    .where('next_attempt_utc', '<=', now)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Claims up to `limit` deliveries due at `now` (pending, not leased, of an active subscription,
- * and no earlier pending delivery of the same record: in order per record), leasing them until
- * `leaseUntil` and counting the attempt. On PostgreSQL `FOR UPDATE SKIP LOCKED`, so several
- * instances never claim one twice. Served by the partial index of pending deliveries by due time.
+ * and no pending delivery of the same record at an earlier position: in the order of the change
+ * log per record), leasing them until `leaseUntil` and counting the attempt. `through`, when not
+ * null, is the last position whose writers have all ended (the sync service's): a change past it
+ * may have an earlier one of its record not yet committed, so it waits. On PostgreSQL `FOR UPDATE
+ * SKIP LOCKED`, so several instances never claim one twice. Served by the partial index of pending
+ * deliveries by due time, and the earlier ones by `webhook_deliveries_record` (034).
  */
-export function claimDue(db: Db, now: string, leaseUntil: string, limit: number): Promise<Claimed[]> {
+export function claimDue(
+  db: Db,
+  now: string,
+  leaseUntil: string,
+  limit: number,
+  through: number | null,
+): Promise<Claimed[]> {
   const postgres = dialectOf(db) === 'postgres';
   return db.transaction().execute(async (trx) => {
     const due = await trx
@@ -106,6 +127,7 @@ export function claimDue(db: Db, now: string, leaseUntil: string, limit: number)
       .select(['d.id'])
       .where(sql<SqlBool>`d.status = 'pending'`)
       .where('d.next_attempt_utc', '<=', now)
+      .$if(through !== null, (qb) => qb.where('d.position', '<=', through!))
       .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
       .where('w.active', '=', 1)
       .where('w.status', '=', 'active')
@@ -117,8 +139,9 @@ export function claimDue(db: Db, now: string, leaseUntil: string, limit: number)
               .whereRef('e.webhook_id', '=', 'd.webhook_id')
               .whereRef('e.kind', '=', 'd.kind')
               .whereRef('e.record_id', '=', 'd.record_id')
-              .whereRef('e.id', '<', 'd.id')
-              .where('e.status', '=', 'pending'),
+              .whereRef('e.position', '<', 'd.position')
+              // A literal: the condition of the partial index that serves this probe (034).
+              .where(sql<SqlBool>`e.status = 'pending'`),
           ),
         ),
       )

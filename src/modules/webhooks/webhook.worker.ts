@@ -7,7 +7,7 @@ import { nowUtc } from '../../lib/clock.js';
 import { backoffMs, runInBackground } from '../../lib/background.js';
 
 export { backoffMs };
-import { currentRecords, toEntry } from '../sync/sync.service.js';
+import { currentRecords, readableThrough, toEntry } from '../sync/sync.service.js';
 import { send, signedHeaders, type SendResult } from './webhook.send.js';
 import * as deliveries from './webhook.repository.js';
 import type { Claimed } from './webhook.repository.js';
@@ -15,8 +15,9 @@ import type { Claimed } from './webhook.repository.js';
 /**
  * The delivery worker each instance runs: claims due deliveries (with FOR UPDATE SKIP LOCKED on
  * PostgreSQL, so several instances never claim one twice), renders each as the public change-feed
- * entry of its record now, signs and posts it, and records the outcome. At least once, in order
- * per record (a delivery waits while an earlier one of its record is pending), retried with
+ * entry of its record now, signs and posts it, and records the outcome. At least once, in the
+ * order of the change log per record (a delivery waits while one of its record at an earlier
+ * position is pending or, on PostgreSQL, may still commit), retried with
  * exponential backoff and jitter for 24 hours; then the subscription is marked failing.
  */
 
@@ -32,9 +33,29 @@ const GIVE_UP_MS = 24 * 3_600_000;
 
 const stamp = (at: Date, plusMs = 0): string => nowUtc(new Date(at.getTime() + plusMs));
 
-/** Claims up to `limit` due deliveries for this worker (a lease, so a crashed worker's come back). */
-function claim(db: Db, at: Date, limit: number): Promise<Claimed[]> {
-  return deliveries.claimDue(db, stamp(at), stamp(at, LEASE_MS), limit);
+/**
+ * How long a learnt bound serves the claims before it is asked again. Asking waits on the writers
+ * in flight and holds new ones back meanwhile (sync.repository.ts `settledPosition`), so a worker
+ * draining a backlog under a steady write load asks once a second, not once a round; a change
+ * committed since waits for the next ask (a second at most, as a feed reader polling each second).
+ */
+const BOUND_REUSE_MS = 1_000;
+const bounds = new WeakMap<Db, { through: number | null; at: number }>();
+
+/**
+ * Claims up to `limit` due deliveries for this worker (a lease, so a crashed worker's come back).
+ * On PostgreSQL only changes whose writers, and every earlier position's, have ended: a record's
+ * change that commits after a later one of it is then never overtaken (the sync feed's bound,
+ * asked only when something is due, and at most once every BOUND_REUSE_MS).
+ */
+async function claim(db: Db, at: Date, limit: number): Promise<Claimed[]> {
+  if (!(await deliveries.anyDue(db, stamp(at)))) return [];
+  let known = bounds.get(db);
+  if (known === undefined || Date.now() - known.at >= BOUND_REUSE_MS) {
+    known = { through: await readableThrough(db), at: Date.now() };
+    bounds.set(db, known);
+  }
+  return deliveries.claimDue(db, stamp(at), stamp(at, LEASE_MS), limit, known.through);
 }
 
 /** The body of each claimed delivery: the public change-feed entry of its record as it is now. */

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { backends, createTestApp, type TestApp } from '../../helpers/app.js';
+import type { FastifyInstance } from 'fastify';
+import { backends, createTestApp, injector, type TestApp } from '../../helpers/app.js';
+import { buildApp } from '../../../src/app.js';
+import { connect, type Storage } from '../../../src/db/connect.js';
 import { backoffMs, deliverDue, type WebhookDeps } from '../../../src/modules/webhooks/webhook.worker.js';
 import { send } from '../../../src/modules/webhooks/webhook.send.js';
 import { urlProblem } from '../../../src/modules/webhooks/webhook.address.js';
@@ -298,6 +301,122 @@ for (const backend of backends()) {
       assert.equal(JSON.parse(last.body).type, 'ping');
       new Webhook(sub.data.secret).verify(last.body, last.headers as Record<string, string>);
       await t.request({ method: 'DELETE', url: `${ADMIN}/webhooks/${sub.data.id}`, auth: admin.authorization });
+    });
+
+    it('should deliver every change of a record once and in the order of the change log, with writers and workers on two instances', async () => {
+      // PostgreSQL: a second instance on the same database, with its own background worker. A
+      // venue's change is logged as an update of every event at the venue without locking those
+      // events, so an event's own update and its venue's can commit in the other order than
+      // their positions: the race the claim must not let through.
+      let other: { app: FastifyInstance; storage: Storage } | null = null;
+      if (backend === 'postgres') {
+        const storage = await connect({ dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl });
+        other = { app: await buildApp(t.config, { storage, logger: false }), storage };
+        await other.app.ready();
+      }
+      try {
+        const instances = [
+          { request: t.request, deps },
+          other
+            ? {
+                request: injector(other.app),
+                deps: { db: other.storage.db, config: t.config, settings: () => other.app.services.settings.get() },
+              }
+            : { request: t.request, deps },
+        ];
+        const venue = await t.request({
+          method: 'POST',
+          url: '/cal/events/v1/venues',
+          auth: editor.authorization,
+          payload: { venue: 'Ordered venue', status: 'publish' },
+        });
+        const sub = await subscribe({ url: hook.url, events: ['event.*'] });
+        const ids: number[] = [];
+        for (let i = 0; i < 4; i += 1) {
+          const created = await t.request({
+            method: 'POST',
+            url: EVENTS,
+            auth: editor.authorization,
+            payload: {
+              title: `Ordered ${i}`,
+              status: 'publish',
+              start_date: '2031-05-0' + (i + 1) + ' 10:00:00',
+              end_date: '2031-05-0' + (i + 1) + ' 11:00:00',
+              venue: venue.data.id,
+              categories: [`Ordered cat ${i % 2}`],
+            },
+          });
+          ids.push(created.data.id);
+        }
+        let writing = true;
+        const writers = Promise.all(
+          [0, 1, 2, 3, 4, 5].map(async (writer) => {
+            const { request } = instances[writer % 2]!;
+            for (let step = 0; step < 12; step += 1) {
+              const res =
+                writer < 4
+                  ? await request({
+                      method: 'POST',
+                      url: `${EVENTS}/${ids[(writer + step) % ids.length]}`,
+                      auth: editor.authorization,
+                      payload: { title: `Ordered by ${writer} at ${step}`, categories: [`Ordered cat ${step % 3}`] },
+                    })
+                  : await request({
+                      method: 'POST',
+                      url: `/cal/events/v1/venues/${venue.data.id}`,
+                      auth: editor.authorization,
+                      payload: { city: `City ${writer} ${step}` },
+                    });
+              assert.equal(res.statusCode, 200, res.body);
+            }
+          }),
+        ).finally(() => (writing = false));
+        // Workers on both instances claim as fast as they can while the writes go on.
+        const workers = instances.map(async ({ deps: d }) => {
+          while (writing) if ((await deliverDue(d)) === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+        });
+        await Promise.all([writers, ...workers]);
+        const stored = async () =>
+          t.storage.db
+            .selectFrom('webhook_deliveries')
+            .select(['id', 'record_id', 'position', 'status'])
+            .where('webhook_id', '=', sub.data.id)
+            .execute();
+        await until(async () => {
+          await Promise.all(instances.map(({ deps: d }) => deliverDue(d)));
+          return (await stored()).every((d) => d.status === 'delivered');
+        }, 20_000);
+        const rows = await stored();
+        // One delivery for each logged change of the events since the subscription.
+        const logged = await t.storage.db
+          .selectFrom('change_log')
+          .select(['record_id', 'position'])
+          .where('kind', '=', 'event')
+          .where('record_id', 'in', ids)
+          .where('position', '>', Math.min(...rows.map((r) => Number(r.position))) - 1)
+          .execute();
+        assert.deepEqual(
+          rows.map((r) => `${r.record_id}@${r.position}`).sort(),
+          logged.map((r) => `${r.record_id}@${r.position}`).sort(),
+        );
+        assert.ok(rows.length > 4 * 12, `venue changes logged for every event (${rows.length})`);
+        const byId = new Map(rows.map((r) => [`msg_${r.id}`, r]));
+        const sent = hook.received.map((r) => byId.get(String(r.headers['webhook-id']))).filter((r) => r !== undefined);
+        assert.equal(sent.length, rows.length, 'each delivered once');
+        assert.equal(new Set(sent.map((r) => r.id)).size, rows.length);
+        for (const id of ids) {
+          const positions = sent.filter((r) => r.record_id === id).map((r) => Number(r.position));
+          assert.deepEqual(
+            positions,
+            [...positions].sort((a, b) => a - b),
+            `event ${id}: its changes arrived in the order of their positions`,
+          );
+        }
+        await t.request({ method: 'DELETE', url: `${ADMIN}/webhooks/${sub.data.id}`, auth: admin.authorization });
+      } finally {
+        await other?.app.close();
+        await other?.storage.close();
+      }
     });
 
     it('should deliver each change once when several workers run at the same time', async () => {
