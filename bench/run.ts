@@ -38,6 +38,8 @@ const { values: args } = parseArgs({
     'cpu-prof': { type: 'string' },
     // PostgreSQL: scenario 5 also with this many instances on the database, the clients spread over them.
     instances: { type: 'string', default: '1' },
+    // Scenario 5 with a webhook subscription to every event change, delivered to a local receiver.
+    webhooks: { type: 'boolean', default: false },
   },
 });
 const ONLY = args.only
@@ -233,6 +235,34 @@ async function bareRate(name: string, bytes: Buffer, type: string): Promise<Row 
   } finally {
     bare.close();
   }
+}
+
+/**
+ * --webhooks: a local receiver answering 204 to every delivery, and a subscription of the service
+ * at `base` to every event change sent to it, so scenario 5's writers feed the outbox and the
+ * worker delivers beside them. `received` counts the deliveries.
+ */
+async function webhookReceiver(base: string, authorization: string): Promise<{ received: number }> {
+  const counter = { received: 0 };
+  const receiver = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      counter.received += 1;
+      response.writeHead(204).end();
+    });
+  });
+  const port = await new Promise<number>((resolve) =>
+    receiver.listen(0, '127.0.0.1', () => resolve((receiver.address() as net.AddressInfo).port)),
+  );
+  receiver.unref();
+  const subscribed = await fetch(`${base}/cal/admin/v1/webhooks`, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ['event.*'] }),
+  });
+  if (subscribed.status !== 201)
+    throw new Error(`webhook subscription: ${subscribed.status} ${await subscribed.text()}`);
+  return counter;
 }
 
 /** A small seeded random source: the same URL mix on every run. */
@@ -466,6 +496,8 @@ async function main(): Promise<void> {
           // Writers run side by side up to the pool's size: as many as the clients.
           CAL_PG_POOL_SIZE: String(Math.max(10, CONNECTIONS, ...CREATE_CONNECTIONS)),
           ...(metricsPort === undefined ? {} : { CAL_METRICS: '1', CAL_METRICS_PORT: String(metricsPort) }),
+          // --webhooks: the receiver is on loopback.
+          ...(args.webhooks ? { CAL_WEBHOOKS_ALLOW_PRIVATE: '1' } : {}),
         },
         stdio: ['ignore', 'inherit', 'inherit'],
       },
@@ -549,9 +581,12 @@ async function main(): Promise<void> {
       ],
     });
     const scaledOut = INSTANCES > 1 && selected('5');
+    const hooks = args.webhooks && selected('5') ? await webhookReceiver(base, authorization) : null;
     for (const connections of CREATE_CONNECTIONS) {
-      const clients = CREATE_CONNECTIONS.length > 1 ? `, ${connections} clients` : '';
+      const clients = `${CREATE_CONNECTIONS.length > 1 ? `, ${connections} clients` : ''}${hooks ? ', webhook subscribed' : ''}`;
+      const received = hooks?.received ?? 0;
       record(await onService(`5. create (auth)${clients}`, creates(base, connections)));
+      if (hooks) console.log(`webhook deliveries received during the creates: ${hooks.received - received}`);
       if (!scaledOut) continue;
       // The other instances start once, beside the first, on the same database.
       while (extra.length < INSTANCES - 1) {
