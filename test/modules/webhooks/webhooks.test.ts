@@ -387,13 +387,12 @@ for (const backend of backends()) {
           return (await stored()).every((d) => d.status === 'delivered');
         }, 20_000);
         const rows = await stored();
-        // One delivery for each logged change of the events since the subscription.
+        // One delivery for each logged change of the events (all made after the subscription).
         const logged = await t.storage.db
           .selectFrom('change_log')
           .select(['record_id', 'position'])
           .where('kind', '=', 'event')
           .where('record_id', 'in', ids)
-          .where('position', '>', Math.min(...rows.map((r) => Number(r.position))) - 1)
           .execute();
         assert.deepEqual(
           rows.map((r) => `${r.record_id}@${r.position}`).sort(),
