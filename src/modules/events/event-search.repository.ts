@@ -14,9 +14,10 @@ import { cachePerOwner, CACHE_BUDGET } from '../../lib/cache-budget.js';
  * `search`: every word must be contained, case-insensitively, in the title, description or
  * excerpt; in the title only for a password-protected event the reader has not opened (its
  * description and excerpt are blanked, and a search on them would read them out letter by
- * letter: event.access.ts). That LIKE test is the definition and always applies. On SQLite an FTS5 trigram index
- * (migration 012, with the queue of events not in it yet: 033) first names the events that contain a word, so a rare word does not make the
- * list read every event of its window; PostgreSQL's pg_trgm indexes (007) serve the LIKE itself.
+ * letter: event.access.ts). That LIKE test is the definition and always applies. On SQLite an
+ * FTS5 trigram index (migration 012, with the queue of events not in it yet: 033) first names the
+ * events that contain a word, so a rare word does not make the list read every event of its
+ * window; PostgreSQL's pg_trgm indexes (007) serve the LIKE itself.
  * A search no index narrows is counted from its own per-day counts (event-counts.service.ts).
  */
 
@@ -179,18 +180,18 @@ export async function searchQueueWaits(db: Db): Promise<boolean> {
  */
 export async function indexQueued(db: Db, batch: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const { rows } = await sql<{ id: number }>`select id from events_search_pending order by id limit ${batch}`.execute(
-      trx,
-    );
-    if (rows.length === 0) return 0;
-    const last = rows[rows.length - 1]!.id;
+    // The batch's last id and size, from the queue's primary key.
+    const { rows } = await sql<{ last: number | null; n: number }>`select max(id) as last, count(*) as n
+      from (select id from events_search_pending order by id limit ${batch})`.execute(trx);
+    const { last, n } = rows[0]!;
+    if (last === null) return 0;
     // The queue first (cross join): without statistics on it, the planner would scan the events.
     await sql`insert into events_search (rowid, title, description, excerpt)
       select e.id, e.title, e.description, e.excerpt from events_search_pending q cross join events e on e.id = q.id where q.id <= ${last}`.execute(
       trx,
     );
     await sql`delete from events_search_pending where id <= ${last}`.execute(trx);
-    return rows.length;
+    return n;
   });
 }
 

@@ -110,11 +110,9 @@ async function sqliteTables(db: Db): Promise<{ tables: TableInfo[]; virtual: Sch
       parents: parents.map((p) => String(p['parent'])).filter((p) => p !== name),
     });
   }
-  const queues = new Set<string>();
-  for (const v of virtual) {
-    const queue = `${v.name}_pending`;
-    if (tables.some((t) => t.name === queue)) queues.add((v.queue = queue));
-  }
+  const names = new Set(tables.map((t) => t.name));
+  for (const v of virtual) if (names.has(`${v.name}_pending`)) v.queue = `${v.name}_pending`;
+  const queues = new Set(virtual.map((v) => v.queue));
   return { tables: tables.filter((t) => !queues.has(t.name)), virtual };
 }
 

@@ -118,17 +118,20 @@ export function toEntry(
 /**
  * How far the feed reads on PostgreSQL (sync.repository.ts `settledPosition`), asked by every read,
  * so a client sees its own write at once; and how far the webhook worker claims (its deliveries go
- * in the feed's order per record). The position only grows; when a writer holds the lock
- * past the wait (a long import), the last one this instance learnt is read up to.
+ * in the feed's order per record). The position only grows; when a writer holds the lock past the
+ * wait (a long import), the last one this instance learnt is read up to. `reuseMs`: the last one
+ * learnt serves if it was learnt that recently (asking waits on the writers in flight and holds
+ * new ones back meanwhile, so the worker, draining a backlog round after round, asks less often).
  */
 const SETTLED_WAIT_MS = 50;
-const settled = new WeakMap<Db, number>();
+const settled = new WeakMap<Db, { position: number; at: number }>();
 
-export async function readableThrough(db: Db): Promise<number | null> {
+export async function readableThrough(db: Db, reuseMs = 0): Promise<number | null> {
   if (dialectOf(db) !== 'postgres') return null;
-  const known = settled.get(db) ?? 0;
-  const position = Math.max((await settledPosition(db, SETTLED_WAIT_MS)) ?? 0, known);
-  settled.set(db, position);
+  const known = settled.get(db);
+  if (known !== undefined && Date.now() - known.at < reuseMs) return known.position;
+  const position = Math.max((await settledPosition(db, SETTLED_WAIT_MS)) ?? 0, known?.position ?? 0);
+  settled.set(db, { position, at: Date.now() });
   return position;
 }
 

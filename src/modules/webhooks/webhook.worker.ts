@@ -34,13 +34,12 @@ const GIVE_UP_MS = 24 * 3_600_000;
 const stamp = (at: Date, plusMs = 0): string => nowUtc(new Date(at.getTime() + plusMs));
 
 /**
- * How long a learnt bound serves the claims before it is asked again. Asking waits on the writers
- * in flight and holds new ones back meanwhile (sync.repository.ts `settledPosition`), so a worker
- * draining a backlog under a steady write load asks once a second, not once a round; a change
- * committed since waits for the next ask (a second at most, as a feed reader polling each second).
+ * How long a learnt bound serves the claims before it is asked again (sync.service.ts
+ * `readableThrough`): a worker draining a backlog under a steady write load asks once a second, not
+ * once a round; a change committed since waits for the next ask and the next round (a second or
+ * two, as for a feed reader polling each second).
  */
 const BOUND_REUSE_MS = 1_000;
-const bounds = new WeakMap<Db, { through: number | null; at: number }>();
 
 /**
  * Claims up to `limit` due deliveries for this worker (a lease, so a crashed worker's come back).
@@ -50,12 +49,8 @@ const bounds = new WeakMap<Db, { through: number | null; at: number }>();
  */
 async function claim(db: Db, at: Date, limit: number): Promise<Claimed[]> {
   if (!(await deliveries.anyDue(db, stamp(at)))) return [];
-  let known = bounds.get(db);
-  if (known === undefined || Date.now() - known.at >= BOUND_REUSE_MS) {
-    known = { through: await readableThrough(db), at: Date.now() };
-    bounds.set(db, known);
-  }
-  return deliveries.claimDue(db, stamp(at), stamp(at, LEASE_MS), limit, known.through);
+  const through = await readableThrough(db, BOUND_REUSE_MS);
+  return deliveries.claimDue(db, stamp(at), stamp(at, LEASE_MS), limit, through);
 }
 
 /** The body of each claimed delivery: the public change-feed entry of its record as it is now. */
